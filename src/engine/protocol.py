@@ -1,0 +1,138 @@
+"""The game protocol every game implements and every search algorithm speaks.
+
+Modelled on OpenSpiel's `State`: one mutable state per position, snake_case
+methods, moves as small immutable values with a text form. Search modules
+(`engine.algorithms`) use only what is written here; they import no game.
+
+Players are numbered 0..n-1. `current_player` is one of them, or `CHANCE`
+while a chance event (a deal, a draw) is pending, or `TERMINAL` once the
+game is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Iterable, Protocol, Sequence, runtime_checkable
+
+CHANCE = -1
+TERMINAL = -2
+
+
+@dataclass(frozen=True)
+class GameTraits:
+    """What a search algorithm must know about a game before it searches it."""
+
+    name: str
+    num_players: int
+    chance: bool = False              # chance nodes (deals, draws) occur during play
+    hidden_information: bool = False  # some players cannot see part of the state
+    zero_sum: bool = True             # returns() sum to 0 in every terminal state
+    min_return: float = -1.0
+    max_return: float = 1.0
+    # Players who share one goal (teams); () when everyone plays for themselves.
+    teams: tuple[tuple[int, ...], ...] = ()
+
+
+@runtime_checkable
+class State(Protocol):
+    """A position. Mutable: `play` and `undo` change it in place."""
+
+    game: "Game"
+
+    @property
+    def current_player(self) -> int: ...
+
+    def legal_moves(self) -> Sequence[Hashable]:
+        """The legal moves of the player to move (or the chance outcomes at a
+        chance node). Moves are hashable, immutable, and `str(move)` is their
+        notation; `parse_move(str(move)) == move`."""
+
+    def play(self, move: Any) -> None:
+        """Play a move (an object from `legal_moves()` or its text)."""
+
+    def undo(self) -> None:
+        """Take back the last move played. Raises IndexError at the root."""
+
+    def clone(self) -> "State": ...
+
+    def is_terminal(self) -> bool: ...
+
+    def returns(self) -> list[float]:
+        """Per-player game value, in [min_return, max_return]; all zeros
+        before the end."""
+
+    def parse_move(self, text: str) -> Hashable:
+        """A legal move from its text. Raises InvalidMoveError for text that
+        is not a move, IllegalMoveError for a move that is not legal here."""
+
+    # Chance (only for games with traits.chance):
+    #   chance_outcomes() -> list[(move, probability)] at a CHANCE node.
+    # Hidden information (only for games with traits.hidden_information):
+    #   information_state(player) -> str: everything `player` knows, and
+    #       nothing else; equal strings = indistinguishable positions.
+    #   sample_determinization(player, rng: random.Random) -> State: a full
+    #       state consistent with what `player` knows, hidden parts sampled.
+    # Optional heuristic for cut-off searches and MCTS evaluators:
+    #   evaluate() -> list[float]: per-player estimate in [min, max] return.
+
+
+@runtime_checkable
+class Game(Protocol):
+    name: str
+    traits: GameTraits
+    params: dict
+
+    def new_state(self, moves: str | Iterable | None = None, seed: int | None = None) -> State: ...
+
+    def state_from_position(self, position: str) -> State: ...
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long a search may run. Unset fields are no limit; at least one
+    must be set. Depth, nodes and sims are kept exactly; time to within a
+    few milliseconds."""
+
+    time: float | None = None    # seconds
+    depth: int | None = None     # plies (alpha-beta) / tree depth
+    nodes: int | None = None     # nodes visited
+    sims: int | None = None      # MCTS simulations
+
+    def __post_init__(self):
+        if self.time is None and self.depth is None and self.nodes is None and self.sims is None:
+            raise ValueError("limits: set at least one of time, depth, nodes, sims")
+        if self.time is not None and not (self.time > 0 and self.time < 1e7):
+            raise ValueError(f"limits: time must be a positive number of seconds, got {self.time!r}")
+        for name in ("depth", "nodes", "sims"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+                raise ValueError(f"limits: {name} must be a positive integer, got {v!r}")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search returns. `score` is from the point of view of the
+    player to move (alpha-beta: centi-units or a win-in-n score; MCTS: mean
+    return in [-1, 1]). `pv` is the principal variation, first move first."""
+
+    move: Any
+    score: float
+    depth: int
+    nodes: int
+    seconds: float
+    nps: float
+    pv: tuple = field(default_factory=tuple)
+    extra: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        d = {
+            "move": None if self.move is None else str(self.move),
+            "score": self.score,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "nps": round(self.nps, 1),
+            "pv": [str(m) for m in self.pv],
+        }
+        d.update(self.extra)
+        return d

@@ -1,0 +1,42 @@
+"""`search(state, algorithm, limits, seed, **options)`: one entry point for
+every game and algorithm. A state may offer a compiled fast path
+(`native_search`); otherwise the pure-Python algorithm module runs."""
+
+from __future__ import annotations
+
+import importlib
+
+from .errors import CrossridorError
+from .protocol import Limits, SearchResult
+
+ALGORITHMS = {
+    "alphabeta": "engine.algorithms.alphabeta",
+    "mcts": "engine.algorithms.mcts",
+    "ismcts": "engine.algorithms.ismcts",
+    "random": "engine.algorithms.random_player",
+    "greedy": "engine.algorithms.greedy",
+}
+
+
+def algorithm_names() -> list[str]:
+    return sorted(ALGORITHMS)
+
+
+def search(state, algorithm: str = "alphabeta", limits: Limits | None = None,
+           seed: int | None = None, **options) -> SearchResult:
+    """Search `state` and return the best move found for the player to move."""
+    if algorithm not in ALGORITHMS:
+        raise CrossridorError(f"unknown algorithm {algorithm!r} (known: {', '.join(algorithm_names())})")
+    if limits is None:
+        limits = Limits(time=1.0)
+    elif not isinstance(limits, Limits):
+        raise CrossridorError(f"limits must be a Limits object, got {type(limits).__name__}")
+    if state.is_terminal():
+        raise CrossridorError("cannot search a finished game")
+    native = getattr(state, "native_search", None)
+    if native is not None:
+        result = native(algorithm, limits, seed, options)
+        if result is not NotImplemented:
+            return result
+    module = importlib.import_module(ALGORITHMS[algorithm])
+    return module.search(state, limits, seed=seed, **options)
