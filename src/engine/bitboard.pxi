@@ -1,0 +1,65 @@
+# Bit helpers shared by the games: 128-bit boards (GCC/Clang __int128),
+# population counts, a seeded xorshift generator for playouts and Zobrist keys.
+
+from libc.stdint cimport uint64_t, uint32_t, int64_t
+from libc.stdlib cimport malloc, calloc, free, realloc
+from libc.string cimport memset, memcpy
+
+cdef extern from *:
+    """
+    typedef unsigned __int128 u128;
+    static inline u128 bb_bit(int i) { return ((u128)1) << i; }
+    static inline int bb_popcount(u128 x) {
+        return __builtin_popcountll((unsigned long long)x)
+             + __builtin_popcountll((unsigned long long)(x >> 64));
+    }
+    static inline int bb_lsb(u128 x) {   /* x != 0 */
+        unsigned long long lo = (unsigned long long)x;
+        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
+    }
+    static inline int u64_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int u64_lsb(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline u128 bb_low_bits(int n) {   /* the n lowest bits set, 0 <= n <= 127 */
+        return (((u128)1) << n) - 1;
+    }
+    """
+    ctypedef unsigned long long u128   # really unsigned __int128: only used in C arithmetic
+    u128 bb_bit(int i) noexcept nogil
+    int bb_popcount(u128 x) noexcept nogil
+    int bb_lsb(u128 x) noexcept nogil
+    int u64_popcount(uint64_t x) noexcept nogil
+    int u64_lsb(uint64_t x) noexcept nogil
+    u128 bb_low_bits(int n) noexcept nogil
+
+
+cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
+    """Deterministic 64-bit generator (Steele et al.): seeds and Zobrist keys."""
+    state[0] += <uint64_t>0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+ctypedef struct Rng:
+    uint64_t s
+
+
+cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
+    """xorshift64*: fast, good enough for playouts, seeded per search."""
+    cdef uint64_t x = r.s
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    r.s = x
+    return x * <uint64_t>0x2545F4914F6CDD1DULL
+
+
+cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
+    """Uniform in [0, n) by Lemire's multiply-shift (n > 0)."""
+    return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)
+
+
+cdef inline void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
+    cdef uint64_t s = seed
+    r.s = splitmix64(&s) | 1

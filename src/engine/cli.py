@@ -1,0 +1,170 @@
+"""`crossridor`: the command-line tool. It parses arguments and prints;
+the work is done by the library."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from . import cli_match
+from .cli_common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
+                         load_game_from_args, parse_option, print_json, state_from_args)
+from .perft import perft
+from .protocol import Limits
+from .search_api import algorithm_names, search
+
+
+def cmd_legal(args) -> int:
+    state = state_from_args(load_game_from_args(args), args)
+    moves = [str(m) for m in state.legal_moves()]
+    if args.json:
+        print_json({"moves": moves, "to_move": state.current_player})
+    else:
+        print(" ".join(moves) if moves else "(no legal moves: the game is over)")
+    return 0
+
+
+def cmd_perft(args) -> int:
+    if args.depth < 0:
+        raise UsageError(f"--depth must be >= 0, got {args.depth}")
+    if args.hash < 0:
+        raise UsageError(f"--hash must be >= 0 MB, got {args.hash}")
+    state = state_from_args(load_game_from_args(args), args)
+    start = time.perf_counter()
+    result = perft(state, args.depth, divide=args.divide, hash_mb=args.hash)
+    seconds = time.perf_counter() - start
+    nodes = result if not args.divide else sum(n for _, n in result)
+    nps = nodes / seconds if seconds > 0 else 0.0
+    if args.json:
+        out = {"depth": args.depth, "nodes": nodes, "seconds": round(seconds, 6), "nps": round(nps)}
+        if args.divide:
+            out["divide"] = {str(m): n for m, n in result}
+        print_json(out)
+    else:
+        if args.divide:
+            for move, n in result:
+                print(f"{move}: {n}")
+        print(f"perft {args.depth}: {nodes} nodes in {seconds:.3f} s ({nps / 1e6:.2f} M nodes/s)")
+    return 0
+
+
+def cmd_show(args) -> int:
+    state = state_from_args(load_game_from_args(args), args)
+    if args.json:
+        print_json({"position": state.position(), "to_move": state.current_player,
+                    "terminal": state.is_terminal(), "board": str(state)})
+    else:
+        print(state)
+        print(f"position: {state.position()}")
+    return 0
+
+
+def limits_from_args(args, default_time: float = 1.0) -> Limits:
+    fields = {k: getattr(args, k) for k in ("time", "depth", "nodes", "sims")
+              if getattr(args, k) is not None}
+    if not fields:
+        fields = {"time": default_time}
+    return Limits(**fields)
+
+
+def format_score(score) -> str:
+    return f"{score:+.3f}" if isinstance(score, float) else f"{score:+d}"
+
+
+def cmd_best(args) -> int:
+    state = state_from_args(load_game_from_args(args), args)
+    if state.is_terminal():
+        raise UsageError("the game is over: there is no move to search")
+    options = dict(parse_option(o) for o in args.engine_option)
+    if args.threads != 1:
+        raise UsageError("--threads: only 1 thread is supported")
+    if args.verbose:
+        def report(info):
+            pv = " ".join(str(m) for m in info.pv)
+            print(f"info depth {info.depth} score {format_score(info.score)} nodes {info.nodes} "
+                  f"nps {info.nps:.0f} time {info.seconds:.3f} pv {pv}", flush=True)
+        options["on_iteration"] = report
+    result = search(state, algorithm=args.algorithm, limits=limits_from_args(args),
+                    seed=args.seed, **options)
+    if args.json:
+        print_json(result.as_dict())
+    else:
+        pv = " ".join(str(m) for m in result.pv)
+        print(f"bestmove {result.move}")
+        print(f"score {format_score(result.score)}  depth {result.depth}  nodes {result.nodes}  "
+              f"nps {result.nps:.0f}  time {result.seconds:.3f}s")
+        print(f"pv {pv}")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .bench import run_bench
+    return run_bench(args)
+
+
+def add_limit_arguments(parser) -> None:
+    parser.add_argument("--time", type=float, help="seconds to think (default 1)")
+    parser.add_argument("--depth", type=int, help="search depth in plies")
+    parser.add_argument("--nodes", type=int, help="node budget")
+    parser.add_argument("--sims", type=int, help="MCTS simulations")
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="crossridor",
+                            description="Game-AI engine for Quoridor, Crosswise, Qwatrobat and Kreuz & Quer.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
+
+    p = sub.add_parser("legal", help="list the legal moves of a position")
+    add_game_arguments(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_legal)
+
+    p = sub.add_parser("perft", help="count the leaves of the move tree to a depth")
+    add_game_arguments(p)
+    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("--divide", action="store_true", help="the count under each first move")
+    p.add_argument("--hash", type=int, default=0, metavar="MB", help="cache subtree counts (MB)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("show", help="print the board of a position")
+    add_game_arguments(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("best", help="search the best move of a position")
+    add_game_arguments(p)
+    add_limit_arguments(p)
+    p.add_argument("--algorithm", default="alphabeta", choices=algorithm_names())
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("-e", "--engine-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="algorithm option, e.g. -e hash=64 or -e rollout=random (repeatable)")
+    p.add_argument("--verbose", action="store_true", help="one line per finished depth")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_best)
+
+    p = sub.add_parser("bench", help="search fixed positions; print nodes and nodes/second")
+    p.add_argument("--depth", type=int, default=None, help="override the bench depths")
+    p.add_argument("--sims", type=int, default=None, help="MCTS simulations per position")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+
+    cli_match.add_parsers(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except USER_ERRORS as exc:
+        return fail(str(exc))
+    except KeyboardInterrupt:
+        sys.stderr.write("crossridor: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

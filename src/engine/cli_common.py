@@ -1,0 +1,107 @@
+"""Argument helpers shared by every subcommand: game options, move lists,
+and the one-line error exit (status 2, no traceback)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import CrossridorError
+from .registry import load_game
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit status 2."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that raises UsageError instead of printing usage and exiting,
+    so every bad input leaves by the same one-line path."""
+
+    def error(self, message):
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """`key=value` -> (key, value) with ints, floats and booleans converted."""
+    if "=" not in text:
+        raise UsageError(f"option {text!r} is not of the form key=value")
+    key, _, raw = text.partition("=")
+    key = key.strip()
+    raw = raw.strip()
+    if not key:
+        raise UsageError(f"option {text!r} has no key")
+    return key, convert_value(raw)
+
+
+def convert_value(raw: str):
+    low = raw.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("none", "null"):
+        return None
+    for cast in (int, float):
+        try:
+            return cast(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, moves: bool = True) -> None:
+    """The game name and its options, common to legal/perft/show/best/play/match."""
+    parser.add_argument("game", help="quoridor, crosswise, qwatrobat or kreuzundquer")
+    parser.add_argument("--size", type=int, help="board size (Quoridor: odd, 3..9)")
+    parser.add_argument("--players", type=int, help="number of players")
+    parser.add_argument("--walls", type=int, help="walls per player (Quoridor)")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="any other game option, e.g. -o open=true (repeatable)")
+    if moves:
+        parser.add_argument("--moves", default="", help='moves from the start, e.g. "e2 e8 e3h"')
+        parser.add_argument("--position", help="a position string (instead of --moves)")
+        parser.add_argument("--seed", type=int, default=None, help="seed for deals and random choices")
+
+
+def game_params(args) -> dict:
+    params = {}
+    for name in ("size", "players", "walls"):
+        value = getattr(args, name, None)
+        if value is not None:
+            params[name] = value
+    for text in getattr(args, "option", []) or []:
+        key, value = parse_option(text)
+        params[key] = value
+    return params
+
+
+def load_game_from_args(args):
+    return load_game(args.game, **game_params(args))
+
+
+def state_from_args(game, args):
+    """The position the user asked for: --position, else --moves from the start."""
+    if getattr(args, "position", None):
+        if args.moves:
+            raise UsageError("give --moves or --position, not both")
+        return game.state_from_position(args.position)
+    seed = getattr(args, "seed", None)
+    if seed is not None:
+        return game.new_state(args.moves or None, seed=seed)
+    return game.new_state(args.moves or None)
+
+
+def print_json(obj) -> None:
+    json.dump(obj, sys.stdout)
+    sys.stdout.write("\n")
+
+
+def fail(message: str) -> int:
+    """Print one line on stderr and return exit status 2."""
+    sys.stderr.write(f"crossridor: error: {message}\n")
+    return 2
+
+
+USER_ERRORS = (UsageError, CrossridorError, ValueError)

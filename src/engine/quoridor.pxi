@@ -1,0 +1,718 @@
+# Quoridor rules on bitboards.
+#
+# Squares: bit s = row * N + col of a u128 (row 0 is row 1 of the notation,
+# player 1's side). Wall anchors (the groove intersections): bit
+# a = row * M + col of a u64, M = N - 1; anchor (col, row) is the
+# intersection at the top-right corner of square (col, row), so `e3h`
+# (col 4, row 2) lies between rows 3 and 4 over columns e and f.
+#
+# Pawn moves are kept as four "may step" masks, one per direction: bit s of
+# can_n is set when the pawn on s may step north (on the board, no wall).
+# Placing a wall clears two bits in two of the masks, unmaking sets them
+# back (walls never share an edge, so no counts are needed).
+#
+# Move encoding (an int, 9 bits):
+#   bits 0-6  square index (a pawn move: the landing square) or anchor index
+#   bits 7-8  kind: 0 pawn move, 1 horizontal wall, 2 vertical wall, 3 pass
+
+cdef enum:
+    Q_STEP = 0
+    Q_HWALL = 1 << 7
+    Q_VWALL = 2 << 7
+    Q_PASS = 3 << 7
+    Q_KIND = 3 << 7
+    Q_INDEX = 127
+    Q_MAX_MOVES = 192      # 128 walls + at most 12 pawn targets, with room to spare
+    Q_MAX_PLAYERS = 4
+    Q_MAX_SQ = 81
+    Q_MAX_ANCHORS = 64
+    Q_WALL_KEYS = 128      # walls-left values with distinct Zobrist keys
+
+ctypedef struct QGeom:
+    int n, m, nsq, nplayers
+    u128 board
+    u128 goal[4]
+    int start[4]
+    uint64_t anchors, acol0, acol_last, arow0, arow_last
+    u128 h_n[64]           # squares whose north step a horizontal wall at anchor a blocks
+    u128 h_s[64]
+    u128 v_e[64]           # squares whose east step a vertical wall at anchor a blocks
+    u128 v_w[64]
+    u128 init_n, init_s, init_e, init_w
+
+ctypedef struct QPos:
+    u128 can_n, can_s, can_e, can_w
+    uint64_t hw, vw        # anchors holding a horizontal / vertical wall
+    uint64_t hash
+    int pawn[4]
+    int walls_left[4]
+    int to_move
+    int winner             # -1 while the game goes on
+    int ply
+    const QGeom* g
+
+ctypedef struct QUndo:
+    int move
+    int from_sq
+    int winner
+    uint64_t hash
+
+
+# Geometries for every (size, players): sizes 3, 5, 7, 9 x players 2, 4.
+cdef QGeom Q_GEOMS[4][2]
+cdef uint64_t Z_PAWN[4][81]
+cdef uint64_t Z_HWALL[64]
+cdef uint64_t Z_VWALL[64]
+cdef uint64_t Z_TURN[4]
+cdef uint64_t Z_WALLS[4][128]
+
+
+cdef void q_init_geom(QGeom* g, int n, int nplayers) noexcept nogil:
+    cdef int r, c, a, m = n - 1
+    memset(g, 0, sizeof(QGeom))
+    g.n = n
+    g.m = m
+    g.nsq = n * n
+    g.nplayers = nplayers
+    g.board = bb_low_bits(n * n)
+    cdef u128 row0 = 0, row_last = 0, col0 = 0, col_last = 0
+    for c in range(n):
+        row0 |= bb_bit(c)
+        row_last |= bb_bit((n - 1) * n + c)
+    for r in range(n):
+        col0 |= bb_bit(r * n)
+        col_last |= bb_bit(r * n + n - 1)
+    g.init_n = g.board & ~row_last
+    g.init_s = g.board & ~row0
+    g.init_e = g.board & ~col_last
+    g.init_w = g.board & ~col0
+    cdef int mid = n // 2
+    if nplayers == 2:
+        g.start[0] = mid                   # e1
+        g.start[1] = (n - 1) * n + mid     # e9
+        g.goal[0] = row_last
+        g.goal[1] = row0
+    else:
+        g.start[0] = mid                   # e1 -> row N
+        g.start[1] = mid * n               # a5 -> column N
+        g.start[2] = (n - 1) * n + mid     # e9 -> row 1
+        g.start[3] = mid * n + n - 1       # i5 -> column a
+        g.goal[0] = row_last
+        g.goal[1] = col_last
+        g.goal[2] = row0
+        g.goal[3] = col0
+    for r in range(m):
+        for c in range(m):
+            a = r * m + c
+            g.anchors |= (<uint64_t>1) << a
+            if c == 0:
+                g.acol0 |= (<uint64_t>1) << a
+            if c == m - 1:
+                g.acol_last |= (<uint64_t>1) << a
+            if r == 0:
+                g.arow0 |= (<uint64_t>1) << a
+            if r == m - 1:
+                g.arow_last |= (<uint64_t>1) << a
+            g.h_n[a] = bb_bit(r * n + c) | bb_bit(r * n + c + 1)
+            g.h_s[a] = bb_bit((r + 1) * n + c) | bb_bit((r + 1) * n + c + 1)
+            g.v_e[a] = bb_bit(r * n + c) | bb_bit((r + 1) * n + c)
+            g.v_w[a] = bb_bit(r * n + c + 1) | bb_bit((r + 1) * n + c + 1)
+
+
+cdef void q_init_tables() noexcept nogil:
+    cdef uint64_t seed = 0x51C0D0C0FFEEULL
+    cdef int i, j
+    for i in range(4):
+        for j in range(81):
+            Z_PAWN[i][j] = splitmix64(&seed)
+        for j in range(128):
+            Z_WALLS[i][j] = splitmix64(&seed)
+        Z_TURN[i] = splitmix64(&seed)
+    for j in range(64):
+        Z_HWALL[j] = splitmix64(&seed)
+        Z_VWALL[j] = splitmix64(&seed)
+    for i in range(4):
+        q_init_geom(&Q_GEOMS[i][0], 2 * i + 3, 2)
+        q_init_geom(&Q_GEOMS[i][1], 2 * i + 3, 4)
+
+q_init_tables()
+
+
+cdef inline const QGeom* q_geom(int n, int nplayers) noexcept nogil:
+    return &Q_GEOMS[(n - 3) // 2][0 if nplayers == 2 else 1]
+
+
+cdef inline int q_walls_key(int w) noexcept nogil:
+    return w if w < Q_WALL_KEYS else Q_WALL_KEYS - 1
+
+
+cdef void q_reset(QPos* p, const QGeom* g, int walls) noexcept nogil:
+    cdef int i
+    memset(p, 0, sizeof(QPos))
+    p.g = g
+    p.can_n = g.init_n
+    p.can_s = g.init_s
+    p.can_e = g.init_e
+    p.can_w = g.init_w
+    p.winner = -1
+    p.hash = Z_TURN[0]
+    for i in range(g.nplayers):
+        p.pawn[i] = g.start[i]
+        p.walls_left[i] = walls
+        p.hash ^= Z_PAWN[i][g.start[i]] ^ Z_WALLS[i][q_walls_key(walls)]
+
+
+cdef inline u128 q_step(const QPos* p, u128 x) noexcept nogil:
+    """Every square one legal pawn step from a square of x (walls only)."""
+    cdef int n = p.g.n
+    return ((x & p.can_n) << n) | ((x & p.can_s) >> n) | ((x & p.can_e) << 1) | ((x & p.can_w) >> 1)
+
+
+cdef inline u128 q_occupied(const QPos* p) noexcept nogil:
+    cdef u128 occ = 0
+    cdef int i
+    for i in range(p.g.nplayers):
+        occ |= bb_bit(p.pawn[i])
+    return occ
+
+
+cdef u128 q_pawn_targets(const QPos* p, int player) noexcept nogil:
+    """The squares the pawn of `player` may move to: steps, straight jumps,
+    and diagonal jumps when the straight one is blocked (wall, edge or pawn)."""
+    cdef int n = p.g.n
+    cdef u128 me = bb_bit(p.pawn[player])
+    cdef u128 occ = q_occupied(p)
+    cdef u128 empty = p.g.board & ~occ
+    cdef u128 out = 0, q, behind
+    # north
+    if me & p.can_n:
+        q = me << n
+        if q & empty:
+            out |= q
+        else:
+            behind = (q & p.can_n) << n
+            if behind & empty:
+                out |= behind
+            else:   # a wall, the edge or a pawn behind: the diagonals
+                out |= (((q & p.can_e) << 1) | ((q & p.can_w) >> 1)) & empty
+    if me & p.can_s:
+        q = me >> n
+        if q & empty:
+            out |= q
+        else:
+            behind = (q & p.can_s) >> n
+            if behind & empty:
+                out |= behind
+            else:
+                out |= (((q & p.can_e) << 1) | ((q & p.can_w) >> 1)) & empty
+    if me & p.can_e:
+        q = me << 1
+        if q & empty:
+            out |= q
+        else:
+            behind = (q & p.can_e) << 1
+            if behind & empty:
+                out |= behind
+            else:
+                out |= (((q & p.can_n) << n) | ((q & p.can_s) >> n)) & empty
+    if me & p.can_w:
+        q = me >> 1
+        if q & empty:
+            out |= q
+        else:
+            behind = (q & p.can_w) >> 1
+            if behind & empty:
+                out |= behind
+            else:
+                out |= (((q & p.can_n) << n) | ((q & p.can_s) >> n)) & empty
+    return out
+
+
+cdef inline bint q_reaches(const QPos* p, u128 can_n, u128 can_s, u128 can_e, u128 can_w,
+                           int sq, u128 goal) noexcept nogil:
+    """Flood fill from sq with the given step masks: does it reach goal?"""
+    cdef int n = p.g.n
+    cdef u128 reach = bb_bit(sq), nxt
+    while True:
+        if reach & goal:
+            return True
+        nxt = reach | ((reach & can_n) << n) | ((reach & can_s) >> n) \
+                    | ((reach & can_e) << 1) | ((reach & can_w) >> 1)
+        if nxt == reach:
+            return False
+        reach = nxt
+
+
+cdef int q_distance(const QPos* p, int player) noexcept nogil:
+    """Shortest path length (pawns ignored) from the pawn of player to its
+    goal side; 1000 when there is no path (cannot happen in a legal position)."""
+    cdef u128 reach = p.g.goal[player], nxt
+    cdef u128 me = bb_bit(p.pawn[player])
+    cdef int d = 0
+    while not (reach & me):
+        nxt = reach | q_step(p, reach)
+        if nxt == reach:
+            return 1000
+        reach = nxt
+        d += 1
+    return d
+
+
+cdef void q_path_edges(const QPos* p, int player, u128* path) noexcept nogil:
+    """One shortest path of player, as the squares it leaves northwards,
+    southwards, eastwards and westwards (path[0..3])."""
+    cdef u128 layers[82]
+    cdef u128 reach = p.g.goal[player], nxt, cur, nb
+    cdef int n = p.g.n
+    cdef int d = 0, k
+    path[0] = path[1] = path[2] = path[3] = 0
+    layers[0] = reach
+    cur = bb_bit(p.pawn[player])
+    while not (reach & cur):
+        nxt = reach | q_step(p, reach)
+        if nxt == reach or d >= 80:
+            return
+        reach = nxt
+        d += 1
+        layers[d] = reach
+    # walk down the layers: from a square at distance k, step to one at k-1
+    for k in range(d, 0, -1):
+        nb = layers[k - 1]
+        if (cur & p.can_n) and ((cur << n) & nb):
+            path[0] |= cur
+            cur = cur << n
+        elif (cur & p.can_s) and ((cur >> n) & nb):
+            path[1] |= cur
+            cur = cur >> n
+        elif (cur & p.can_e) and ((cur << 1) & nb):
+            path[2] |= cur
+            cur = cur << 1
+        else:
+            path[3] |= cur
+            cur = cur >> 1
+
+
+cdef inline uint64_t q_wall_points(const QGeom* g, uint64_t hw, uint64_t vw) noexcept nogil:
+    """Interior groove points touched by a wall (each wall touches 3)."""
+    cdef int m = g.m
+    return (hw | ((hw << 1) & ~g.acol0) | ((hw >> 1) & ~g.acol_last)
+            | vw | ((vw << m) & g.anchors) | (vw >> m)) & g.anchors
+
+
+cdef void q_legal_walls(const QPos* p, uint64_t* out_h, uint64_t* out_v) noexcept nogil:
+    """The legal walls of the player to move, as anchor sets.
+
+    A wall is legal when it overlaps and crosses nothing and leaves every
+    pawn a path. A wall can cut a path only if it closes a loop of barriers,
+    i.e. if at least two of its three points already touch a barrier (another
+    wall or the board edge); all others are legal without a path check. A
+    "risky" wall is checked only against players whose current shortest path
+    it cuts, by one flood fill each.
+    """
+    cdef const QGeom* g = p.g
+    cdef int m = g.m
+    cdef uint64_t hw = p.hw, vw = p.vw
+    if p.walls_left[p.to_move] <= 0:
+        out_h[0] = 0
+        out_v[0] = 0
+        return
+    cdef uint64_t av_h = g.anchors & ~(hw | ((hw << 1) & ~g.acol0) | ((hw >> 1) & ~g.acol_last) | vw)
+    cdef uint64_t av_v = g.anchors & ~(vw | (vw << m) | (vw >> m) | hw)
+    cdef uint64_t pts = q_wall_points(g, hw, vw)
+    cdef uint64_t left = ((pts << 1) & ~g.acol0) | g.acol0
+    cdef uint64_t right = ((pts >> 1) & ~g.acol_last) | g.acol_last
+    cdef uint64_t down = ((pts << m) & g.anchors) | g.arow0
+    cdef uint64_t up = (pts >> m) | g.arow_last
+    cdef uint64_t risky_h = av_h & ((left & pts) | (left & right) | (pts & right))
+    cdef uint64_t risky_v = av_v & ((down & pts) | (down & up) | (pts & up))
+    if risky_h == 0 and risky_v == 0:
+        out_h[0] = av_h
+        out_v[0] = av_v
+        return
+    # Shortest path of every player, computed once for all risky walls.
+    cdef u128 paths[4][4]
+    cdef int i, a, np = g.nplayers
+    for i in range(np):
+        q_path_edges(p, i, paths[i])
+    cdef uint64_t bad_h = 0, bad_v = 0, bits
+    cdef u128 cn, cs, ce, cw
+    bits = risky_h
+    while bits:
+        a = u64_lsb(bits)
+        bits &= bits - 1
+        cn = p.can_n & ~g.h_n[a]
+        cs = p.can_s & ~g.h_s[a]
+        for i in range(np):
+            if (paths[i][0] & g.h_n[a]) or (paths[i][1] & g.h_s[a]):
+                if not q_reaches(p, cn, cs, p.can_e, p.can_w, p.pawn[i], g.goal[i]):
+                    bad_h |= (<uint64_t>1) << a
+                    break
+    bits = risky_v
+    while bits:
+        a = u64_lsb(bits)
+        bits &= bits - 1
+        ce = p.can_e & ~g.v_e[a]
+        cw = p.can_w & ~g.v_w[a]
+        for i in range(np):
+            if (paths[i][2] & g.v_e[a]) or (paths[i][3] & g.v_w[a]):
+                if not q_reaches(p, p.can_n, p.can_s, ce, cw, p.pawn[i], g.goal[i]):
+                    bad_v |= (<uint64_t>1) << a
+                    break
+    out_h[0] = av_h & ~bad_h
+    out_v[0] = av_v & ~bad_v
+
+
+cdef int q_gen_moves(const QPos* p, int* out) noexcept nogil:
+    """Fill out (Q_MAX_MOVES ints) with the legal moves; return their count.
+    Pawn moves first, then horizontal, then vertical walls; a lone pass when
+    nothing else is legal; none once the game is won."""
+    if p.winner >= 0:
+        return 0
+    cdef int k = 0, s
+    cdef u128 t = q_pawn_targets(p, p.to_move)
+    while t:
+        s = bb_lsb(t)
+        t &= t - 1
+        out[k] = Q_STEP | s
+        k += 1
+    cdef uint64_t h, v
+    q_legal_walls(p, &h, &v)
+    while h:
+        out[k] = Q_HWALL | u64_lsb(h)
+        h &= h - 1
+        k += 1
+    while v:
+        out[k] = Q_VWALL | u64_lsb(v)
+        v &= v - 1
+        k += 1
+    if k == 0:
+        out[0] = Q_PASS
+        k = 1
+    return k
+
+
+cdef int q_count_moves(const QPos* p) noexcept nogil:
+    """len(legal moves), without generating them (perft's last ply)."""
+    if p.winner >= 0:
+        return 0
+    cdef uint64_t h, v
+    q_legal_walls(p, &h, &v)
+    cdef int k = bb_popcount(q_pawn_targets(p, p.to_move)) + u64_popcount(h) + u64_popcount(v)
+    return k if k else 1
+
+
+cdef void q_make(QPos* p, int mv, QUndo* u) noexcept nogil:
+    cdef int me = p.to_move, a, sq, wl
+    cdef const QGeom* g = p.g
+    u.move = mv
+    u.from_sq = p.pawn[me]
+    u.winner = p.winner
+    u.hash = p.hash
+    cdef int kind = mv & Q_KIND
+    if kind == Q_STEP:
+        sq = mv & Q_INDEX
+        p.hash ^= Z_PAWN[me][p.pawn[me]] ^ Z_PAWN[me][sq]
+        p.pawn[me] = sq
+        if g.goal[me] & bb_bit(sq):
+            p.winner = me
+    elif kind != Q_PASS:
+        a = mv & Q_INDEX
+        wl = p.walls_left[me]
+        p.hash ^= Z_WALLS[me][q_walls_key(wl)] ^ Z_WALLS[me][q_walls_key(wl - 1)]
+        p.walls_left[me] = wl - 1
+        if kind == Q_HWALL:
+            p.hw |= (<uint64_t>1) << a
+            p.can_n &= ~g.h_n[a]
+            p.can_s &= ~g.h_s[a]
+            p.hash ^= Z_HWALL[a]
+        else:
+            p.vw |= (<uint64_t>1) << a
+            p.can_e &= ~g.v_e[a]
+            p.can_w &= ~g.v_w[a]
+            p.hash ^= Z_VWALL[a]
+    cdef int nxt = me + 1
+    if nxt == g.nplayers:
+        nxt = 0
+    p.hash ^= Z_TURN[me] ^ Z_TURN[nxt]
+    p.to_move = nxt
+    p.ply += 1
+
+
+cdef void q_unmake(QPos* p, const QUndo* u) noexcept nogil:
+    cdef const QGeom* g = p.g
+    cdef int me = p.to_move - 1, a
+    if me < 0:
+        me = g.nplayers - 1
+    p.to_move = me
+    p.ply -= 1
+    p.hash = u.hash
+    p.winner = u.winner
+    cdef int kind = u.move & Q_KIND
+    if kind == Q_STEP:
+        p.pawn[me] = u.from_sq
+    elif kind != Q_PASS:
+        a = u.move & Q_INDEX
+        p.walls_left[me] += 1
+        if kind == Q_HWALL:
+            p.hw &= ~((<uint64_t>1) << a)
+            p.can_n |= g.h_n[a]
+            p.can_s |= g.h_s[a]
+        else:
+            p.vw &= ~((<uint64_t>1) << a)
+            p.can_e |= g.v_e[a]
+            p.can_w |= g.v_w[a]
+
+
+# ---------------------------------------------------------------- perft
+
+ctypedef struct PerftEntry:
+    uint64_t key
+    uint64_t count
+
+ctypedef struct PerftTable:
+    PerftEntry* slots
+    uint64_t mask
+
+cdef uint64_t Z_DEPTH[64]
+cdef uint64_t _zd_seed = 0xD1B54A32D192ED03ULL
+for _i in range(64):
+    Z_DEPTH[_i] = splitmix64(&_zd_seed)
+
+
+cdef uint64_t q_perft(QPos* p, int depth, PerftTable* tt) noexcept nogil:
+    """Leaves at depth; the last ply is counted in bulk, without making it.
+    With a table, subtree counts are cached by (position, depth)."""
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return q_count_moves(p)
+    cdef uint64_t key = 0
+    cdef PerftEntry* e = NULL
+    if tt != NULL:
+        key = p.hash ^ Z_DEPTH[depth & 63]
+        e = &tt.slots[key & tt.mask]
+        if e.key == key:
+            return e.count
+    cdef int moves[Q_MAX_MOVES]
+    cdef int k = q_gen_moves(p, moves), i
+    cdef uint64_t total = 0
+    cdef QUndo u
+    if p.winner >= 0:
+        return 0
+    for i in range(k):
+        q_make(p, moves[i], &u)
+        total += q_perft(p, depth - 1, tt)
+        q_unmake(p, &u)
+    if e != NULL:
+        e.key = key
+        e.count = total
+    return total
+
+
+# ---------------------------------------------------------------- Python boundary
+
+cdef class QuoridorCore:
+    """A Quoridor position with its history (make/unmake), over moves encoded
+    as ints (see the encoding above). games.quoridor wraps it in notation;
+    every method validates what Python hands it."""
+
+    cdef QPos pos
+    cdef QUndo* hist
+    cdef int hist_cap
+    cdef readonly int size
+    cdef readonly int players
+    cdef readonly int walls
+
+    def __cinit__(self, int size=9, int players=2, int walls=-1):
+        if size < 3 or size > 9 or size % 2 == 0:
+            raise ValueError(f"size must be odd, 3..9, got {size}")
+        if players != 2 and players != 4:
+            raise ValueError(f"players must be 2 or 4, got {players}")
+        if walls == -1:
+            walls = 10 if players == 2 else 5
+        if walls < 0 or walls > 1000:
+            raise ValueError(f"walls must be 0..1000, got {walls}")
+        self.size = size
+        self.players = players
+        self.walls = walls
+        q_reset(&self.pos, q_geom(size, players), walls)
+        self.hist_cap = 64
+        self.hist = <QUndo*>malloc(self.hist_cap * sizeof(QUndo))
+        if self.hist == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.hist)
+
+    cdef QPos* raw(self):
+        return &self.pos
+
+    def clone(self):
+        cdef QuoridorCore c = QuoridorCore(self.size, self.players, self.walls)
+        c.pos = self.pos
+        cdef QUndo* h = <QUndo*>realloc(c.hist, self.hist_cap * sizeof(QUndo))
+        if h == NULL:
+            raise MemoryError()
+        c.hist = h
+        c.hist_cap = self.hist_cap
+        memcpy(c.hist, self.hist, self.pos.ply * sizeof(QUndo))
+        return c
+
+    def legal_codes(self):
+        cdef int moves[Q_MAX_MOVES]
+        cdef int k = q_gen_moves(&self.pos, moves)
+        return [moves[i] for i in range(k)]
+
+    def count_moves(self):
+        return q_count_moves(&self.pos)
+
+    def is_legal(self, int code):
+        cdef int moves[Q_MAX_MOVES]
+        cdef int k = q_gen_moves(&self.pos, moves), i
+        for i in range(k):
+            if moves[i] == code:
+                return True
+        return False
+
+    def play(self, int code):
+        """Play a legal move code; ValueError if it is not legal here."""
+        if not self.is_legal(code):
+            raise ValueError(f"illegal move code {code}")
+        self.play_unchecked(code)
+
+    cdef void play_unchecked(self, int code) except *:
+        cdef QUndo* h
+        if self.pos.ply >= self.hist_cap:
+            h = <QUndo*>realloc(self.hist, 2 * self.hist_cap * sizeof(QUndo))
+            if h == NULL:
+                raise MemoryError()
+            self.hist = h
+            self.hist_cap *= 2
+        q_make(&self.pos, code, &self.hist[self.pos.ply])
+
+    def undo(self):
+        if self.pos.ply == 0:
+            raise IndexError("no move to undo")
+        q_unmake(&self.pos, &self.hist[self.pos.ply - 1])
+        return self.hist[self.pos.ply].move
+
+    def history(self):
+        return [self.hist[i].move for i in range(self.pos.ply)]
+
+    @property
+    def ply(self):
+        return self.pos.ply
+
+    @property
+    def to_move(self):
+        return self.pos.to_move
+
+    @property
+    def winner(self):
+        return self.pos.winner
+
+    @property
+    def hash(self):
+        return self.pos.hash
+
+    @property
+    def pawns(self):
+        return tuple(self.pos.pawn[i] for i in range(self.players))
+
+    @property
+    def walls_left(self):
+        return tuple(self.pos.walls_left[i] for i in range(self.players))
+
+    @property
+    def hwalls(self):
+        return self.pos.hw
+
+    @property
+    def vwalls(self):
+        return self.pos.vw
+
+    def distance(self, int player):
+        if player < 0 or player >= self.players:
+            raise ValueError(f"player must be 0..{self.players - 1}, got {player}")
+        return q_distance(&self.pos, player)
+
+    def blocked_steps(self):
+        """(can_n, can_s, can_e, can_w) as Python ints, for tests."""
+        return (int(<uint64_t>self.pos.can_n) | (int(<uint64_t>(self.pos.can_n >> 64)) << 64),
+                int(<uint64_t>self.pos.can_s) | (int(<uint64_t>(self.pos.can_s >> 64)) << 64),
+                int(<uint64_t>self.pos.can_e) | (int(<uint64_t>(self.pos.can_e >> 64)) << 64),
+                int(<uint64_t>self.pos.can_w) | (int(<uint64_t>(self.pos.can_w >> 64)) << 64))
+
+    def set_position(self, pawns, walls_left, uint64_t hw, uint64_t vw, int to_move):
+        """Set up a position directly (from a position string). Validates
+        everything: squares, wall overlaps and crossings, paths, counts."""
+        cdef const QGeom* g = self.pos.g
+        cdef int i, a, np = self.players, m = g.m
+        if len(pawns) != np or len(walls_left) != np:
+            raise ValueError(f"need {np} pawns and {np} wall counts")
+        if not 0 <= to_move < np:
+            raise ValueError(f"player to move must be 1..{np}")
+        if (hw & ~g.anchors) or (vw & ~g.anchors):
+            raise ValueError("wall anchor off the board")
+        if (hw & ((hw << 1) & ~g.acol0)) or (vw & (vw << m)) or (hw & vw):
+            raise ValueError("walls overlap or cross")
+        seen = set()
+        for i in range(np):
+            if not 0 <= pawns[i] < g.nsq:
+                raise ValueError("pawn off the board")
+            if pawns[i] in seen:
+                raise ValueError("two pawns on one square")
+            seen.add(pawns[i])
+            if not 0 <= walls_left[i] <= 1000:
+                raise ValueError("walls left must be 0..1000")
+        cdef QPos p
+        q_reset(&p, g, 0)
+        p.hash = Z_TURN[to_move]
+        p.to_move = to_move
+        for i in range(np):
+            p.pawn[i] = pawns[i]
+            p.walls_left[i] = walls_left[i]
+            p.hash ^= Z_PAWN[i][p.pawn[i]] ^ Z_WALLS[i][q_walls_key(p.walls_left[i])]
+        for a in range(m * m):
+            if (hw >> a) & 1:
+                p.hw |= (<uint64_t>1) << a
+                p.can_n &= ~g.h_n[a]
+                p.can_s &= ~g.h_s[a]
+                p.hash ^= Z_HWALL[a]
+            if (vw >> a) & 1:
+                p.vw |= (<uint64_t>1) << a
+                p.can_e &= ~g.v_e[a]
+                p.can_w &= ~g.v_w[a]
+                p.hash ^= Z_VWALL[a]
+        winners = [i for i in range(np) if g.goal[i] & bb_bit(p.pawn[i])]
+        if len(winners) > 1:
+            raise ValueError("more than one pawn on its goal side")
+        for i in range(np):
+            if q_distance(&p, i) >= 1000:
+                raise ValueError(f"player {i + 1} has no path to the goal")
+        if winners:
+            p.winner = winners[0]
+        self.pos = p
+
+    def perft(self, int depth, int hash_mb=0):
+        if depth < 0:
+            raise ValueError(f"depth must be >= 0, got {depth}")
+        if hash_mb < 0 or hash_mb > 65536:
+            raise ValueError(f"hash must be 0..65536 MB, got {hash_mb}")
+        cdef PerftTable tt
+        cdef PerftTable* ttp = NULL
+        cdef uint64_t entries = 1, total
+        if hash_mb > 0 and depth >= 3:
+            while entries * 2 * sizeof(PerftEntry) <= <uint64_t>hash_mb * 1024 * 1024:
+                entries *= 2
+            tt.slots = <PerftEntry*>calloc(entries, sizeof(PerftEntry))
+            if tt.slots == NULL:
+                raise MemoryError(f"cannot allocate {hash_mb} MB")
+            tt.mask = entries - 1
+            ttp = &tt
+        cdef QPos work = self.pos
+        with nogil:
+            total = q_perft(&work, depth, ttp)
+        if ttp != NULL:
+            free(tt.slots)
+        return total

@@ -1,0 +1,1 @@
+# MCTS for Quoridor
