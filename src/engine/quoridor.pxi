@@ -1,8 +1,9 @@
 # Quoridor rules on bitboards.
 #
-# Squares: bit s = row * N + col of a u128 (row 0 is row 1 of the notation,
-# player 1's side). Wall anchors (the groove intersections): bit
-# a = row * M + col of a u64, M = N - 1; anchor (col, row) is the
+# Squares: bit s = row * 9 + col of a u128 (row 0 is row 1 of the notation,
+# player 1's side), whatever the board size, so that every shift is a
+# constant. Wall anchors (the groove intersections): bit a = row * 8 + col of
+# a u64, for col, row < M = N - 1; anchor (col, row) is the
 # intersection at the top-right corner of square (col, row), so `e3h`
 # (col 4, row 2) lies between rows 3 and 4 over columns e and f.
 #
@@ -27,6 +28,8 @@ cdef enum:
     Q_MAX_SQ = 81
     Q_MAX_ANCHORS = 64
     Q_WALL_KEYS = 128      # walls-left values with distinct Zobrist keys
+    SQ = 9                 # square stride: bit = row * SQ + col
+    AS = 8                 # anchor stride: bit = row * AS + col
 
 ctypedef struct QGeom:
     int n, m, nsq, nplayers
@@ -50,12 +53,20 @@ ctypedef struct QPos:
     int winner             # -1 while the game goes on
     int ply
     const QGeom* g
+    # A cached path per player (the squares it leaves north/south/east/west),
+    # valid when bit i of walk_ok is set. It may be longer than the shortest
+    # path: it only has to exist. Walls that cut no edge of a player's walk
+    # cannot take that player's path away.
+    u128 walk[4][4]
+    int walk_ok
 
 ctypedef struct QUndo:
     int move
     int from_sq
     int winner
+    int walk_ok
     uint64_t hash
+    u128 walk[4]           # the mover's walk before a pawn move
 
 
 # Geometries for every (size, players): sizes 3, 5, 7, 9 x players 2, 4.
@@ -74,14 +85,16 @@ cdef void q_init_geom(QGeom* g, int n, int nplayers) noexcept nogil:
     g.m = m
     g.nsq = n * n
     g.nplayers = nplayers
-    g.board = bb_low_bits(n * n)
     cdef u128 row0 = 0, row_last = 0, col0 = 0, col_last = 0
+    for r in range(n):
+        for c in range(n):
+            g.board |= bb_bit(r * SQ + c)
     for c in range(n):
         row0 |= bb_bit(c)
-        row_last |= bb_bit((n - 1) * n + c)
+        row_last |= bb_bit((n - 1) * SQ + c)
     for r in range(n):
-        col0 |= bb_bit(r * n)
-        col_last |= bb_bit(r * n + n - 1)
+        col0 |= bb_bit(r * SQ)
+        col_last |= bb_bit(r * SQ + n - 1)
     g.init_n = g.board & ~row_last
     g.init_s = g.board & ~row0
     g.init_e = g.board & ~col_last
@@ -89,21 +102,21 @@ cdef void q_init_geom(QGeom* g, int n, int nplayers) noexcept nogil:
     cdef int mid = n // 2
     if nplayers == 2:
         g.start[0] = mid                   # e1
-        g.start[1] = (n - 1) * n + mid     # e9
+        g.start[1] = (n - 1) * SQ + mid    # e9
         g.goal[0] = row_last
         g.goal[1] = row0
     else:
         g.start[0] = mid                   # e1 -> row N
-        g.start[1] = mid * n               # a5 -> column N
-        g.start[2] = (n - 1) * n + mid     # e9 -> row 1
-        g.start[3] = mid * n + n - 1       # i5 -> column a
+        g.start[1] = mid * SQ              # a5 -> column N
+        g.start[2] = (n - 1) * SQ + mid    # e9 -> row 1
+        g.start[3] = mid * SQ + n - 1      # i5 -> column a
         g.goal[0] = row_last
         g.goal[1] = col_last
         g.goal[2] = row0
         g.goal[3] = col0
     for r in range(m):
         for c in range(m):
-            a = r * m + c
+            a = r * AS + c
             g.anchors |= (<uint64_t>1) << a
             if c == 0:
                 g.acol0 |= (<uint64_t>1) << a
@@ -113,10 +126,10 @@ cdef void q_init_geom(QGeom* g, int n, int nplayers) noexcept nogil:
                 g.arow0 |= (<uint64_t>1) << a
             if r == m - 1:
                 g.arow_last |= (<uint64_t>1) << a
-            g.h_n[a] = bb_bit(r * n + c) | bb_bit(r * n + c + 1)
-            g.h_s[a] = bb_bit((r + 1) * n + c) | bb_bit((r + 1) * n + c + 1)
-            g.v_e[a] = bb_bit(r * n + c) | bb_bit((r + 1) * n + c)
-            g.v_w[a] = bb_bit(r * n + c + 1) | bb_bit((r + 1) * n + c + 1)
+            g.h_n[a] = bb_bit(r * SQ + c) | bb_bit(r * SQ + c + 1)
+            g.h_s[a] = bb_bit((r + 1) * SQ + c) | bb_bit((r + 1) * SQ + c + 1)
+            g.v_e[a] = bb_bit(r * SQ + c) | bb_bit((r + 1) * SQ + c)
+            g.v_w[a] = bb_bit(r * SQ + c + 1) | bb_bit((r + 1) * SQ + c + 1)
 
 
 cdef void q_init_tables() noexcept nogil:
@@ -164,8 +177,7 @@ cdef void q_reset(QPos* p, const QGeom* g, int walls) noexcept nogil:
 
 cdef inline u128 q_step(const QPos* p, u128 x) noexcept nogil:
     """Every square one legal pawn step from a square of x (walls only)."""
-    cdef int n = p.g.n
-    return ((x & p.can_n) << n) | ((x & p.can_s) >> n) | ((x & p.can_e) << 1) | ((x & p.can_w) >> 1)
+    return ((x & p.can_n) << SQ) | ((x & p.can_s) >> SQ) | ((x & p.can_e) << 1) | ((x & p.can_w) >> 1)
 
 
 cdef inline u128 q_occupied(const QPos* p) noexcept nogil:
@@ -179,28 +191,27 @@ cdef inline u128 q_occupied(const QPos* p) noexcept nogil:
 cdef u128 q_pawn_targets(const QPos* p, int player) noexcept nogil:
     """The squares the pawn of `player` may move to: steps, straight jumps,
     and diagonal jumps when the straight one is blocked (wall, edge or pawn)."""
-    cdef int n = p.g.n
     cdef u128 me = bb_bit(p.pawn[player])
     cdef u128 occ = q_occupied(p)
     cdef u128 empty = p.g.board & ~occ
     cdef u128 out = 0, q, behind
     # north
     if me & p.can_n:
-        q = me << n
+        q = me << SQ
         if q & empty:
             out |= q
         else:
-            behind = (q & p.can_n) << n
+            behind = (q & p.can_n) << SQ
             if behind & empty:
                 out |= behind
             else:   # a wall, the edge or a pawn behind: the diagonals
                 out |= (((q & p.can_e) << 1) | ((q & p.can_w) >> 1)) & empty
     if me & p.can_s:
-        q = me >> n
+        q = me >> SQ
         if q & empty:
             out |= q
         else:
-            behind = (q & p.can_s) >> n
+            behind = (q & p.can_s) >> SQ
             if behind & empty:
                 out |= behind
             else:
@@ -214,7 +225,7 @@ cdef u128 q_pawn_targets(const QPos* p, int player) noexcept nogil:
             if behind & empty:
                 out |= behind
             else:
-                out |= (((q & p.can_n) << n) | ((q & p.can_s) >> n)) & empty
+                out |= (((q & p.can_n) << SQ) | ((q & p.can_s) >> SQ)) & empty
     if me & p.can_w:
         q = me >> 1
         if q & empty:
@@ -224,19 +235,18 @@ cdef u128 q_pawn_targets(const QPos* p, int player) noexcept nogil:
             if behind & empty:
                 out |= behind
             else:
-                out |= (((q & p.can_n) << n) | ((q & p.can_s) >> n)) & empty
+                out |= (((q & p.can_n) << SQ) | ((q & p.can_s) >> SQ)) & empty
     return out
 
 
 cdef inline bint q_reaches(const QPos* p, u128 can_n, u128 can_s, u128 can_e, u128 can_w,
                            int sq, u128 goal) noexcept nogil:
     """Flood fill from sq with the given step masks: does it reach goal?"""
-    cdef int n = p.g.n
     cdef u128 reach = bb_bit(sq), nxt
     while True:
         if reach & goal:
             return True
-        nxt = reach | ((reach & can_n) << n) | ((reach & can_s) >> n) \
+        nxt = reach | ((reach & can_n) << SQ) | ((reach & can_s) >> SQ) \
                     | ((reach & can_e) << 1) | ((reach & can_w) >> 1)
         if nxt == reach:
             return False
@@ -263,7 +273,6 @@ cdef void q_path_edges(const QPos* p, int player, u128* path) noexcept nogil:
     southwards, eastwards and westwards (path[0..3])."""
     cdef u128 layers[82]
     cdef u128 reach = p.g.goal[player], nxt, cur, nb
-    cdef int n = p.g.n
     cdef int d = 0, k
     path[0] = path[1] = path[2] = path[3] = 0
     layers[0] = reach
@@ -278,12 +287,12 @@ cdef void q_path_edges(const QPos* p, int player, u128* path) noexcept nogil:
     # walk down the layers: from a square at distance k, step to one at k-1
     for k in range(d, 0, -1):
         nb = layers[k - 1]
-        if (cur & p.can_n) and ((cur << n) & nb):
+        if (cur & p.can_n) and ((cur << SQ) & nb):
             path[0] |= cur
-            cur = cur << n
-        elif (cur & p.can_s) and ((cur >> n) & nb):
+            cur = cur << SQ
+        elif (cur & p.can_s) and ((cur >> SQ) & nb):
             path[1] |= cur
-            cur = cur >> n
+            cur = cur >> SQ
         elif (cur & p.can_e) and ((cur << 1) & nb):
             path[2] |= cur
             cur = cur << 1
@@ -294,46 +303,65 @@ cdef void q_path_edges(const QPos* p, int player, u128* path) noexcept nogil:
 
 cdef inline uint64_t q_wall_points(const QGeom* g, uint64_t hw, uint64_t vw) noexcept nogil:
     """Interior groove points touched by a wall (each wall touches 3)."""
-    cdef int m = g.m
     return (hw | ((hw << 1) & ~g.acol0) | ((hw >> 1) & ~g.acol_last)
-            | vw | ((vw << m) & g.anchors) | (vw >> m)) & g.anchors
+            | vw | (vw << AS) | (vw >> AS)) & g.anchors
 
 
-cdef void q_legal_walls(const QPos* p, uint64_t* out_h, uint64_t* out_v) noexcept nogil:
+cdef inline uint64_t q_border_linked(const QGeom* g, uint64_t hw, uint64_t vw) noexcept nogil:
+    """Interior groove points linked to the board edge by a chain of walls."""
+    cdef uint64_t hseg = ((hw & ~g.acol0) >> 1) | (hw & ~g.acol_last)   # point p -- p+1 walled
+    cdef uint64_t vseg = ((vw & ~g.arow0) >> AS) | (vw & ~g.arow_last)  # point p -- p+AS walled
+    cdef uint64_t reach = (hw & (g.acol0 | g.acol_last)) | (vw & (g.arow0 | g.arow_last)), nxt
+    while True:
+        nxt = reach | ((reach & hseg) << 1) | ((reach >> 1) & hseg) \
+                    | ((reach & vseg) << AS) | ((reach >> AS) & vseg)
+        if nxt == reach:
+            return reach
+        reach = nxt
+
+
+cdef inline uint64_t q_two_of_three(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
+    return (a & b) | (a & c) | (b & c)
+
+
+cdef void q_legal_walls(QPos* p, uint64_t* out_h, uint64_t* out_v) noexcept nogil:
     """The legal walls of the player to move, as anchor sets.
 
     A wall is legal when it overlaps and crosses nothing and leaves every
-    pawn a path. A wall can cut a path only if it closes a loop of barriers,
-    i.e. if at least two of its three points already touch a barrier (another
-    wall or the board edge); all others are legal without a path check. A
-    "risky" wall is checked only against players whose current shortest path
-    it cuts, by one flood fill each.
+    pawn a path. A wall can cut a path only if it closes a loop of barriers:
+    two of its three points must already touch one connected barrier (the
+    board edge with the walls linked to it, or a floating cluster of walls).
+    All other walls are legal without a path check. A "risky" wall is checked
+    only against players whose current shortest path it cuts, by one flood
+    fill each.
     """
     cdef const QGeom* g = p.g
-    cdef int m = g.m
     cdef uint64_t hw = p.hw, vw = p.vw
     if p.walls_left[p.to_move] <= 0:
         out_h[0] = 0
         out_v[0] = 0
         return
     cdef uint64_t av_h = g.anchors & ~(hw | ((hw << 1) & ~g.acol0) | ((hw >> 1) & ~g.acol_last) | vw)
-    cdef uint64_t av_v = g.anchors & ~(vw | (vw << m) | (vw >> m) | hw)
+    cdef uint64_t av_v = g.anchors & ~(vw | (vw << AS) | (vw >> AS) | hw)
+    if hw == 0 and vw == 0:
+        out_h[0] = av_h
+        out_v[0] = av_v
+        return
     cdef uint64_t pts = q_wall_points(g, hw, vw)
-    cdef uint64_t left = ((pts << 1) & ~g.acol0) | g.acol0
-    cdef uint64_t right = ((pts >> 1) & ~g.acol_last) | g.acol_last
-    cdef uint64_t down = ((pts << m) & g.anchors) | g.arow0
-    cdef uint64_t up = (pts >> m) | g.arow_last
-    cdef uint64_t risky_h = av_h & ((left & pts) | (left & right) | (pts & right))
-    cdef uint64_t risky_v = av_v & ((down & pts) | (down & up) | (pts & up))
+    cdef uint64_t edge = q_border_linked(g, hw, vw)   # touches the edge component
+    cdef uint64_t free = pts & ~edge                  # touches a floating cluster
+    # per candidate anchor: does its left/middle/right (down/middle/up) point touch?
+    cdef uint64_t risky_h = av_h & (
+        q_two_of_three(((edge << 1) & ~g.acol0) | g.acol0, edge, ((edge >> 1) & ~g.acol_last) | g.acol_last)
+        | q_two_of_three((free << 1) & ~g.acol0, free, (free >> 1) & ~g.acol_last))
+    cdef uint64_t risky_v = av_v & (
+        q_two_of_three(((edge << AS) & g.anchors) | g.arow0, edge, (edge >> AS) | g.arow_last)
+        | q_two_of_three((free << AS) & g.anchors, free, free >> AS))
     if risky_h == 0 and risky_v == 0:
         out_h[0] = av_h
         out_v[0] = av_v
         return
-    # Shortest path of every player, computed once for all risky walls.
-    cdef u128 paths[4][4]
     cdef int i, a, np = g.nplayers
-    for i in range(np):
-        q_path_edges(p, i, paths[i])
     cdef uint64_t bad_h = 0, bad_v = 0, bits
     cdef u128 cn, cs, ce, cw
     bits = risky_h
@@ -343,7 +371,10 @@ cdef void q_legal_walls(const QPos* p, uint64_t* out_h, uint64_t* out_v) noexcep
         cn = p.can_n & ~g.h_n[a]
         cs = p.can_s & ~g.h_s[a]
         for i in range(np):
-            if (paths[i][0] & g.h_n[a]) or (paths[i][1] & g.h_s[a]):
+            if not (p.walk_ok >> i) & 1:
+                q_path_edges(p, i, p.walk[i])
+                p.walk_ok |= 1 << i
+            if (p.walk[i][0] & g.h_n[a]) or (p.walk[i][1] & g.h_s[a]):
                 if not q_reaches(p, cn, cs, p.can_e, p.can_w, p.pawn[i], g.goal[i]):
                     bad_h |= (<uint64_t>1) << a
                     break
@@ -354,7 +385,10 @@ cdef void q_legal_walls(const QPos* p, uint64_t* out_h, uint64_t* out_v) noexcep
         ce = p.can_e & ~g.v_e[a]
         cw = p.can_w & ~g.v_w[a]
         for i in range(np):
-            if (paths[i][2] & g.v_e[a]) or (paths[i][3] & g.v_w[a]):
+            if not (p.walk_ok >> i) & 1:
+                q_path_edges(p, i, p.walk[i])
+                p.walk_ok |= 1 << i
+            if (p.walk[i][2] & g.v_e[a]) or (p.walk[i][3] & g.v_w[a]):
                 if not q_reaches(p, p.can_n, p.can_s, ce, cw, p.pawn[i], g.goal[i]):
                     bad_v |= (<uint64_t>1) << a
                     break
@@ -362,13 +396,19 @@ cdef void q_legal_walls(const QPos* p, uint64_t* out_h, uint64_t* out_v) noexcep
     out_v[0] = av_v & ~bad_v
 
 
-cdef int q_gen_moves(const QPos* p, int* out) noexcept nogil:
+cdef int q_gen_moves(QPos* p, int* out) noexcept nogil:
     """Fill out (Q_MAX_MOVES ints) with the legal moves; return their count.
     Pawn moves first, then horizontal, then vertical walls; a lone pass when
     nothing else is legal; none once the game is won."""
     if p.winner >= 0:
         return 0
-    cdef int k = 0, s
+    cdef int k = 0, s, i
+    # Children reuse the walks (make keeps them up to date), so make sure
+    # every walk is there before the moves are tried.
+    for i in range(p.g.nplayers):
+        if not (p.walk_ok >> i) & 1:
+            q_path_edges(p, i, p.walk[i])
+            p.walk_ok |= 1 << i
     cdef u128 t = q_pawn_targets(p, p.to_move)
     while t:
         s = bb_lsb(t)
@@ -391,7 +431,7 @@ cdef int q_gen_moves(const QPos* p, int* out) noexcept nogil:
     return k
 
 
-cdef int q_count_moves(const QPos* p) noexcept nogil:
+cdef int q_count_moves(QPos* p) noexcept nogil:
     """len(legal moves), without generating them (perft's last ply)."""
     if p.winner >= 0:
         return 0
@@ -401,6 +441,49 @@ cdef int q_count_moves(const QPos* p) noexcept nogil:
     return k if k else 1
 
 
+cdef inline void q_walk_add(u128* walk, int a, int b) noexcept nogil:
+    """Add the step from square a to the adjacent square b to a walk."""
+    if b == a + SQ:
+        walk[0] |= bb_bit(a)
+    elif b == a - SQ:
+        walk[1] |= bb_bit(a)
+    elif b == a + 1:
+        walk[2] |= bb_bit(a)
+    else:
+        walk[3] |= bb_bit(a)
+
+
+cdef inline void q_walk_extend(QPos* p, int me, int sq) noexcept nogil:
+    """The pawn of `me` moves to sq: its walk becomes sq -> old square ->
+    old walk. A jump goes back through the jumped square (both steps are
+    open, or the jump would not have been legal)."""
+    cdef int old = p.pawn[me], d = sq - old, mid
+    if d == SQ or d == -SQ or d == 1 or d == -1:
+        q_walk_add(p.walk[me], sq, old)
+    elif d == 2 * SQ or d == -2 * SQ or d == 2 or d == -2:
+        mid = old + d // 2
+        q_walk_add(p.walk[me], sq, mid)
+        q_walk_add(p.walk[me], mid, old)
+    else:
+        # diagonal: the jumped pawn is beside old and beside sq
+        mid = q_diag_mid(p, old, sq)
+        q_walk_add(p.walk[me], sq, mid)
+        q_walk_add(p.walk[me], mid, old)
+
+
+cdef inline int q_diag_mid(const QPos* p, int old, int sq) noexcept nogil:
+    """The jumped square of a diagonal jump old -> sq: the occupied one of the
+    two squares adjacent to both."""
+    cdef int oc = old % SQ, orow = old // SQ, nc = sq % SQ, nrow = sq // SQ
+    cdef int a = orow * SQ + nc    # same row as old, column of sq
+    cdef int b = nrow * SQ + oc    # same column as old, row of sq
+    cdef int i
+    for i in range(p.g.nplayers):
+        if p.pawn[i] == a:
+            return a
+    return b
+
+
 cdef void q_make(QPos* p, int mv, QUndo* u) noexcept nogil:
     cdef int me = p.to_move, a, sq, wl
     cdef const QGeom* g = p.g
@@ -408,9 +491,13 @@ cdef void q_make(QPos* p, int mv, QUndo* u) noexcept nogil:
     u.from_sq = p.pawn[me]
     u.winner = p.winner
     u.hash = p.hash
-    cdef int kind = mv & Q_KIND
+    u.walk_ok = p.walk_ok
+    cdef int kind = mv & Q_KIND, i
     if kind == Q_STEP:
         sq = mv & Q_INDEX
+        if (p.walk_ok >> me) & 1:
+            memcpy(u.walk, p.walk[me], sizeof(u.walk))
+            q_walk_extend(p, me, sq)
         p.hash ^= Z_PAWN[me][p.pawn[me]] ^ Z_PAWN[me][sq]
         p.pawn[me] = sq
         if g.goal[me] & bb_bit(sq):
@@ -425,11 +512,17 @@ cdef void q_make(QPos* p, int mv, QUndo* u) noexcept nogil:
             p.can_n &= ~g.h_n[a]
             p.can_s &= ~g.h_s[a]
             p.hash ^= Z_HWALL[a]
+            for i in range(g.nplayers):
+                if (p.walk[i][0] & g.h_n[a]) or (p.walk[i][1] & g.h_s[a]):
+                    p.walk_ok &= ~(1 << i)
         else:
             p.vw |= (<uint64_t>1) << a
             p.can_e &= ~g.v_e[a]
             p.can_w &= ~g.v_w[a]
             p.hash ^= Z_VWALL[a]
+            for i in range(g.nplayers):
+                if (p.walk[i][2] & g.v_e[a]) or (p.walk[i][3] & g.v_w[a]):
+                    p.walk_ok &= ~(1 << i)
     cdef int nxt = me + 1
     if nxt == g.nplayers:
         nxt = 0
@@ -447,9 +540,12 @@ cdef void q_unmake(QPos* p, const QUndo* u) noexcept nogil:
     p.ply -= 1
     p.hash = u.hash
     p.winner = u.winner
+    p.walk_ok = u.walk_ok
     cdef int kind = u.move & Q_KIND
     if kind == Q_STEP:
         p.pawn[me] = u.from_sq
+        if (u.walk_ok >> me) & 1:
+            memcpy(p.walk[me], u.walk, sizeof(u.walk))
     elif kind != Q_PASS:
         a = u.move & Q_INDEX
         p.walls_left[me] += 1
@@ -647,18 +743,18 @@ cdef class QuoridorCore:
         """Set up a position directly (from a position string). Validates
         everything: squares, wall overlaps and crossings, paths, counts."""
         cdef const QGeom* g = self.pos.g
-        cdef int i, a, np = self.players, m = g.m
+        cdef int i, a, np = self.players
         if len(pawns) != np or len(walls_left) != np:
             raise ValueError(f"need {np} pawns and {np} wall counts")
         if not 0 <= to_move < np:
             raise ValueError(f"player to move must be 1..{np}")
         if (hw & ~g.anchors) or (vw & ~g.anchors):
             raise ValueError("wall anchor off the board")
-        if (hw & ((hw << 1) & ~g.acol0)) or (vw & (vw << m)) or (hw & vw):
+        if (hw & ((hw << 1) & ~g.acol0)) or (vw & (vw << AS)) or (hw & vw):
             raise ValueError("walls overlap or cross")
         seen = set()
         for i in range(np):
-            if not 0 <= pawns[i] < g.nsq:
+            if not 0 <= pawns[i] < 81 or not (g.board & bb_bit(pawns[i])):
                 raise ValueError("pawn off the board")
             if pawns[i] in seen:
                 raise ValueError("two pawns on one square")
@@ -673,7 +769,7 @@ cdef class QuoridorCore:
             p.pawn[i] = pawns[i]
             p.walls_left[i] = walls_left[i]
             p.hash ^= Z_PAWN[i][p.pawn[i]] ^ Z_WALLS[i][q_walls_key(p.walls_left[i])]
-        for a in range(m * m):
+        for a in range(64):
             if (hw >> a) & 1:
                 p.hw |= (<uint64_t>1) << a
                 p.can_n &= ~g.h_n[a]

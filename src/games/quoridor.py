@@ -18,8 +18,10 @@ from engine._core import QuoridorCore, q_native_search
 from engine.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, UnknownGameError
 from engine.protocol import TERMINAL, GameTraits
 
-# Move codes of the core (see quoridor.pxi): bits 0-6 index, bits 7-8 kind.
+# Move codes of the core (see quoridor.pxi): bits 0-6 index, bits 7-8 kind;
+# square index = row * 9 + col, wall anchor index = row * 8 + col.
 _STEP, _HWALL, _VWALL, _PASS = 0, 1 << 7, 2 << 7, 3 << 7
+SQ, AS = 9, 8
 _KINDS = {"": _STEP, "h": _HWALL, "v": _VWALL}
 _MOVE_RE = re.compile(r"^([a-i])([1-9])([hv]?)$")
 _NUMBER_RE = re.compile(r"^\d+\.+$")
@@ -73,20 +75,20 @@ def _code_table(size: int) -> tuple[dict, dict]:
     for row in range(size):
         for col in range(size):
             mv = Move("", col, row)
-            to_code[mv] = _STEP | (row * size + col)
+            to_code[mv] = _STEP | (row * SQ + col)
     m = size - 1
     for row in range(m):
         for col in range(m):
-            to_code[Move("h", col, row)] = _HWALL | (row * m + col)
-            to_code[Move("v", col, row)] = _VWALL | (row * m + col)
+            to_code[Move("h", col, row)] = _HWALL | (row * AS + col)
+            to_code[Move("v", col, row)] = _VWALL | (row * AS + col)
     to_code[PASS] = _PASS
     for mv, code in to_code.items():
         from_code[code] = mv
     return to_code, from_code
 
 
-def square_name(index: int, size: int) -> str:
-    return f"{COLUMNS[index % size]}{index // size + 1}"
+def square_name(index: int) -> str:
+    return f"{COLUMNS[index % SQ]}{index // SQ + 1}"
 
 
 def split_moves(moves) -> list:
@@ -159,7 +161,7 @@ class QuoridorGame:
                 mv = Move.parse(name)
                 if mv.kind != "" or mv.col >= size or mv.row >= size:
                     raise ValueError(name)
-                pawns.append(mv.row * size + mv.col)
+                pawns.append(mv.row * SQ + mv.col)
             left = [int(x) for x in left_s.split(",")]
             hw = vw = 0
             if walls_s not in ("-", ""):
@@ -167,7 +169,7 @@ class QuoridorGame:
                     mv = Move.parse(name)
                     if not mv.is_wall or mv.col >= size - 1 or mv.row >= size - 1:
                         raise ValueError(name)
-                    bit = 1 << (mv.row * (size - 1) + mv.col)
+                    bit = 1 << (mv.row * AS + mv.col)
                     if mv.kind == "h":
                         hw |= bit
                     else:
@@ -287,7 +289,7 @@ class QuoridorState:
 
     @property
     def pawns(self) -> tuple[str, ...]:
-        return tuple(square_name(s, self.game.size) for s in self.core.pawns)
+        return tuple(square_name(s) for s in self.core.pawns)
 
     @property
     def walls_left(self) -> tuple[int, ...]:
@@ -295,12 +297,11 @@ class QuoridorState:
 
     @property
     def placed_walls(self) -> list[Move]:
-        m = self.game.size - 1
         out = []
         for kind, bits in (("h", self.core.hwalls), ("v", self.core.vwalls)):
-            for a in range(m * m):
+            for a in range(64):
                 if bits >> a & 1:
-                    out.append(Move(kind, a % m, a // m))
+                    out.append(Move(kind, a % AS, a // AS))
         return sorted(out, key=lambda mv: (mv.row, mv.col, mv.kind))
 
     @property
@@ -359,13 +360,13 @@ def render_board(state: QuoridorState) -> str:
 
     def hwall(col, row):  # wall segment below square (col, row+1), i.e. between rows row and row+1
         for c in (col - 1, col):
-            if 0 <= c < m and 0 <= row < m and hw >> (row * m + c) & 1:
+            if 0 <= c < m and 0 <= row < m and hw >> (row * AS + c) & 1:
                 return True
         return False
 
     def vwall(col, row):  # between columns col and col+1 at row
         for r in (row - 1, row):
-            if 0 <= r < m and 0 <= col < m and vw >> (r * m + col) & 1:
+            if 0 <= r < m and 0 <= col < m and vw >> (r * AS + col) & 1:
                 return True
         return False
 
@@ -376,7 +377,7 @@ def render_board(state: QuoridorState) -> str:
     for row in range(n - 1, -1, -1):
         cells = []
         for col in range(n):
-            cells.append(f" {pawn_at.get(row * n + col, '.')} ")
+            cells.append(f" {pawn_at.get(row * SQ + col, '.')} ")
             if col < n - 1:
                 cells.append("#" if vwall(col, row) else "|")
         lines.append(f"{row + 1:>2}|" + "".join(cells) + f"|{row + 1}")
@@ -385,7 +386,7 @@ def render_board(state: QuoridorState) -> str:
             for col in range(n):
                 seg.append("===" if hwall(col, row - 1) else "---")
                 if col < n - 1:
-                    a = (row - 1) * m + col
+                    a = (row - 1) * AS + col
                     if hw >> a & 1:
                         seg.append("=")
                     elif vw >> a & 1:
