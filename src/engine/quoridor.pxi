@@ -471,15 +471,26 @@ cdef inline void q_walk_extend(QPos* p, int me, int sq) noexcept nogil:
         q_walk_add(p.walk[me], mid, old)
 
 
+cdef inline bint q_open(const QPos* p, int a, int b) noexcept nogil:
+    """Is the step between adjacent squares a and b free of walls?"""
+    cdef int d = b - a
+    if d == SQ:
+        return (p.can_n & bb_bit(a)) != 0
+    if d == -SQ:
+        return (p.can_s & bb_bit(a)) != 0
+    if d == 1:
+        return (p.can_e & bb_bit(a)) != 0
+    return (p.can_w & bb_bit(a)) != 0
+
+
 cdef inline int q_diag_mid(const QPos* p, int old, int sq) noexcept nogil:
-    """The jumped square of a diagonal jump old -> sq: the occupied one of the
-    two squares adjacent to both."""
-    cdef int oc = old % SQ, orow = old // SQ, nc = sq % SQ, nrow = sq // SQ
-    cdef int a = orow * SQ + nc    # same row as old, column of sq
-    cdef int b = nrow * SQ + oc    # same column as old, row of sq
+    """The jumped square of a diagonal jump old -> sq: one of the two squares
+    beside both, holding a pawn, with both steps open."""
+    cdef int a = (old // SQ) * SQ + sq % SQ    # same row as old, column of sq
+    cdef int b = (sq // SQ) * SQ + old % SQ    # same column as old, row of sq
     cdef int i
     for i in range(p.g.nplayers):
-        if p.pawn[i] == a:
+        if p.pawn[i] == a and q_open(p, old, a) and q_open(p, a, sq):
             return a
     return b
 

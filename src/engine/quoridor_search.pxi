@@ -1,4 +1,422 @@
-# alpha-beta search for Quoridor
+# Alpha-beta search for Quoridor: negamax with iterative deepening, PVS,
+# aspiration windows, a transposition table, killers and history, and
+# selective wall generation below the root.
+#
+# Four players are searched "paranoid": the root player against a coalition
+# of the other three. Negamax works over *sides* (root vs the rest); a move
+# that keeps the side to move (one opponent followed by another) does not
+# negate the score.
+
+from libc.math cimport tanh
+
+cdef extern from "<time.h>" nogil:
+    ctypedef long time_t
+    struct timespec:
+        time_t tv_sec
+        long tv_nsec
+    int clock_gettime(int clk_id, timespec* tp)
+    enum: CLOCK_MONOTONIC
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef enum:
+    S_WIN = 100000          # a win at ply p scores S_WIN - p
+    S_WIN_BOUND = 99000     # scores beyond this are wins/losses
+    S_INF = 1000000
+    S_MAX_PLY = 100
+    S_STEP = 100            # one step of path length
+    S_WALL = 35             # one wall in hand
+    S_TEMPO = 40            # having the move
+    S_RACE = 2500           # both out of walls: the race is (almost) decided
+    TT_EXACT = 0
+    TT_LOWER = 1
+    TT_UPPER = 2
+
+ctypedef struct TTEntry:
+    uint64_t key
+    int score
+    short move
+    signed char depth
+    signed char flag
+
+ctypedef struct QSearch:
+    QPos pos
+    TTEntry* tt
+    uint64_t tt_mask
+    long long nodes
+    long long node_limit        # 0 = none
+    double deadline             # 0 = none
+    int stop
+    int root_player
+    int prune_walls             # selective walls below the root
+    int sel_depth
+    int killers[S_MAX_PLY][2]
+    int history[4][512]
+    int pv[S_MAX_PLY][S_MAX_PLY]
+    int pv_len[S_MAX_PLY]
+    QUndo undo[S_MAX_PLY]
+
+
+cdef inline int q_side(const QSearch* s, int player) noexcept nogil:
+    """Side 0 is the root player's; everybody else is side 1 (2 players:
+    simply the player)."""
+    if s.pos.g.nplayers == 2:
+        return player
+    return 0 if player == s.root_player else 1
+
+
+cdef int q_eval(QSearch* s) noexcept nogil:
+    """Static score from the point of view of the side to move."""
+    cdef QPos* p = &s.pos
+    cdef int np = p.g.nplayers, i, d, best_other = 1000, root = s.root_player, v
+    cdef int dist[4]
+    cdef int walls_other = 0
+    for i in range(np):
+        dist[i] = q_distance(p, i)
+    if np == 2:
+        v = S_STEP * (dist[1 - root] - dist[root]) + S_WALL * (p.walls_left[root] - p.walls_left[1 - root])
+        if p.walls_left[0] == 0 and p.walls_left[1] == 0:
+            # a pure race: whoever needs fewer moves, counting the tempo, wins
+            d = dist[root] - dist[1 - root]
+            if p.to_move != root:
+                d -= 1
+            v += S_RACE if d <= 0 else -S_RACE
+    else:
+        for i in range(np):
+            if i != root:
+                if dist[i] < best_other:
+                    best_other = dist[i]
+                walls_other += p.walls_left[i]
+        v = S_STEP * (best_other - dist[root]) + S_WALL * (3 * p.walls_left[root] - walls_other) // 3
+    if q_side(s, p.to_move) != q_side(s, root):
+        v = -v
+    return v + S_TEMPO
+
+
+cdef inline uint64_t q_to_anchors(const QGeom* g, u128 squares) noexcept nogil:
+    """Square set -> anchor set: anchor (c, r) for every square (c, r), c, r < M."""
+    cdef uint64_t out = 0, colmask = ((<uint64_t>1) << g.m) - 1
+    cdef int r
+    for r in range(g.m):
+        out |= ((<uint64_t>(squares >> (r * SQ))) & colmask) << (r * AS)
+    return out
+
+
+cdef void q_shortest_edges(const QPos* p, int player, u128* e) noexcept nogil:
+    """The steps (north/south/east/west, as source squares) that lie on some
+    shortest path of player to its goal."""
+    cdef u128 from_goal[82]
+    cdef u128 reach = p.g.goal[player], nxt, on_path, nb
+    cdef u128 me = bb_bit(p.pawn[player])
+    cdef int d = 0, i
+    e[0] = e[1] = e[2] = e[3] = 0
+    from_goal[0] = reach
+    while not (reach & me):
+        nxt = reach | q_step(p, reach)
+        if nxt == reach or d >= 80:
+            return
+        reach = nxt
+        d += 1
+        from_goal[d] = reach
+    # walk forward from the pawn: squares at pawn-distance i on a shortest path
+    on_path = me
+    for i in range(d):
+        # next layer: goal-distance d-i-1 exactly
+        nb = from_goal[d - i - 1] & ~(from_goal[d - i - 2] if d - i - 2 >= 0 else <u128>0)
+        e[0] |= on_path & p.can_n & (nb >> SQ)
+        e[1] |= on_path & p.can_s & (nb << SQ)
+        e[2] |= on_path & p.can_e & (nb >> 1)
+        e[3] |= on_path & p.can_w & (nb << 1)
+        on_path = q_step(p, on_path) & nb
+
+
+cdef void q_relevant_walls(QSearch* s, uint64_t* rel_h, uint64_t* rel_v) noexcept nogil:
+    """Walls that block a step of some shortest path of an opponent of the
+    side to move: the walls worth trying below the root."""
+    cdef QPos* p = &s.pos
+    cdef const QGeom* g = p.g
+    cdef u128 e[4]
+    cdef int i, me = q_side(s, p.to_move)
+    cdef uint64_t h = 0, v = 0
+    for i in range(g.nplayers):
+        if q_side(s, i) == me:
+            continue
+        q_shortest_edges(p, i, e)
+        h |= q_to_anchors(g, e[0]) | q_to_anchors(g, e[0] >> 1)
+        h |= q_to_anchors(g, e[1] >> SQ) | q_to_anchors(g, e[1] >> (SQ + 1))
+        v |= q_to_anchors(g, e[2]) | q_to_anchors(g, e[2] >> SQ)
+        v |= q_to_anchors(g, e[3] >> 1) | q_to_anchors(g, e[3] >> (SQ + 1))
+    rel_h[0] = h
+    rel_v[0] = v
+
+
+cdef inline int q_score_to_tt(int score, int ply) noexcept nogil:
+    if score > S_WIN_BOUND:
+        return score + ply
+    if score < -S_WIN_BOUND:
+        return score - ply
+    return score
+
+
+cdef inline int q_score_from_tt(int score, int ply) noexcept nogil:
+    if score > S_WIN_BOUND:
+        return score - ply
+    if score < -S_WIN_BOUND:
+        return score + ply
+    return score
+
+
+cdef inline bint q_out_of_budget(QSearch* s) noexcept nogil:
+    if s.stop:
+        return True
+    if s.node_limit and s.nodes >= s.node_limit:
+        s.stop = 1
+        return True
+    if s.deadline > 0 and (s.nodes & 1023) == 0 and now_seconds() >= s.deadline:
+        s.stop = 1
+        return True
+    return False
+
+
+cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int selective) noexcept nogil:
+    """Score moves for ordering (in place: moves[i] | score << 10), drop the
+    walls that fail the selective filter, return the new count."""
+    cdef QPos* p = &s.pos
+    cdef uint64_t rel_h = 0, rel_v = 0
+    cdef int i, n = 0, mv, kind, score, me = p.to_move
+    cdef int d0 = q_distance(p, me), d1
+    cdef int old
+    if selective:
+        q_relevant_walls(s, &rel_h, &rel_v)
+    for i in range(k):
+        mv = moves[i]
+        kind = mv & Q_KIND
+        if mv == tt_move:
+            score = 1 << 20
+        elif mv == s.killers[ply][0]:
+            score = 900000
+        elif mv == s.killers[ply][1]:
+            score = 800000
+        elif kind == Q_STEP:
+            old = p.pawn[me]
+            p.pawn[me] = mv & Q_INDEX
+            d1 = q_distance(p, me)
+            p.pawn[me] = old
+            score = 500000 + (d0 - d1) * 100000 + s.history[me][mv]
+            if score < 0:
+                score = 0
+        else:
+            if selective and kind == Q_HWALL and not ((rel_h >> (mv & Q_INDEX)) & 1):
+                continue
+            if selective and kind == Q_VWALL and not ((rel_v >> (mv & Q_INDEX)) & 1):
+                continue
+            score = 200000 + s.history[me][mv]
+        if score > (1 << 20):
+            score = 1 << 20
+        moves[n] = mv | (score << 10)
+        n += 1
+    return n
+
+
+cdef inline int q_pick(int* moves, int i, int n) noexcept nogil:
+    """Selection sort step: bring the best-scored remaining move to i."""
+    cdef int best = i, j, t
+    for j in range(i + 1, n):
+        if (moves[j] >> 10) > (moves[best] >> 10):
+            best = j
+    t = moves[i]
+    moves[i] = moves[best]
+    moves[best] = t
+    return moves[i] & 1023
+
+
+cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexcept nogil:
+    """Score of the position for the side to move, within (alpha, beta)."""
+    cdef QPos* p = &s.pos
+    s.pv_len[ply] = 0
+    if p.winner >= 0:
+        return (S_WIN - ply) if q_side(s, p.winner) == q_side(s, p.to_move) else -(S_WIN - ply)
+    if depth <= 0 or ply >= S_MAX_PLY - 1:
+        return q_eval(s)
+    s.nodes += 1
+    if ply > s.sel_depth:
+        s.sel_depth = ply
+    if q_out_of_budget(s):
+        return 0
+    # transposition table
+    cdef TTEntry* te = NULL
+    cdef int tt_move = -1, tt_score
+    if s.tt != NULL:
+        te = &s.tt[p.hash & s.tt_mask]
+        if te.key == p.hash:
+            tt_move = te.move
+            if ply > 0 and te.depth >= depth:
+                tt_score = q_score_from_tt(te.score, ply)
+                if te.flag == TT_EXACT or (te.flag == TT_LOWER and tt_score >= beta) \
+                        or (te.flag == TT_UPPER and tt_score <= alpha):
+                    return tt_score
+    cdef int moves[Q_MAX_MOVES]
+    cdef int k = q_gen_moves(p, moves)
+    k = q_order_moves(s, moves, k, ply, tt_move, s.prune_walls and ply > 0)
+    cdef int i, mv, v, best = -S_INF, best_move = -1, a0 = alpha, my_side = q_side(s, p.to_move)
+    cdef int flip, j
+    for i in range(k):
+        mv = q_pick(moves, i, k)
+        q_make(p, mv, &s.undo[ply])
+        flip = q_side(s, p.to_move) != my_side
+        if i == 0:
+            v = -q_alphabeta(s, depth - 1, ply + 1, -beta, -alpha) if flip \
+                else q_alphabeta(s, depth - 1, ply + 1, alpha, beta)
+        else:
+            v = -q_alphabeta(s, depth - 1, ply + 1, -alpha - 1, -alpha) if flip \
+                else q_alphabeta(s, depth - 1, ply + 1, alpha, alpha + 1)
+            if v > alpha and v < beta and not s.stop:
+                v = -q_alphabeta(s, depth - 1, ply + 1, -beta, -alpha) if flip \
+                    else q_alphabeta(s, depth - 1, ply + 1, alpha, beta)
+        q_unmake(p, &s.undo[ply])
+        if s.stop:
+            return best if best > -S_INF else 0
+        if v > best:
+            best = v
+            best_move = mv
+            if v > alpha:
+                alpha = v
+                s.pv[ply][0] = mv
+                for j in range(s.pv_len[ply + 1]):
+                    s.pv[ply][j + 1] = s.pv[ply + 1][j]
+                s.pv_len[ply] = s.pv_len[ply + 1] + 1
+                if v >= beta:
+                    if (mv & Q_KIND) != Q_STEP and mv != s.killers[ply][0]:
+                        s.killers[ply][1] = s.killers[ply][0]
+                        s.killers[ply][0] = mv
+                    s.history[p.to_move][mv] += depth * depth
+                    if s.history[p.to_move][mv] > 100000:
+                        for j in range(512):
+                            s.history[p.to_move][j] //= 2
+                    break
+    if te != NULL:
+        te.key = p.hash
+        te.score = q_score_to_tt(best, ply)
+        te.move = <short>best_move
+        te.depth = <signed char>depth
+        te.flag = TT_LOWER if best >= beta else (TT_EXACT if best > a0 else TT_UPPER)
+    return best
+
+
+# ---------------------------------------------------------------- Python boundary
+
+_SEARCH_OPTIONS = {"hash", "prune_walls", "aspiration", "on_iteration", "tt", "rollout", "c",
+                   "rollout_depth", "widening"}
+
+
+cdef object q_code_to_move(object state, int code):
+    return state._from_code[code]
+
 
 def q_native_search(state, algorithm, limits, seed, options):
-    return NotImplemented
+    """engine.search for Quoridor states: alpha-beta, greedy and MCTS in C."""
+    from engine.errors import CrossridorError
+    unknown = set(options) - _SEARCH_OPTIONS
+    if unknown:
+        raise CrossridorError(f"unknown option(s) for {algorithm}: {', '.join(sorted(unknown))}")
+    if algorithm == "mcts":
+        return q_mcts_search(state, limits, seed, options)
+    if algorithm == "greedy":
+        return q_alphabeta_search(state, limits, {"hash": 0, "prune_walls": False}, greedy=True)
+    return q_alphabeta_search(state, limits, options, greedy=False)
+
+
+cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
+    from engine.protocol import SearchResult
+    from engine.errors import CrossridorError
+    cdef QuoridorCore core = state.core
+    hash_mb = options.get("hash", 16)
+    if options.get("tt", True) is False:
+        hash_mb = 0
+    if isinstance(hash_mb, bool) or not isinstance(hash_mb, int) or not 0 <= hash_mb <= 65536:
+        raise CrossridorError(f"option hash must be 0..65536 MB, got {hash_mb!r}")
+    prune = options.get("prune_walls", True)
+    aspiration = options.get("aspiration", True)
+    callback = options.get("on_iteration")
+    cdef QSearch* s = <QSearch*>calloc(1, sizeof(QSearch))
+    if s == NULL:
+        raise MemoryError()
+    cdef uint64_t entries = 1
+    cdef double start = now_seconds()
+    cdef int depth, max_depth, score = 0, last_score = 0, alpha, beta, window, i
+    cdef int best_code = -1
+    cdef int root_moves[Q_MAX_MOVES]
+    try:
+        s.pos = core.pos
+        s.root_player = core.pos.to_move
+        s.prune_walls = 1 if prune else 0
+        if hash_mb > 0:
+            while entries * 2 * sizeof(TTEntry) <= <uint64_t>hash_mb * 1024 * 1024:
+                entries *= 2
+            s.tt = <TTEntry*>calloc(entries, sizeof(TTEntry))
+            if s.tt == NULL:
+                raise MemoryError(f"cannot allocate a {hash_mb} MB table")
+            s.tt_mask = entries - 1
+        if limits.nodes is not None:
+            s.node_limit = limits.nodes
+        if limits.time is not None:
+            s.deadline = start + limits.time
+        max_depth = S_MAX_PLY - 2
+        if limits.depth is not None:
+            max_depth = min(limits.depth, S_MAX_PLY - 2)
+        if greedy:
+            max_depth = 1
+        # a legal move to fall back on, whatever happens
+        if q_gen_moves(&s.pos, root_moves) > 0:
+            best_code = root_moves[0]
+        pv = []
+        done_depth = 0
+        for depth in range(1, max_depth + 1):
+            window = 60 if (aspiration and depth >= 4) else S_INF
+            alpha = max(last_score - window, -S_INF)
+            beta = min(last_score + window, S_INF)
+            while True:
+                with nogil:
+                    score = q_alphabeta(s, depth, 0, alpha, beta)
+                if s.stop:
+                    break
+                if score <= alpha and alpha > -S_INF:
+                    alpha = -S_INF
+                elif score >= beta and beta < S_INF:
+                    beta = S_INF
+                else:
+                    break
+            if s.stop:
+                # a partly searched depth: keep its move only if it already beat the last one
+                if s.pv_len[0] > 0 and score > last_score and done_depth > 0:
+                    best_code = s.pv[0][0]
+                    pv = [s.pv[0][i] for i in range(s.pv_len[0])]
+                break
+            last_score = score
+            done_depth = depth
+            if s.pv_len[0] > 0:
+                best_code = s.pv[0][0]
+                pv = [s.pv[0][i] for i in range(s.pv_len[0])]
+            elapsed = now_seconds() - start
+            if callback is not None:
+                callback(SearchResult(q_code_to_move(state, best_code), last_score, depth, s.nodes,
+                                      elapsed, s.nodes / elapsed if elapsed > 0 else 0.0,
+                                      tuple(q_code_to_move(state, c) for c in pv)))
+            if abs(score) > S_WIN_BOUND and depth >= S_WIN - abs(score):
+                break   # a forced win or loss found within the full width
+            if s.deadline > 0 and now_seconds() - start > 0.6 * limits.time:
+                break   # the next depth would not finish in time
+        elapsed = now_seconds() - start
+        if not pv and best_code >= 0:
+            pv = [best_code]
+        return SearchResult(q_code_to_move(state, best_code), last_score, done_depth, s.nodes,
+                            elapsed, s.nodes / elapsed if elapsed > 0 else 0.0,
+                            tuple(q_code_to_move(state, c) for c in pv),
+                            {"seldepth": s.sel_depth})
+    finally:
+        free(s.tt)
+        free(s)

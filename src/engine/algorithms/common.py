@@ -1,0 +1,193 @@
+"""Helpers shared by the pure-Python search modules: option parsing, root
+checks, game traits, move lists and the random-playout step. Imports no game."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Callable
+
+from ..errors import CrossridorError
+from ..protocol import CHANCE, TERMINAL, GameTraits, Limits
+
+__all__ = [
+    "CHANCE", "TERMINAL", "now", "traits_of", "parse_options", "check_root", "move_list",
+    "sample_chance", "opt_bool", "opt_int", "opt_number", "opt_callable", "opt_choice",
+    "evaluator_for", "deadline_of",
+]
+
+now = time.perf_counter
+
+
+def traits_of(state) -> GameTraits:
+    """The traits of the game `state` belongs to."""
+    game = getattr(state, "game", None)
+    traits = getattr(game, "traits", None)
+    if not isinstance(traits, GameTraits):
+        raise CrossridorError("state has no game.traits; it does not implement the game protocol")
+    return traits
+
+
+# --- options -----------------------------------------------------------------
+# A spec maps an option name to (default, converter); a converter takes
+# (algorithm, name, value) and returns the checked value or raises
+# CrossridorError naming the option.
+
+def parse_options(algorithm: str, options: dict, spec: dict[str, tuple[Any, Callable]]) -> dict:
+    for name in options:
+        if name not in spec:
+            known = ", ".join(sorted(spec)) or "none"
+            raise CrossridorError(f"{algorithm}: unknown option {name!r} (known: {known})")
+    out = {}
+    for name, (default, conv) in spec.items():
+        out[name] = conv(algorithm, name, options[name]) if name in options else default
+    return out
+
+
+def opt_bool(algorithm, name, value):
+    if not isinstance(value, bool):
+        raise CrossridorError(f"{algorithm}: option {name!r} must be True or False, got {value!r}")
+    return value
+
+
+def opt_int(lo: int, hi: int | None = None):
+    def conv(algorithm, name, value):
+        if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
+            rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
+            raise CrossridorError(f"{algorithm}: option {name!r} must be an integer {rng}, got {value!r}")
+        return value
+    return conv
+
+
+def opt_number(lo: float, hi: float = math.inf):
+    def conv(algorithm, name, value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (lo <= value <= hi) \
+                or math.isnan(value) or math.isinf(value):
+            raise CrossridorError(f"{algorithm}: option {name!r} must be a finite number >= {lo}, got {value!r}")
+        return float(value)
+    return conv
+
+
+def opt_callable(algorithm, name, value):
+    if value is not None and not callable(value):
+        raise CrossridorError(f"{algorithm}: option {name!r} must be a callable(state) -> list[float], "
+                              f"got {type(value).__name__}")
+    return value
+
+
+def opt_choice(*choices):
+    def conv(algorithm, name, value):
+        if value not in choices:
+            raise CrossridorError(f"{algorithm}: option {name!r} must be one of "
+                                  f"{', '.join(map(repr, choices))}, got {value!r}")
+        return value
+    return conv
+
+
+# --- roots, moves, chance --------------------------------------------------------
+
+def check_root(algorithm: str, state) -> int:
+    """The player to move at the root; refuses finished games and chance roots."""
+    player = state.current_player
+    if player == TERMINAL or state.is_terminal():
+        raise CrossridorError("cannot search a finished game")
+    if player == CHANCE:
+        raise CrossridorError(f"{algorithm}: cannot search at a chance node; "
+                              "play a chance outcome first")
+    return player
+
+
+def move_list(state) -> list:
+    """`legal_moves()` as a list (games may return a lazy view)."""
+    moves = state.legal_moves()
+    return moves if type(moves) is list else list(moves)
+
+
+def sample_chance(state, rng):
+    """A chance outcome drawn by its probability, using `rng`."""
+    outcomes = state.chance_outcomes()
+    x = rng.random()
+    acc = 0.0
+    for move, p in outcomes:
+        acc += p
+        if x < acc:
+            return move
+    return outcomes[-1][0]   # rounding: probabilities summing to 1 - eps
+
+
+def evaluator_for(state, evaluator):
+    """The evaluation function to use: the `evaluator` option, else the
+    state's own `evaluate()`, else None."""
+    if evaluator is not None:
+        return evaluator
+    if callable(getattr(state, "evaluate", None)):
+        return lambda s: s.evaluate()
+    return None
+
+
+def deadline_of(limits: Limits, start: float) -> float | None:
+    return None if limits.time is None else start + limits.time
+
+
+# --- MCTS pieces shared by mcts and ismcts ----------------------------------------
+
+def mcts_options(algorithm: str, options: dict, state) -> dict:
+    """Parse the options MCTS and ISMCTS share: c, rollout, rollout_depth,
+    evaluator. Adds 'evalf' (the function used at a rollout cut-off)."""
+    spec = {
+        "c": (math.sqrt(2), opt_number(0.0)),
+        "rollout": ("random", opt_choice("random", "eval")),
+        "rollout_depth": (0, opt_int(0)),
+        "evaluator": (None, opt_callable),
+    }
+    opts = parse_options(algorithm, options, spec)
+    if opts["evaluator"] is not None:
+        if options.get("rollout") == "random":
+            raise CrossridorError(f"{algorithm}: option 'evaluator' needs rollout='eval', not 'random'")
+        opts["rollout"] = "eval"
+    opts["evalf"] = None
+    if opts["rollout"] == "eval":
+        opts["evalf"] = evaluator_for(state, opts["evaluator"])
+        if opts["evalf"] is None:
+            raise CrossridorError(f"{algorithm}: option rollout='eval' needs state.evaluate() "
+                                  "or an 'evaluator' option")
+    return opts
+
+
+def sim_budget(algorithm: str, limits: Limits) -> int:
+    """Simulations allowed: `sims` and `nodes` (= simulations) both cap it."""
+    caps = [v for v in (limits.sims, limits.nodes) if v is not None]
+    if not caps and limits.time is None:
+        raise CrossridorError(f"{algorithm}: limits need sims, nodes or time "
+                              "(depth alone only bounds the tree)")
+    return min(caps) if caps else 1 << 62
+
+
+class Timeout(Exception):
+    """A rollout ran past the deadline."""
+
+
+def rollout(st, rng, evalf, rollout_depth: int, deadline) -> tuple[list, int]:
+    """Play from `st` to the end with uniformly random moves (chance by its
+    probabilities), or, when `evalf` is given, for at most `rollout_depth`
+    plies and then evaluate. Returns (returns vector, plies played); the
+    caller undoes the plies. Raises Timeout (after undoing) past `deadline`."""
+    played = 0
+    limit = rollout_depth if evalf is not None else -1
+    randrange = rng.randrange
+    while True:
+        p = st.current_player
+        if p == TERMINAL:
+            return list(st.returns()), played
+        if played == limit:
+            return list(evalf(st)), played
+        if deadline is not None and not (played & 31) and played and now() >= deadline:
+            for _ in range(played):
+                st.undo()
+            raise Timeout
+        if p == CHANCE:
+            st.play(sample_chance(st, rng))
+        else:
+            moves = st.legal_moves()
+            st.play(moves[randrange(len(moves))])
+        played += 1

@@ -1,0 +1,70 @@
+"""Greedy 1-ply search: play each legal move and keep the one whose result
+is best for the mover: `returns()[mover]` if the game is over, else
+`evaluate()[mover]` (or the `evaluator` option; 0 if neither exists). A
+move that leads to a chance node is valued by the expectation over the
+chance outcomes (one level). Ties go to the first move in `legal_moves()`
+order, or to a seeded random one with `random_ties=True`.
+
+With hidden information the evaluation runs on the real state, so the
+game's `evaluate()` should use only what the mover knows.
+
+Limits are accepted and not needed (one ply is always searched).
+Result: score in return units for the mover, depth 1, nodes = positions
+visited (root included). Options: random_ties (bool), evaluator (callable).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
+from .common import check_root, evaluator_for, move_list, now, opt_bool, opt_callable, \
+    parse_options, traits_of
+
+__all__ = ["search", "check_game", "OPTIONS"]
+
+OPTIONS = {"random_ties": (False, opt_bool), "evaluator": (None, opt_callable)}
+
+
+def check_game(traits: GameTraits) -> None:
+    """Every game: without an evaluation only wins are seen."""
+
+
+def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
+    opts = parse_options("greedy", options, OPTIONS)
+    check_game(traits_of(state))
+    mover = check_root("greedy", state)
+    start = now()
+    st = state.clone()
+    evalf = evaluator_for(st, opts["evaluator"])
+    nodes = 1
+
+    def value(depth=0):
+        nonlocal nodes
+        nodes += 1
+        p = st.current_player
+        if p == TERMINAL:
+            return st.returns()[mover]
+        if p == CHANCE and depth < 1:
+            total = 0.0
+            for o, prob in st.chance_outcomes():
+                st.play(o)
+                total += prob * value(depth + 1)
+                st.undo()
+            return total
+        return 0.0 if evalf is None else evalf(st)[mover]
+
+    best, best_moves = None, []
+    for m in move_list(st):
+        st.play(m)
+        v = value()
+        st.undo()
+        if best is None or v > best:
+            best, best_moves = v, [m]
+        elif v == best:
+            best_moves.append(m)
+    move = best_moves[random.Random(seed).randrange(len(best_moves))] if opts["random_ties"] \
+        else best_moves[0]
+    seconds = now() - start
+    return SearchResult(move=move, score=float(best), depth=1, nodes=nodes, seconds=seconds,
+                        nps=nodes / seconds if seconds > 0 else 0.0, pv=(move,))

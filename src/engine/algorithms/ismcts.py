@@ -1,0 +1,208 @@
+"""Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012,
+"Information Set Monte Carlo Tree Search"), over the game protocol (imports
+no game).
+
+Each iteration draws a determinization ``state.sample_determinization(P,
+rng)`` for the searching player P (games without hidden information are
+simply cloned) and walks one tree with it. Tree nodes are reached by move
+sequences; at a node the player to move in the determinization chooses
+among the moves legal *in that determinization* by UCB with availability
+counts: ``mean + c * sqrt(ln(avail) / n)``, where ``avail`` counts the
+iterations in which the move was legal there (means rescaled to [0, 1] with
+the game's min/max return). Statistics are return vectors, so each player
+maximises their own component (n players, teams, non-zero-sum).
+
+Chance events inside a determinization are drawn by their probabilities and
+are not tree moves. What follows a move is split by what P observes: if the
+next decision is P's, the next node is keyed by ``information_state(P)``
+(so P's own draws and revealed cards branch the tree, hidden events do not);
+in games without hidden information it is keyed by the chance outcomes drawn.
+Opponents' moves are tree edges as in SO-ISMCTS.
+
+Limits, options, rollouts and result as in `mcts`: sims / nodes exactly
+(one node = one iteration), time, depth (deepest tree level that may get
+nodes, in decision plies); options c, rollout, rollout_depth, evaluator.
+Only moves legal in the real position can be returned; ``pv`` lists the
+most visited decision moves (chance events in between are not shown).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ..errors import UnsupportedGameError
+from ..protocol import CHANCE, GameTraits, Limits, SearchResult
+from .common import Timeout, check_root, deadline_of, mcts_options, move_list, now, rollout, \
+    sample_chance, sim_budget, traits_of
+
+__all__ = ["search", "check_game"]
+
+
+def check_game(traits: GameTraits) -> None:
+    """ISMCTS handles every game the protocol can describe (hidden
+    information, chance, n players); the state must offer
+    `sample_determinization` when the game has hidden information."""
+    if traits.num_players < 1:
+        raise UnsupportedGameError(f"ismcts cannot search {traits.name!r}: no players")
+
+
+class _Node:
+    __slots__ = ("depth", "edges", "player")
+
+    def __init__(self, depth: int):
+        self.depth = depth
+        self.player = 0           # who moved here when last visited
+        self.edges: dict = {}     # move -> _Edge, in expansion order
+
+
+class _Edge:
+    __slots__ = ("n", "avail", "w", "children")
+
+    def __init__(self, num_players: int):
+        self.n = 0
+        self.avail = 0
+        self.w = [0.0] * num_players
+        self.children: dict = {}  # observation -> _Node
+
+
+def _best_edge(node: _Node, player: int, allowed=None):
+    best = None
+    for m, e in node.edges.items():
+        if allowed is not None and m not in allowed:
+            continue
+        if best is None or e.n > best[1].n or (
+                e.n == best[1].n and e.n and e.w[player] / e.n > best[1].w[player] / best[1].n):
+            best = (m, e)
+    return best
+
+
+def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
+    opts = mcts_options("ismcts", options, state)
+    traits = traits_of(state)
+    check_game(traits)
+    budget = sim_budget("ismcts", limits)
+    me = check_root("ismcts", state)
+    hidden = traits.hidden_information
+    if hidden and not callable(getattr(state, "sample_determinization", None)):
+        raise UnsupportedGameError(f"ismcts cannot search {traits.name!r}: "
+                                   "the state has no sample_determinization(player, rng)")
+    if hidden and not callable(getattr(state, "information_state", None)):
+        raise UnsupportedGameError(f"ismcts cannot search {traits.name!r}: "
+                                   "the state has no information_state(player)")
+    rng = random.Random(seed)
+    n_players = traits.num_players
+    lo = traits.min_return
+    span = (traits.max_return - lo) or 1.0
+    c = opts["c"]
+    evalf, rdepth = opts["evalf"], opts["rollout_depth"]
+    max_depth = limits.depth if limits.depth is not None else 1 << 30
+    root_moves = move_list(state)
+    start = now()
+    deadline = deadline_of(limits, start)
+    log, sqrt = math.log, math.sqrt
+    shared = None if hidden else state.clone()
+
+    root = _Node(0)
+    sims = 0
+    while sims < budget:
+        if deadline is not None and sims and now() >= deadline:
+            break
+        d = state.sample_determinization(me, rng) if hidden else shared
+        node = root
+        path = []
+        played = 0
+        while node.depth < max_depth:
+            p = d.current_player
+            if p < 0:             # TERMINAL (chance is resolved below)
+                break
+            node.player = p
+            moves = move_list(d)
+            edges = node.edges
+            untried = []
+            avail = []
+            for m in moves:
+                e = edges.get(m)
+                if e is None or e.n == 0:
+                    untried.append(m)
+                else:
+                    avail.append(e)
+            expanding = bool(untried)
+            if expanding:
+                m = untried[rng.randrange(len(untried))]
+                edge = edges.get(m)
+                if edge is None:
+                    edge = edges[m] = _Edge(n_players)
+                avail.append(edge)
+            else:
+                best_v, m, edge = -math.inf, None, None
+                for mv in moves:
+                    e = edges[mv]
+                    v = (e.w[p] / e.n - lo) / span + c * sqrt(log(e.avail) / e.n)
+                    if v > best_v:
+                        best_v, m, edge = v, mv, e
+            for e in avail:
+                e.avail += 1
+            d.play(m)
+            played += 1
+            outcomes = []
+            while d.current_player == CHANCE:
+                o = sample_chance(d, rng)
+                d.play(o)
+                played += 1
+                outcomes.append(o)
+            path.append(edge)
+            if not hidden:
+                obs = tuple(outcomes)
+            elif d.current_player == me:
+                obs = d.information_state(me)
+            else:
+                obs = None
+            child = edge.children.get(obs)
+            if child is None:
+                child = edge.children[obs] = _Node(node.depth + 1)
+                expanding = True
+            node = child
+            if expanding:
+                break
+        try:
+            ret, extra = rollout(d, rng, evalf, rdepth, deadline)
+        except Timeout:
+            break
+        if not hidden:
+            for _ in range(played + extra):
+                d.undo()
+        for e in path:
+            e.n += 1
+            w = e.w
+            for i in range(n_players):
+                w[i] += ret[i]
+        sims += 1
+
+    seconds = now() - start
+    best = _best_edge(root, me, set(root_moves))
+    if best is None or best[1].n == 0:
+        move, score = root_moves[0], 0.0
+    else:
+        move, score = best[0], best[1].w[me] / best[1].n
+    # PV: the most visited edge, then the most visited node under it.
+    pv, node = [], root
+    while node is not None:
+        be = _best_edge(node, node.player)
+        if be is None or be[1].n == 0:
+            break
+        pv.append(be[0])
+        node = max(be[1].children.values(), key=lambda nd: sum(e.n for e in nd.edges.values()),
+                   default=None)
+    count, deepest, stack = 0, 0, [root]
+    while stack:
+        nd = stack.pop()
+        count += 1
+        deepest = max(deepest, nd.depth)
+        for e in nd.edges.values():
+            stack.extend(e.children.values())
+    return SearchResult(
+        move=move, score=score, depth=deepest, nodes=sims, seconds=seconds,
+        nps=sims / seconds if seconds > 0 else 0.0, pv=tuple(pv),
+        extra={"sims": sims, "tree_nodes": count, "tree_depth": deepest})
+

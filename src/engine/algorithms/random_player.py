@@ -1,0 +1,27 @@
+"""A uniformly random legal move (seeded with `random.Random(seed)`).
+Handles every game; takes no options. Result: score 0, depth 0, nodes 1."""
+
+from __future__ import annotations
+
+import random
+
+from ..protocol import GameTraits, Limits, SearchResult
+from .common import check_root, move_list, now, parse_options, traits_of
+
+__all__ = ["search", "check_game"]
+
+
+def check_game(traits: GameTraits) -> None:
+    """Every game can be played at random."""
+
+
+def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
+    parse_options("random", options, {})
+    check_game(traits_of(state))
+    check_root("random", state)
+    start = now()
+    moves = move_list(state)
+    move = moves[random.Random(seed).randrange(len(moves))]
+    seconds = now() - start
+    return SearchResult(move=move, score=0.0, depth=0, nodes=1, seconds=seconds,
+                        nps=1 / seconds if seconds > 0 else 0.0, pv=(move,))

@@ -1,0 +1,167 @@
+"""Subcommands `match` and `play` (argument parsing and printing only; the
+work is in engine.match and engine.play)."""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+from .cli_common import UsageError, add_game_arguments, game_params, print_json, state_from_args
+from .stats import SprtSpec
+
+DEFAULT_GAMES = 100
+DEFAULT_PLAY_ENGINE = "alphabeta:time=1"
+
+
+def _engine(text: str):
+    from .workers import EngineSpec
+    return EngineSpec.parse(text)
+
+
+# --- match -------------------------------------------------------------------------
+
+def cmd_match(args) -> int:
+    from .match import MatchConfig, Match, read_openings
+
+    if len(args.engine) < 2:
+        raise UsageError("match: give at least two --engine options (e.g. --engine alphabeta:depth=3 "
+                         "--engine random)")
+    if args.resume and not args.records:
+        raise UsageError("--resume needs --records FILE")
+    for name, value, low in (("--games", args.games, 1), ("--concurrency", args.concurrency, 1),
+                             ("--max-plies", args.max_plies, 1), ("--random-openings", args.random_openings, 0)):
+        if value is not None and value < low:
+            raise UsageError(f"{name} must be >= {low}, got {value}")
+    engines = [_engine(text) for text in args.engine]
+    sprt = SprtSpec.parse(args.sprt) if args.sprt is not None else None
+    openings = read_openings(args.openings) if args.openings else None
+    config = MatchConfig(game=args.game, params=game_params(args), engines=engines, games=args.games,
+                         concurrency=args.concurrency, openings=openings,
+                         random_openings=args.random_openings or 0, seed=args.seed,
+                         max_plies=args.max_plies, sprt=sprt, records=args.records, resume=args.resume)
+    match = Match(config)
+    bar = None
+    if not args.json and sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(total=config.games, initial=len(match.done), desc="match", unit="game",
+                   file=sys.stderr, dynamic_ncols=True)
+
+    def on_record(record, tally):
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix_str(f"W {tally.wins} D {tally.draws} L {tally.losses} "
+                                f"({100 * (tally.score or 0):.1f}%)", refresh=False)
+
+    def on_term(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        result = match.run(on_record=on_record)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if bar is not None:
+            bar.close()
+    out = result.summary()
+    if args.json:
+        print_json(out)
+    else:
+        print_report(out, result)
+    return 0
+
+
+def _elo_text(out: dict) -> str:
+    if out["games"] == 0:
+        return "n/a"
+    elo = out["elo"]
+    if elo is None:
+        elo_s = "+inf" if out["score"] >= 0.5 else "-inf"
+    else:
+        elo_s = f"{elo:+.1f}"
+    err = out["elo_error"]
+    return f"{elo_s} +/- {'inf' if err is None else f'{err:.1f}'} (95%)"
+
+
+def print_report(out: dict, result) -> None:
+    engines = out["engines"]
+    print(f"engine 1: {engines[0]}")
+    for i, e in enumerate(engines[1:], 2):
+        print(f"engine {i}: {e}")
+    print(f"seed {out['seed']}")
+    n = out["games"]
+    print(f"games {n}: W {out['wins']}  D {out['draws']}  L {out['losses']}"
+          + (f"  ({out['max_plies_draws']} drawn by --max-plies)" if out["max_plies_draws"] else ""))
+    if "wins_by_engine" in out:
+        print("wins by engine: " + "  ".join(f"{i}: {w}" for i, w in enumerate(out["wins_by_engine"], 1)))
+    if n:
+        print(f"score {100 * out['score']:.1f}%")
+        print(f"elo {_elo_text(out)}")
+        print(f"los {100 * out['los']:.1f}%")
+    if "sprt" in out:
+        s = out["sprt"]
+        verdict = {"H0": "H0 accepted", "H1": "H1 accepted", "continue": "no decision yet"}[s["result"]]
+        print(f"sprt ({result.config.sprt}): llr {s['llr']:.3f} in [{s['lower']:.3f}, {s['upper']:.3f}]: {verdict}")
+    if result.stopped:
+        print(f"stopped early ({result.stopped}) after {n} games"
+              + (f"; {result.uncounted} more finished and are in the records, not counted"
+                 if result.uncounted else ""))
+
+
+# --- play --------------------------------------------------------------------------
+
+def cmd_play(args) -> int:
+    from .play import PlaySession
+    from .workers import resolve_game
+
+    engine = _engine(args.engine)
+    game = resolve_game(args.game, game_params(args))
+    n = game.traits.num_players
+    if not 1 <= args.as_player <= n:
+        raise UsageError(f"--as must be between 1 and {n}, got {args.as_player}")
+    if getattr(game.traits, "hidden_information", False):
+        sys.stderr.write("crossridor: note: the board shown includes hidden information\n")
+    state = state_from_args(game, args)
+    return PlaySession(state, engine, human=args.as_player - 1, seed=args.seed).run()
+
+
+# --- parsers -----------------------------------------------------------------------
+
+def add_parsers(sub) -> None:
+    """Register the `match` and `play` subcommands on the CLI's subparsers."""
+    p = sub.add_parser(
+        "match", help="play engines against each other; W/D/L, Elo, LOS, SPRT",
+        description="Play engines against each other. SPEC is ALGORITHM[:key=value,...]; time, depth, "
+                    "nodes and sims are limits, other keys algorithm options (e.g. alphabeta:depth=3, "
+                    "mcts:sims=2000,rollout=random, random). Without a limit: alphabeta depth=2, "
+                    "mcts/ismcts sims=1000.")
+    add_game_arguments(p, moves=False)
+    p.add_argument("--engine", action="append", default=[], metavar="SPEC",
+                   help="an engine (2, or one per seat; repeat the option)")
+    p.add_argument("--games", type=int, default=DEFAULT_GAMES,
+                   help=f"number of games (default {DEFAULT_GAMES}; a multiple of the number of players "
+                        "keeps seats balanced)")
+    p.add_argument("--concurrency", type=int, default=None, metavar="K",
+                   help="games played at once, in worker processes (default: the number of cores)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--openings", metavar="FILE", help="one opening (move list) a line; # comments")
+    g.add_argument("--random-openings", type=int, default=None, metavar="PLIES",
+                   help="openings of PLIES seeded random legal moves")
+    p.add_argument("--seed", type=int, default=None, help="match seed (default: random, printed)")
+    p.add_argument("--max-plies", type=int, default=400, metavar="N",
+                   help="a game still running after N plies is a draw (default 400)")
+    p.add_argument("--sprt", metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
+                   help="run a sequential test; stop when it decides")
+    p.add_argument("--records", metavar="FILE", help="append every finished game to FILE (JSON lines)")
+    p.add_argument("--resume", action="store_true", help="continue the match recorded in --records")
+    p.add_argument("--json", action="store_true", help="print one JSON object; no progress bar")
+    p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("play", help="play against the engine in the terminal",
+                       description="Play against the engine. At the prompt: a move, undo, hint, moves, "
+                                   "board, help, quit (end of input quits).")
+    add_game_arguments(p)
+    p.add_argument("--engine", default=DEFAULT_PLAY_ENGINE, metavar="SPEC",
+                   help=f"the engine (default {DEFAULT_PLAY_ENGINE})")
+    p.add_argument("--as", dest="as_player", type=int, default=1, metavar="N",
+                   help="your seat: 1 moves first (default 1)")
+    p.set_defaults(func=cmd_play)

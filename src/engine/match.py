@@ -1,0 +1,442 @@
+"""The match runner: engines play each other over many games, in parallel,
+and the result comes with its statistics (`engine.stats`).
+
+    >>> from engine.match import MatchConfig, run_match
+    >>> from engine.workers import EngineSpec
+    >>> cfg = MatchConfig("quoridor", {"size": 5},
+    ...                   [EngineSpec.parse("alphabeta:depth=2"), EngineSpec.parse("random")],
+    ...                   games=20, concurrency=2, seed=1)
+    >>> result = run_match(cfg)          # doctest: +SKIP
+    >>> result.summary()["score"]        # doctest: +SKIP
+
+Fairness. Games come in *rounds*: round k plays opening k once from every
+seat (2 players: twice, seats swapped; n players: n times, seating rotated).
+With two engines and four seats the engines sit alternately (A B A B).
+Chance games deal from the same seed for every game of a round.
+
+Determinism. Game i is seeded from (match seed, i) and depends on nothing
+else, so the records are the same whatever the concurrency (for engines
+without a time limit). Results are counted in game-index order: the SPRT
+(and any other stop rule) is checked after each complete round of that
+order, so the stopping point and the final statistics do not depend on which
+game happened to finish first. Games already running when it decides finish
+and are written to the records file, but are not counted.
+
+Scoring, from the first engine's side. A win: the game was won by a seat of
+engine 1; a loss: won by engine 2; a draw: nobody won (including the
+`max_plies` cap) or, with four different engines, engine 3 or 4 won. So W/D/L
+is always engine 1 against engine 2 and 50% means equal strength.
+Crosswise's `--first-to X` / `--sum-of X` modes belong here: a scorer in
+place of `game_outcome` and a `StopRule` like `SprtStop`.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import json
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+from .errors import CrossridorError
+from .stats import SprtResult, SprtSpec, sprt, summary
+from .workers import (GameRecord, GameTask, derive_seed, make_executor,
+                      new_game_state, play_game, resolve_game, stop_executor)
+
+DEFAULT_MAX_PLIES = 400
+
+
+@dataclass
+class MatchConfig:
+    game: str                                  # registry name (or module:function)
+    params: dict
+    engines: list                              # EngineSpec, command-line order
+    games: int = 100
+    concurrency: int | None = None             # None: the number of cores
+    openings: list | None = None               # move lists (tuples of notation)
+    random_openings: int = 0                   # plies of seeded random moves
+    seed: int | None = None                    # None: random (or the records' on resume)
+    max_plies: int = DEFAULT_MAX_PLIES
+    sprt: SprtSpec | None = None
+    records: str | None = None                 # JSON-lines file, one finished game a line
+    resume: bool = False
+
+    def validate(self) -> None:
+        if self.games < 1:
+            raise CrossridorError(f"games must be >= 1, got {self.games}")
+        if self.concurrency is not None and self.concurrency < 1:
+            raise CrossridorError(f"concurrency must be >= 1, got {self.concurrency}")
+        if self.max_plies < 1:
+            raise CrossridorError(f"max plies must be >= 1, got {self.max_plies}")
+        if self.random_openings < 0:
+            raise CrossridorError(f"random openings must be >= 0 plies, got {self.random_openings}")
+        if self.openings is not None and self.random_openings:
+            raise CrossridorError("give an openings file or random openings, not both")
+        if self.openings is not None and not self.openings:
+            raise CrossridorError("the openings file holds no opening")
+        if self.resume and not self.records:
+            raise CrossridorError("resume needs a records file")
+
+
+# --- seating and openings -----------------------------------------------------------
+
+def base_seating(num_players: int, num_engines: int) -> tuple:
+    """Engine index per seat in the first game of a round."""
+    if num_engines == num_players or (num_engines == 2 and num_players > 2):
+        return tuple(seat % num_engines for seat in range(num_players))
+    want = "2" if num_players == 2 else f"2 or {num_players}"
+    raise CrossridorError(f"a {num_players}-player game needs {want} engines, got {num_engines}")
+
+
+def seating(base: tuple, rotation: int) -> tuple:
+    return base[rotation:] + base[:rotation]
+
+
+def parse_openings(text: str, source: str = "openings") -> list:
+    """One move list per line; blank lines and `#` comments are skipped."""
+    openings = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            openings.append(tuple(line.replace(",", " ").split()))
+    return openings
+
+
+def read_openings(path: str) -> list:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return parse_openings(f.read(), path)
+    except OSError as exc:
+        raise CrossridorError(f"openings file {path!r}: {exc.strerror or exc}") from None
+
+
+def random_opening(game, plies: int, seed: int, deal_seed: int | None = None) -> tuple:
+    """`plies` seeded random legal moves that do not end the game."""
+    rng = random.Random(seed)
+    for _ in range(100):
+        state = new_game_state(game, (), deal_seed)
+        moves = []
+        while len(moves) < plies and not state.is_terminal():
+            move = rng.choice(list(state.legal_moves()))
+            state.play(move)
+            moves.append(str(move))
+        if not state.is_terminal():
+            return tuple(moves)
+    raise CrossridorError(f"cannot find a random opening of {plies} plies that does not end the game")
+
+
+# --- scoring and stop rules ---------------------------------------------------------
+
+def game_outcome(record: GameRecord) -> str:
+    """"win", "draw" or "loss" for engine 1 (index 0) against engine 2."""
+    if record.winner_engine is None:
+        return "draw"
+    if record.winner_engine == 0:
+        return "win"
+    if record.winner_engine == 1:
+        return "loss"
+    return "draw"
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    wins_by_engine: list = field(default_factory=list)
+    max_plies_draws: int = 0
+
+    def add(self, record: GameRecord) -> None:
+        outcome = game_outcome(record)
+        if outcome == "win":
+            self.wins += 1
+        elif outcome == "loss":
+            self.losses += 1
+        else:
+            self.draws += 1
+        if record.winner_engine is not None:
+            while len(self.wins_by_engine) <= record.winner_engine:
+                self.wins_by_engine.append(0)
+            self.wins_by_engine[record.winner_engine] += 1
+        if record.reason == "max_plies":
+            self.max_plies_draws += 1
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float | None:
+        return None if not self.games else (self.wins + 0.5 * self.draws) / self.games
+
+
+class StopRule(Protocol):
+    def check(self, tally: Tally) -> str | None:
+        """None to go on, or a reason to stop the match."""
+
+
+@dataclass
+class SprtStop:
+    spec: SprtSpec
+
+    def check(self, tally: Tally) -> str | None:
+        result = sprt(tally.wins, tally.draws, tally.losses, self.spec)
+        return None if result.result == "continue" else f"sprt {result.result}"
+
+
+# --- records file ------------------------------------------------------------------
+
+class RecordsFile:
+    """The JSON-lines records file. Each finished game is appended and
+    flushed at once; on load, a torn last line (a match killed while
+    writing) is dropped and cut from the file."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._file = None
+
+    def load(self) -> list:
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise CrossridorError(f"records file {self.path!r}: {exc.strerror or exc}") from None
+        records, pos, good_end = [], 0, 0
+        while pos < len(data):
+            newline = data.find(b"\n", pos)
+            if newline < 0:
+                break                      # a torn last line: no newline yet
+            line = data[pos:newline]
+            if line.strip():
+                try:
+                    records.append(GameRecord.from_dict(json.loads(line)))
+                except (ValueError, TypeError) as exc:
+                    number = data.count(b"\n", 0, pos) + 1
+                    raise CrossridorError(f"records file {self.path!r}, line {number}: "
+                                          f"not a game record ({exc})") from None
+            pos = good_end = newline + 1
+        if good_end < len(data):
+            with open(self.path, "r+b") as f:
+                f.truncate(good_end)
+        return records
+
+    def append(self, record: GameRecord) -> None:
+        if self._file is None:
+            self._file = open(self.path, "a", encoding="utf-8")
+        self._file.write(json.dumps(record.as_dict(), separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+# --- the match ---------------------------------------------------------------------
+
+@dataclass
+class MatchResult:
+    config: MatchConfig
+    seed: int
+    records: list            # counted games, in index order
+    tally: Tally
+    sprt: SprtResult | None
+    stopped: str | None      # why the match stopped early, e.g. "sprt H1"
+    uncounted: int = 0       # games finished after the stop rule decided
+
+    def summary(self) -> dict:
+        t = self.tally
+        out = summary(t.wins, t.draws, t.losses, self.config.sprt)
+        out["engines"] = [str(e) for e in self.config.engines]
+        out["seed"] = self.seed
+        out["max_plies_draws"] = t.max_plies_draws
+        if len(self.config.engines) > 2:
+            out["wins_by_engine"] = t.wins_by_engine + [0] * (len(self.config.engines) - len(t.wins_by_engine))
+        if self.stopped:
+            out["stopped"] = self.stopped
+        return out
+
+
+class Match:
+    """A match being set up and run; `run_match` is the one-call form."""
+
+    def __init__(self, config: MatchConfig):
+        config.validate()
+        if not config.engines:
+            raise CrossridorError("give the engines of the match")
+        self.config = config
+        self.game = resolve_game(config.game, config.params)
+        self.num_players = self.game.traits.num_players
+        self.base = base_seating(self.num_players, len(config.engines))
+        self.round_size = self.num_players
+        self.records_file = RecordsFile(config.records) if config.records else None
+        prior = self._load_prior()
+        self.seed = self._choose_seed(prior)
+        self._openings: dict = {}
+        self.done: dict = {}
+        for record in prior:
+            if record.index < config.games:
+                self._check_prior(record)
+                self.done.setdefault(record.index, record)
+
+    # setup
+    def _load_prior(self) -> list:
+        if self.records_file is None:
+            return []
+        prior = self.records_file.load()
+        if prior and not self.config.resume:
+            raise CrossridorError(f"records file {self.config.records!r} already holds {len(prior)} games: "
+                                  f"add --resume to continue that match, or choose another file")
+        return prior
+
+    def _choose_seed(self, prior: list) -> int:
+        seed = self.config.seed
+        if prior:
+            if seed is not None and seed != prior[0].match_seed:
+                raise CrossridorError(f"--seed {seed} differs from the seed of the records file "
+                                      f"({prior[0].match_seed})")
+            return prior[0].match_seed
+        return seed if seed is not None else random.SystemRandom().randrange(2 ** 32)
+
+    def _check_prior(self, record: GameRecord) -> None:
+        cfg = self.config
+        mine = {"game": cfg.game, "params": cfg.params, "match_engines": [str(e) for e in cfg.engines],
+                "match_seed": self.seed, "max_plies": cfg.max_plies}
+        for key, value in mine.items():
+            if getattr(record, key) != value:
+                raise CrossridorError(f"records file {cfg.records!r}: game {record.index} was played with "
+                                      f"{key} {getattr(record, key)!r}, not {value!r}: a different match")
+        task = self.task(record.index)
+        if tuple(record.moves[:record.opening_plies]) != task.opening or tuple(record.seats) != task.seats:
+            raise CrossridorError(f"records file {cfg.records!r}: game {record.index} has another "
+                                  f"opening or seating than this match would play")
+
+    def opening(self, round_index: int) -> tuple:
+        if round_index not in self._openings:
+            cfg = self.config
+            deal = self.deal_seed(round_index)
+            if cfg.openings:
+                opening = tuple(cfg.openings[round_index % len(cfg.openings)])
+                try:
+                    new_game_state(self.game, opening, deal)
+                except ValueError as exc:
+                    raise CrossridorError(f"opening {round_index % len(cfg.openings) + 1} "
+                                          f"({' '.join(opening)!r}): {exc}") from None
+            elif cfg.random_openings:
+                opening = random_opening(self.game, cfg.random_openings,
+                                         derive_seed(self.seed, "opening", round_index), deal)
+            else:
+                opening = ()
+            state = new_game_state(self.game, opening, deal)
+            if state.is_terminal():
+                raise CrossridorError(f"opening {' '.join(opening)!r} ends the game")
+            if len(opening) >= cfg.max_plies:
+                raise CrossridorError(f"opening {' '.join(opening)!r} is as long as --max-plies "
+                                      f"({cfg.max_plies})")
+            self._openings[round_index] = opening
+        return self._openings[round_index]
+
+    def deal_seed(self, round_index: int) -> int:
+        return derive_seed(self.seed, "deal", round_index)
+
+    def task(self, index: int) -> GameTask:
+        round_index, rotation = divmod(index, self.round_size)
+        return GameTask(index=index, game=self.config.game, params=dict(self.config.params),
+                        engines=tuple(self.config.engines), seats=seating(self.base, rotation),
+                        opening=self.opening(round_index), seed=derive_seed(self.seed, "game", index),
+                        deal_seed=self.deal_seed(round_index), max_plies=self.config.max_plies,
+                        match_seed=self.seed)
+
+    def preflight(self) -> None:
+        """Each engine searches the first start position once (with at most
+        0.05 s), so a bad option or an algorithm that refuses the game fails
+        before the match starts."""
+        state = new_game_state(self.game, self.opening(0), self.deal_seed(0))
+        if state.current_player < 0:
+            return
+        for spec in dict.fromkeys(self.config.engines):
+            limits = spec.limits
+            if limits.time is not None and limits.time > 0.05:
+                limits = dataclasses.replace(limits, time=0.05)
+            dataclasses.replace(spec, limits=limits).search(state.clone(), seed=0)
+
+    # running
+    def run(self, executor: concurrent.futures.Executor | None = None,
+            on_record: Callable[[GameRecord, Tally], None] | None = None,
+            preflight: bool = True) -> MatchResult:
+        cfg = self.config
+        concurrency = cfg.concurrency or os.cpu_count() or 1
+        rules: list = [SprtStop(cfg.sprt)] if cfg.sprt else []
+        counted = Tally()
+        live = Tally()
+        for index in sorted(self.done):
+            live.add(self.done[index])
+        state = {"prefix": 0, "stopped": None}
+
+        def advance():
+            # Count finished games in index order; check the stop rules
+            # after each complete round.
+            while state["stopped"] is None and state["prefix"] in self.done:
+                counted.add(self.done[state["prefix"]])
+                state["prefix"] += 1
+                p = state["prefix"]
+                if p % self.round_size == 0 or p == cfg.games:
+                    for rule in rules:
+                        reason = rule.check(counted)
+                        if reason:
+                            state["stopped"] = reason
+                            break
+
+        advance()
+        todo = iter([i for i in range(cfg.games) if i not in self.done])
+        if state["stopped"] is None and preflight and len(self.done) < cfg.games:
+            self.preflight()
+        own_executor = executor is None
+        if own_executor:
+            executor = make_executor(min(concurrency, max(1, cfg.games - len(self.done))))
+        in_flight: dict = {}
+        finished_cleanly = False
+        try:
+            def fill():
+                while state["stopped"] is None and len(in_flight) < concurrency:
+                    index = next(todo, None)
+                    if index is None:
+                        return
+                    in_flight[executor.submit(play_game, self.task(index))] = index
+
+            fill()
+            while in_flight:
+                finished, _ = concurrent.futures.wait(in_flight, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in sorted(finished, key=in_flight.get):
+                    in_flight.pop(future)
+                    record = future.result()
+                    if self.records_file is not None:
+                        self.records_file.append(record)
+                    self.done[record.index] = record
+                    live.add(record)
+                    advance()
+                    if on_record is not None:
+                        on_record(record, live)
+                fill()
+            finished_cleanly = True
+        finally:
+            for future in in_flight:
+                future.cancel()
+            if own_executor:
+                stop_executor(executor, abort=not finished_cleanly)
+            if self.records_file is not None:
+                self.records_file.close()
+        end = state["prefix"]
+        records = [self.done[i] for i in range(end)]
+        sprt_result = sprt(counted.wins, counted.draws, counted.losses, cfg.sprt) if cfg.sprt else None
+        return MatchResult(cfg, self.seed, records, counted, sprt_result, state["stopped"],
+                           sum(1 for i in self.done if i >= end))
+
+
+def run_match(config: MatchConfig, executor=None, on_record=None) -> MatchResult:
+    """Play the match `config` describes; see the module docstring."""
+    return Match(config).run(executor, on_record)

@@ -1,0 +1,371 @@
+"""The worker layer of the match runner: plain data in, plain data out.
+
+`play_game(task: GameTask) -> GameRecord` plays one whole game. A task holds
+only picklable values (the game's registry name and parameters, engine
+specs, seats, opening moves in notation, a seed, a ply cap), and so does the
+record, so any executor can run it: the in-process `InlineExecutor`, a
+`concurrent.futures.ProcessPoolExecutor` (the default), or a cluster:
+
+* Dask: `distributed.Client(...).get_executor()` is a
+  `concurrent.futures.Executor`; pass it as `executor=` to
+  `engine.match.run_match`.
+* Ray: wrap `submit` in a few lines, e.g.
+  `class RayExecutor: def submit(self, fn, *args): return ray.remote(fn).remote(*args).future()`
+  (an ObjectRef's `future()` is a `concurrent.futures.Future`), plus a
+  no-op `shutdown`.
+
+The workers need `engine` and the games importable (installed package, or
+`PYTHONPATH=src`).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import hashlib
+import importlib
+import os
+import random
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import CrossridorError
+from .protocol import CHANCE, Limits
+from .registry import load_game
+from .search_api import algorithm_names, search
+
+# --- engine specs -----------------------------------------------------------------
+
+LIMIT_KEYS = {"time": float, "depth": int, "nodes": int, "sims": int}
+
+# An engine given no limit gets a fixed-size one, so that a match with
+# default limits gives the same result at any concurrency (a time limit
+# does not: it depends on the machine's load).
+DEFAULT_LIMITS = {
+    "alphabeta": Limits(depth=2),
+    "mcts": Limits(sims=1000),
+    "ismcts": Limits(sims=1000),
+    "random": Limits(depth=1),   # ignored by the algorithm
+    "greedy": Limits(depth=1),   # ignored by the algorithm
+}
+FALLBACK_LIMITS = Limits(time=1.0)
+RESERVED_OPTIONS = ("seed",)
+LIMITLESS = ("random", "greedy")   # no limit shown unless given
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """`ALGORITHM[:key=value,...]`, e.g. `alphabeta:time=0.1` or
+    `mcts:sims=2000,rollout=random`. Keys time/depth/nodes/sims become the
+    Limits, every other key an algorithm option."""
+
+    algorithm: str
+    limits: Limits
+    options: tuple = ()          # sorted (key, value) pairs
+    explicit_limits: bool = field(default=True, compare=False)
+
+    @classmethod
+    def parse(cls, text: str) -> "EngineSpec":
+        raw = str(text).strip()
+        name, sep, rest = raw.partition(":")
+        name = name.strip().lower()
+        if not name:
+            raise CrossridorError(f"engine spec {text!r}: no algorithm (expected ALGORITHM[:key=value,...])")
+        if name not in algorithm_names():
+            raise CrossridorError(f"engine spec {text!r}: unknown algorithm {name!r} "
+                                  f"(known: {', '.join(algorithm_names())})")
+        limit_fields: dict = {}
+        options: dict = {}
+        if sep and not rest.strip():
+            raise CrossridorError(f"engine spec {text!r}: nothing after ':'")
+        for part in rest.split(",") if rest.strip() else []:
+            key, eq, value = part.partition("=")
+            key = key.strip()
+            value = value.strip()
+            if not eq or not key or not value:
+                raise CrossridorError(f"engine spec {text!r}: {part.strip()!r} is not key=value")
+            if key in limit_fields or key in options:
+                raise CrossridorError(f"engine spec {text!r}: {key!r} given twice")
+            if key in RESERVED_OPTIONS:
+                raise CrossridorError(f"engine spec {text!r}: {key!r} is set by the match (use --seed)")
+            if key in LIMIT_KEYS:
+                try:
+                    limit_fields[key] = LIMIT_KEYS[key](value)
+                except ValueError:
+                    raise CrossridorError(f"engine spec {text!r}: {key} must be "
+                                          f"{'a number' if key == 'time' else 'an integer'}, "
+                                          f"got {value!r}") from None
+            else:
+                options[key] = _convert(value)
+        if limit_fields:
+            try:
+                limits = Limits(**limit_fields)
+            except ValueError as exc:
+                raise CrossridorError(f"engine spec {text!r}: {exc}") from None
+            explicit = True
+        else:
+            limits = DEFAULT_LIMITS.get(name, FALLBACK_LIMITS)
+            explicit = False
+        return cls(name, limits, tuple(sorted(options.items())), explicit)
+
+    def __str__(self) -> str:
+        parts = []
+        if self.explicit_limits or self.algorithm not in LIMITLESS:
+            parts = [f"{k}={getattr(self.limits, k):g}" for k in LIMIT_KEYS
+                     if getattr(self.limits, k) is not None]
+        parts += [f"{k}={_fmt(v)}" for k, v in self.options]
+        return self.algorithm + (":" + ",".join(parts) if parts else "")
+
+    def search(self, state, seed: int | None):
+        """The engine's move in `state` (a SearchResult)."""
+        try:
+            return search(state, self.algorithm, self.limits, seed=seed, **dict(self.options))
+        except ImportError as exc:
+            raise CrossridorError(f"engine {self}: algorithm {self.algorithm!r} is not available ({exc})") from None
+        except TypeError as exc:
+            # An unknown algorithm option reaches the algorithm as a keyword.
+            if "argument" in str(exc):
+                raise CrossridorError(f"engine {self}: {exc}") from None
+            raise
+
+
+def _convert(raw: str):
+    """Option text -> bool, None, int, float or str (as `-e key=value` in `best`)."""
+    low = raw.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("none", "null"):
+        return None
+    for cast in (int, float):
+        try:
+            return cast(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "none"
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+# --- games and seeds --------------------------------------------------------------
+
+def resolve_game(name: str, params: dict):
+    """A registered game (`quoridor`), or a plug-in given as `module:function`
+    (called with the parameters; e.g. a test's toy game)."""
+    if ":" in name:
+        module, _, attr = name.partition(":")
+        try:
+            factory = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise CrossridorError(f"game {name!r}: cannot import it ({exc})") from None
+        return factory(**params)
+    return load_game(name, **params)
+
+
+_GAMES: dict = {}
+
+
+def cached_game(name: str, params: dict):
+    """One game object per worker process and (name, params)."""
+    key = (name, tuple(sorted((k, repr(v)) for k, v in params.items())))
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = resolve_game(name, params)
+    return game
+
+
+def derive_seed(*parts) -> int:
+    """A 63-bit seed from any values (stable across processes and runs,
+    unlike `hash`)."""
+    digest = hashlib.sha256(repr(parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def new_game_state(game, opening=(), seed: int | None = None):
+    """The start position (seeded for games with chance), then the opening."""
+    if seed is not None and game.traits.chance:
+        state = game.new_state(None, seed=seed)
+    else:
+        state = game.new_state()
+    for ply, text in enumerate(opening):
+        if state.is_terminal():
+            raise CrossridorError(f"opening {' '.join(opening)!r}: the game is over before move "
+                                  f"{ply + 1} ({text!r})")
+        state.play(text)
+    return state
+
+
+def winner_seat(returns) -> int | None:
+    """The seat with the unique best return, or None (a draw)."""
+    if not returns:
+        return None
+    best = max(returns)
+    seats = [i for i, r in enumerate(returns) if r == best]
+    return seats[0] if len(seats) == 1 else None
+
+
+# --- tasks and records ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game to play. `seats[s]` is the index (in `engines`) of the engine
+    at seat s; `engines` are the match's engines in command-line order."""
+
+    index: int
+    game: str
+    params: dict
+    engines: tuple            # EngineSpec, match order
+    seats: tuple              # engine index per seat
+    opening: tuple = ()       # moves in notation
+    seed: int = 0             # the engines' seeds derive from it
+    deal_seed: int | None = None   # chance games: the start position's seed
+    max_plies: int = 400
+    match_seed: int = 0
+
+
+@dataclass
+class GameRecord:
+    """A finished game: one JSON line of the records file."""
+
+    index: int
+    seed: int
+    deal_seed: int | None
+    seats: list               # engine index per seat
+    engines: list             # engine spec per seat
+    result: str               # "1-0", "0-1", "1/2-1/2"; n players: "0-1-0-0" or "draw"
+    returns: list             # per seat
+    winner: int | None        # seat, or None for a draw
+    winner_engine: int | None
+    reason: str               # "terminal" or "max_plies"
+    moves: list               # every move from the start, in notation
+    opening_plies: int
+    plies: int
+    seconds: float
+    game: str = ""
+    params: dict = field(default_factory=dict)
+    match_engines: list = field(default_factory=list)   # engine specs, match order
+    match_seed: int = 0
+    max_plies: int = 0
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "GameRecord":
+        names = {f.name for f in dataclasses.fields(cls)}
+        missing = names - set(d) - {"game", "params", "match_engines", "match_seed", "max_plies"}
+        if missing:
+            raise ValueError(f"record lacks {', '.join(sorted(missing))}")
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+def result_string(returns, winner: int | None) -> str:
+    n = len(returns)
+    if winner is None:
+        return "1/2-1/2" if n == 2 else "draw"
+    return "-".join("1" if seat == winner else "0" for seat in range(n))
+
+
+def play_game(task: GameTask) -> GameRecord:
+    """Play one game to the end or to `max_plies` (a draw, reason
+    "max_plies"). Deterministic for a task whose engines have no time limit:
+    the engine's seed at ply p is derive_seed(task.seed, p)."""
+    start = time.perf_counter()
+    game = cached_game(task.game, task.params)
+    state = new_game_state(game, task.opening, task.deal_seed)
+    moves = list(task.opening)
+    chance_rng = random.Random(derive_seed(task.seed, "chance"))
+    while not state.is_terminal() and len(moves) < task.max_plies:
+        player = state.current_player
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            move = chance_rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes])[0]
+        else:
+            spec = task.engines[task.seats[player]]
+            try:
+                move = spec.search(state.clone(), derive_seed(task.seed, len(moves))).move
+            except CrossridorError as exc:
+                raise CrossridorError(f"game {task.index}, engine {spec} after the moves "
+                                      f"{' '.join(moves) or '(none)'!r}: {exc}") from exc
+            if move is None:
+                raise CrossridorError(f"engine {spec} returned no move in game {task.index} "
+                                      f"at ply {len(moves) + 1}")
+        state.play(move)
+        moves.append(str(move))
+    if state.is_terminal():
+        reason = "terminal"
+        returns = [float(r) for r in state.returns()]
+        winner = winner_seat(returns)
+    else:
+        reason = "max_plies"
+        returns = [0.0] * len(task.seats)
+        winner = None
+    return GameRecord(
+        index=task.index, seed=task.seed, deal_seed=task.deal_seed, seats=list(task.seats),
+        engines=[str(task.engines[e]) for e in task.seats],
+        result=result_string(returns, winner), returns=returns, winner=winner,
+        winner_engine=None if winner is None else task.seats[winner],
+        reason=reason, moves=moves, opening_plies=len(task.opening), plies=len(moves),
+        seconds=round(time.perf_counter() - start, 4),
+        game=task.game, params=dict(task.params), match_engines=[str(e) for e in task.engines],
+        match_seed=task.match_seed, max_plies=task.max_plies)
+
+
+# --- executors --------------------------------------------------------------------
+
+class InlineExecutor(concurrent.futures.Executor):
+    """Runs each task at `submit`, in this process (concurrency 1; also
+    handy under a debugger)."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller like a pool would
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            future.set_exception(exc)
+        return future
+
+
+def _worker_init(parent_pid: int) -> None:
+    """In each worker: leave Ctrl-C to the parent (which stops the pool),
+    and exit if the parent dies (killed with SIGKILL, say)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)   # not the CLI's handler, inherited by fork
+
+    def watch():
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def make_executor(concurrency: int) -> concurrent.futures.Executor:
+    if concurrency <= 1:
+        return InlineExecutor()
+    return concurrent.futures.ProcessPoolExecutor(max_workers=concurrency, initializer=_worker_init,
+                                                  initargs=(os.getpid(),))
+
+
+def stop_executor(executor: concurrent.futures.Executor, abort: bool) -> None:
+    """Shut an executor down: wait for the running games, or (abort: after
+    an error or an interrupt) end the worker processes at once."""
+    if abort:
+        for process in list((getattr(executor, "_processes", None) or {}).values()):
+            process.terminate()
+        executor.shutdown(wait=False, cancel_futures=True)
+    else:
+        executor.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,435 @@
+"""The match runner and `crossridor match`, on a toy game written here (a
+race to a total) so that the tests need neither the compiled core nor the
+search modules: the toy answers `random` and `greedy` itself through the
+`native_search` hook of `engine.search`."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from contextlib import redirect_stderr, redirect_stdout
+
+import pytest
+
+from engine import cli
+from engine.errors import IllegalMoveError, InvalidMoveError
+from engine.match import (MatchConfig, RecordsFile, base_seating, parse_openings, run_match,
+                          seating)
+from engine.protocol import TERMINAL, GameTraits, SearchResult
+from engine.workers import EngineSpec, GameTask, play_game
+
+# --- the toy game ---------------------------------------------------------------------
+
+
+class RaceGame:
+    """Players in turn add 1..step to a shared total; who reaches `target`
+    exactly wins. With two players the first wins by leaving a multiple of
+    step + 1; `greedy` here is that perfect strategy."""
+
+    def __init__(self, players=2, target=10, step=3):
+        self.name = "race"
+        self.params = {"players": players, "target": target, "step": step}
+        self.traits = GameTraits("race", players)
+        self.players, self.target, self.step = players, target, step
+
+    def new_state(self, moves=None, seed=None):
+        state = RaceState(self)
+        if isinstance(moves, str):
+            moves = moves.split()
+        for m in moves or ():
+            state.play(m)
+        return state
+
+    def state_from_position(self, position):
+        raise NotImplementedError
+
+
+class RaceState:
+    def __init__(self, game):
+        self.game = game
+        self.total = 0
+        self.history = []
+
+    @property
+    def current_player(self):
+        return TERMINAL if self.is_terminal() else len(self.history) % self.game.players
+
+    def legal_moves(self):
+        if self.is_terminal():
+            return []
+        return [k for k in range(1, self.game.step + 1) if self.total + k <= self.game.target]
+
+    def parse_move(self, text):
+        try:
+            k = int(str(text).strip())
+        except ValueError:
+            raise InvalidMoveError(f"{text!r} is not a move (a number 1..{self.game.step})") from None
+        if k not in self.legal_moves():
+            raise IllegalMoveError(f"{text!r} is not legal here (total {self.total})")
+        return k
+
+    def play(self, move):
+        move = self.parse_move(move) if isinstance(move, str) else move
+        if move not in self.legal_moves():
+            raise IllegalMoveError(f"{move!r} is not legal here")
+        self.total += move
+        self.history.append(move)
+
+    def undo(self):
+        self.total -= self.history.pop()
+
+    def clone(self):
+        c = RaceState(self.game)
+        c.total, c.history = self.total, list(self.history)
+        return c
+
+    def is_terminal(self):
+        return self.total == self.game.target
+
+    def returns(self):
+        n = self.game.players
+        if not self.is_terminal():
+            return [0.0] * n
+        winner = (len(self.history) - 1) % n
+        lose = -1.0 / (n - 1)
+        return [1.0 if p == winner else lose for p in range(n)]
+
+    def position(self):
+        return str(self.total)
+
+    def __str__(self):
+        return f"total {self.total}/{self.game.target}"
+
+    def native_search(self, algorithm, limits, seed, options):
+        rng = random.Random(seed)
+        moves = self.legal_moves()
+        if algorithm == "random":
+            move = rng.choice(moves)
+        elif algorithm == "greedy":
+            good = [k for k in moves if (self.game.target - self.total - k) % (self.game.step + 1) == 0]
+            move = good[0] if good else rng.choice(moves)
+        else:
+            return NotImplemented
+        return SearchResult(move, 0.0, 1, 1, 0.0, 0.0, (move,))
+
+
+def race(**params):
+    return RaceGame(**params)
+
+
+GAME = f"{__name__}:race"    # a plug-in game name workers can import
+
+
+def config(**kw):
+    base = dict(game=GAME, params={}, engines=[EngineSpec.parse("greedy"), EngineSpec.parse("random")],
+                games=12, concurrency=1, seed=7)
+    base.update(kw)
+    return MatchConfig(**base)
+
+
+def run_cli(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = cli.main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def strip_time(records):
+    return [{k: v for k, v in r.as_dict().items() if k != "seconds"} for r in records]
+
+
+# --- engine specs -----------------------------------------------------------------------
+
+def test_engine_spec_parses_limits_and_options():
+    spec = EngineSpec.parse("mcts:sims=2000,rollout=random,c=1.4")
+    assert spec.algorithm == "mcts"
+    assert spec.limits.sims == 2000 and spec.limits.time is None
+    assert dict(spec.options) == {"rollout": "random", "c": 1.4}
+    assert str(spec) == "mcts:sims=2000,c=1.4,rollout=random"
+    assert EngineSpec.parse(str(spec)) == spec
+    assert EngineSpec.parse("alphabeta:time=0.1").limits.time == 0.1
+    assert str(EngineSpec.parse("alphabeta")) == "alphabeta:depth=2"
+    assert EngineSpec.parse("alphabeta:depth=2") == EngineSpec.parse("alphabeta")
+    assert str(EngineSpec.parse("random")) == "random"
+
+
+def test_engine_spec_defaults():
+    assert EngineSpec.parse("alphabeta").limits.depth == 2
+    assert EngineSpec.parse("mcts").limits.sims == 1000
+    assert not EngineSpec.parse("random").explicit_limits
+
+
+@pytest.mark.parametrize("text", ["", "chess", "alphabeta:", "alphabeta:depth", "alphabeta:depth=x",
+                                  "alphabeta:depth=0", "alphabeta:time=-1", "mcts:sims=5,sims=6",
+                                  "random:seed=3", "alphabeta:=3"])
+def test_bad_engine_specs(text):
+    with pytest.raises(ValueError):
+        EngineSpec.parse(text)
+
+
+# --- seating, openings, one game ----------------------------------------------------------
+
+def test_seating_rotates_every_engine_through_every_seat():
+    assert base_seating(2, 2) == (0, 1)
+    assert [seating((0, 1), r) for r in range(2)] == [(0, 1), (1, 0)]
+    assert base_seating(4, 2) == (0, 1, 0, 1)
+    four = [seating(base_seating(4, 4), r) for r in range(4)]
+    for engine in range(4):
+        assert sorted(s.index(engine) for s in four) == [0, 1, 2, 3]
+    with pytest.raises(ValueError):
+        base_seating(4, 3)
+    with pytest.raises(ValueError):
+        base_seating(2, 4)
+
+
+def test_parse_openings_skips_comments():
+    assert parse_openings("# header\n1 2\n\n3  # trailing\n2,1\n") == [("1", "2"), ("3",), ("2", "1")]
+
+
+def test_play_game_record():
+    engines = (EngineSpec.parse("greedy"), EngineSpec.parse("random"))
+    rec = play_game(GameTask(index=3, game=GAME, params={}, engines=engines, seats=(0, 1),
+                             opening=("1",), seed=99))
+    assert rec.index == 3 and rec.seats == [0, 1] and rec.moves[0] == "1"
+    assert sum(int(m) for m in rec.moves) == 10 and rec.reason == "terminal"
+    assert rec.winner == (len(rec.moves) - 1) % 2 and rec.winner_engine == rec.seats[rec.winner]
+    assert rec.result in ("1-0", "0-1") and rec.engines == ["greedy", "random"]
+    again = play_game(GameTask(index=3, game=GAME, params={}, engines=engines, seats=(0, 1),
+                               opening=("1",), seed=99))
+    assert again.moves == rec.moves
+
+
+def test_max_plies_is_a_draw():
+    engines = (EngineSpec.parse("random"), EngineSpec.parse("random"))
+    rec = play_game(GameTask(index=0, game=GAME, params={}, engines=engines, seats=(0, 1), max_plies=3))
+    assert rec.reason == "max_plies" and rec.winner is None and rec.result == "1/2-1/2"
+    assert rec.plies == 3 and rec.returns == [0.0, 0.0]
+
+
+# --- matches ---------------------------------------------------------------------------------
+
+def test_perfect_player_beats_random():
+    result = run_match(config(games=20))
+    t = result.tally
+    assert t.games == 20 and t.wins + t.draws + t.losses == 20
+    # greedy wins every game it starts and most of the others
+    assert t.wins >= 10 + 3 and t.draws == 0
+    assert all(r.winner_engine == 0 for r in result.records if r.seats == [0, 1])
+    s = result.summary()
+    assert s["wins"] == t.wins and s["score"] == pytest.approx(t.wins / 20)
+    assert s["elo"] > 100 and s["los"] > 0.95
+
+
+def test_result_is_deterministic_and_independent_of_concurrency():
+    one = run_match(config(engines=[EngineSpec.parse("random"), EngineSpec.parse("random")], games=10,
+                           random_openings=2))
+    two = run_match(config(engines=[EngineSpec.parse("random"), EngineSpec.parse("random")], games=10,
+                           random_openings=2, concurrency=2))
+    assert strip_time(one.records) == strip_time(two.records)
+    assert one.summary() == two.summary()
+    other_seed = run_match(config(engines=[EngineSpec.parse("random"), EngineSpec.parse("random")],
+                                  games=10, random_openings=2, seed=8))
+    assert [r.moves for r in other_seed.records] != [r.moves for r in one.records]
+
+
+def test_each_opening_is_played_from_both_seats():
+    result = run_match(config(games=8, random_openings=2))
+    for a, b in zip(result.records[::2], result.records[1::2]):
+        assert a.moves[:2] == b.moves[:2] and a.opening_plies == 2
+        assert a.seats == [0, 1] and b.seats == [1, 0]
+    assert len({tuple(r.moves[:2]) for r in result.records}) > 1
+
+
+def test_openings_file_and_a_bad_opening(tmp_path):
+    result = run_match(config(games=4, openings=[("3",), ("1", "1")]))
+    assert [r.moves[:r.opening_plies] for r in result.records] == [["3"], ["3"], ["1", "1"], ["1", "1"]]
+    with pytest.raises(ValueError, match="opening 1"):
+        run_match(config(games=4, openings=[("3", "9")]))
+    with pytest.raises(ValueError, match="ends the game"):
+        run_match(config(games=2, openings=[("3", "3", "3", "1")]))
+
+
+def test_four_players_two_engines_alternate():
+    result = run_match(config(params={"players": 4, "target": 9}, games=8))
+    assert result.records[0].seats == [0, 1, 0, 1] and result.records[1].seats == [1, 0, 1, 0]
+    t = result.tally
+    assert t.games == 8 and t.draws == 0
+    assert t.wins == sum(r.winner_engine == 0 for r in result.records)
+
+
+def test_four_players_four_engines():
+    engines = [EngineSpec.parse(s) for s in ("greedy", "random", "random", "random")]
+    result = run_match(config(params={"players": 4}, engines=engines, games=8))
+    assert [r.seats for r in result.records[:4]] == [[0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1], [3, 0, 1, 2]]
+    s = result.summary()
+    assert sum(s["wins_by_engine"]) == 8
+    assert s["wins"] == s["wins_by_engine"][0] and s["losses"] == s["wins_by_engine"][1]
+    assert s["draws"] == s["wins_by_engine"][2] + s["wins_by_engine"][3]
+
+
+def test_sprt_stops_early_at_a_round_boundary():
+    from engine.stats import SprtSpec
+    result = run_match(config(games=400, sprt=SprtSpec(elo0=0, elo1=50, alpha=0.05, beta=0.05)))
+    assert result.stopped == "sprt H1" and result.sprt.result == "H1"
+    assert result.tally.games < 400 and result.tally.games % 2 == 0
+    # with concurrency the same games decide it
+    again = run_match(config(games=400, concurrency=2, sprt=SprtSpec(elo0=0, elo1=50)))
+    assert again.tally.games == result.tally.games and again.summary() == result.summary()
+
+
+# --- records and resume ----------------------------------------------------------------------
+
+def test_records_file_and_resume_after_a_kill(tmp_path):
+    path = tmp_path / "games.jsonl"
+    full = run_match(config(games=12, random_openings=1, records=str(path)))
+    lines = path.read_text().splitlines()
+    assert len(lines) == 12
+    first = json.loads(lines[0])
+    for key in ("index", "seed", "seats", "engines", "result", "reason", "moves"):
+        assert key in first
+    assert sorted(json.loads(line)["index"] for line in lines) == list(range(12))
+
+    # a kill in the middle of writing game 6: 5 whole lines and a torn one
+    data = path.read_bytes()
+    cut = len(b"\n".join(data.split(b"\n")[:5])) + 1 + 17
+    path.write_bytes(data[:cut])
+    with pytest.raises(ValueError, match="--resume"):
+        run_match(config(games=12, random_openings=1, records=str(path)))
+    resumed = run_match(config(games=12, random_openings=1, records=str(path), resume=True, seed=None))
+    assert resumed.summary() == full.summary()
+    assert strip_time(resumed.records) == strip_time(full.records)
+    assert sorted(json.loads(x)["index"] for x in path.read_text().splitlines()) == list(range(12))
+    # nothing left to play: resuming again changes nothing
+    again = run_match(config(games=12, random_openings=1, records=str(path), resume=True))
+    assert again.summary() == full.summary()
+    assert len(path.read_text().splitlines()) == 12
+
+
+def test_resume_refuses_another_match(tmp_path):
+    path = tmp_path / "games.jsonl"
+    run_match(config(games=2, records=str(path)))
+    with pytest.raises(ValueError, match="seed"):
+        run_match(config(games=4, records=str(path), resume=True, seed=8))
+    with pytest.raises(ValueError, match="different match"):
+        run_match(config(games=4, records=str(path), resume=True,
+                         engines=[EngineSpec.parse("random"), EngineSpec.parse("random")]))
+    path.write_text('{"index": 0}\n{"not": "a record"}\n')
+    with pytest.raises(ValueError, match="line 1"):
+        RecordsFile(str(path)).load()
+
+
+def test_extending_a_match_with_resume(tmp_path):
+    path = tmp_path / "games.jsonl"
+    run_match(config(games=6, records=str(path)))
+    longer = run_match(config(games=10, records=str(path), resume=True))
+    assert strip_time(longer.records) == strip_time(run_match(config(games=10)).records)
+
+
+# --- the command line -------------------------------------------------------------------------
+
+def test_cli_match_json():
+    code, out, err = run_cli("match", GAME, "--engine", "greedy", "--engine", "random", "--games", "6",
+                             "--concurrency", "1", "--seed", "3", "--json", "--sprt", "elo0=0,elo1=10")
+    assert code == 0, err
+    obj = json.loads(out)
+    for key in ("games", "wins", "draws", "losses", "score", "elo", "elo_error", "los", "sprt"):
+        assert key in obj
+    assert obj["games"] == 6 and obj["wins"] + obj["draws"] + obj["losses"] == 6
+    assert set(obj["sprt"]) == {"llr", "lower", "upper", "result"}
+    assert obj["sprt"]["upper"] == pytest.approx(2.9444, abs=1e-4)
+    assert err == ""
+
+
+def test_cli_match_text_and_max_plies():
+    code, out, err = run_cli("match", GAME, "--engine", "random", "--engine", "random", "--games", "4",
+                             "--concurrency", "2", "--seed", "3", "--max-plies", "2")
+    assert code == 0, err
+    assert "games 4: W 0  D 4  L 0  (4 drawn by --max-plies)" in out
+    assert "elo" in out and "los" in out
+
+
+def test_cli_records_and_resume(tmp_path):
+    path = str(tmp_path / "r.jsonl")
+    args = ("match", GAME, "--engine", "greedy", "--engine", "random", "--games", "6", "--concurrency", "1",
+            "--seed", "5", "--records", path, "--json")
+    code, out1, err = run_cli(*args)
+    assert code == 0, err
+    with open(path) as f:
+        lines = f.readlines()
+    with open(path, "w") as f:
+        f.writelines(lines[:2])
+    code, out2, err = run_cli(*args, "--resume")
+    assert code == 0, err
+    assert json.loads(out1) == json.loads(out2)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--engine", "random"], "two --engine"),
+    (["--engine", "chess", "--engine", "random"], "unknown algorithm"),
+    (["--engine", "alphabeta:depth=-1", "--engine", "random"], "depth"),
+    (["--engine", "random:foo", "--engine", "random"], "key=value"),
+    (["--engine", "random", "--engine", "random", "--games", "0"], "--games"),
+    (["--engine", "random", "--engine", "random", "--concurrency", "0"], "--concurrency"),
+    (["--engine", "random", "--engine", "random", "--max-plies", "0"], "--max-plies"),
+    (["--engine", "random", "--engine", "random", "--sprt", "elo0=10,elo1=0"], "elo0"),
+    (["--engine", "random", "--engine", "random", "--sprt", "elo=3"], "sprt"),
+    (["--engine", "random", "--engine", "random", "--resume"], "--records"),
+    (["--engine", "random", "--engine", "random", "--openings", "/nonexistent/o.txt"], "openings file"),
+    (["--engine", "random", "--engine", "random", "--openings", "x", "--random-openings", "2"], "not allowed"),
+    (["--engine", "random", "--engine", "random", "--engine", "random"], "engines"),
+    (["--engine", "random", "--engine", "random", "--games", "x"], "invalid int"),
+])
+def test_cli_match_rejects_bad_input(argv, message):
+    code, out, err = run_cli("match", GAME, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("crossridor: error:") and message in err, err
+
+
+def test_cli_match_rejects_unknown_game():
+    code, out, err = run_cli("match", "chess", "--engine", "random", "--engine", "random")
+    assert code == 2 and err.count("\n") == 1 and "chess" in err
+
+
+def test_cli_match_rejects_an_engine_option_the_algorithm_refuses():
+    # the toy does not answer mcts; whatever the mcts module does with a
+    # nonsense option, the error is one line and exit status 2
+    code, out, err = run_cli("match", GAME, "--engine", "mcts:sims=5,bogus_option=1", "--engine", "random",
+                             "--games", "2", "--concurrency", "1")
+    assert code == 2 and err.count("\n") == 1, err
+
+
+# --- on Quoridor, when the compiled core is built -----------------------------------------------
+
+def quoridor_or_skip():
+    try:
+        import engine
+        return engine.load_game("quoridor", size=5)
+    except Exception as exc:   # the compiled core is not built yet
+        pytest.skip(f"quoridor unavailable: {exc}")
+
+
+def test_quoridor_match_same_records_at_any_concurrency():
+    quoridor_or_skip()
+    engines = [EngineSpec.parse("alphabeta:depth=1"), EngineSpec.parse("random")]
+    cfg = dict(game="quoridor", params={"size": 5}, engines=engines, games=4, seed=11, random_openings=2)
+    one = run_match(MatchConfig(concurrency=1, **cfg))
+    two = run_match(MatchConfig(concurrency=2, **cfg))
+    assert strip_time(one.records) == strip_time(two.records)
+    assert one.tally.games == 4 and all(r.reason == "terminal" for r in one.records)
+    # every recorded game replays legally to its end
+    game = quoridor_or_skip()
+    for r in one.records:
+        state = game.new_state(" ".join(r.moves))
+        assert state.is_terminal() and state.returns() == r.returns
+
+
+def test_quoridor_four_players_max_plies():
+    quoridor_or_skip()
+    code, out, err = run_cli("match", "quoridor", "--size", "5", "--players", "4", "--engine", "random",
+                             "--engine", "random", "--games", "4", "--concurrency", "1", "--seed", "2",
+                             "--max-plies", "6", "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert obj["games"] == 4 and obj["draws"] == 4 and obj["max_plies_draws"] == 4
