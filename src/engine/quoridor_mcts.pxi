@@ -1,4 +1,461 @@
-# MCTS for Quoridor (see below)
+# MCTS for Quoridor: UCT over a node pool in C arrays, progressive widening
+# over moves sorted by a prior (pawn moves along the shortest path first,
+# then walls that cut an opponent's shortest path, then the other walls),
+# n-player backups (each node keeps the mean return of the player who moved
+# into it), and two rollout policies:
+#   "random": uniform random legal moves to the end of the game (the
+#             classical playout, for comparison with other engines);
+#   "eval":   `rollout_depth` plies of a shortest-path-biased policy, then
+#             the static evaluation squashed into (-1, 1).
 
-def q_mcts_search(state, limits, seed, options):
-    return NotImplemented
+from libc.math cimport sqrt, log
+
+ctypedef struct MNode:
+    int move            # the move that led here (from the parent)
+    int player          # who played it
+    int parent
+    int first_child     # children are created in prior order and chained
+    int last_child
+    int next_sibling
+    int n_children      # created so far
+    int moves_at        # offset of this node's sorted move list in the arena (-1: not expanded)
+    int n_moves
+    int visits
+    double value        # sum of the returns of `player`
+
+ctypedef struct MTree:
+    MNode* nodes
+    int n_nodes, cap_nodes
+    short* arena
+    long long n_arena, cap_arena
+
+
+cdef int mt_new_node(MTree* t, int move, int player, int parent) noexcept nogil:
+    cdef MNode* grown
+    if t.n_nodes == t.cap_nodes:
+        grown = <MNode*>realloc(t.nodes, 2 * t.cap_nodes * sizeof(MNode))
+        if grown == NULL:
+            return -1
+        t.nodes = grown
+        t.cap_nodes *= 2
+    cdef MNode* n = &t.nodes[t.n_nodes]
+    n.move = move
+    n.player = player
+    n.parent = parent
+    n.first_child = -1
+    n.last_child = -1
+    n.next_sibling = -1
+    n.n_children = 0
+    n.moves_at = -1
+    n.n_moves = 0
+    n.visits = 0
+    n.value = 0.0
+    t.n_nodes += 1
+    return t.n_nodes - 1
+
+
+cdef int mt_expand(MTree* t, int node, QSearch* s) noexcept nogil:
+    """Store the node's legal moves, best prior first. 0 on success."""
+    cdef int moves[Q_MAX_MOVES]
+    cdef int k = q_gen_moves(&s.pos, moves), i
+    k = q_order_moves(s, moves, k, 0, -1, 0)
+    cdef short* grown
+    if t.n_arena + k > t.cap_arena:
+        grown = <short*>realloc(t.arena, 2 * (t.cap_arena + k) * sizeof(short))
+        if grown == NULL:
+            return -1
+        t.arena = grown
+        t.cap_arena = 2 * (t.cap_arena + k)
+    for i in range(k):
+        t.arena[t.n_arena + i] = <short>q_pick(moves, i, k)
+    t.nodes[node].moves_at = <int>t.n_arena
+    t.nodes[node].n_moves = k
+    t.n_arena += k
+    return 0
+
+
+cdef inline int mt_width(const MNode* n, double widening) noexcept nogil:
+    """Progressive widening: how many of the sorted moves may be tried."""
+    cdef int w = 2 + <int>(widening * sqrt(<double>n.visits))
+    return w if w < n.n_moves else n.n_moves
+
+
+cdef void q_values(QSearch* s, double* out) noexcept nogil:
+    """Per-player value in (-1, 1) of a non-terminal position (zero-sum)."""
+    cdef QPos* p = &s.pos
+    cdef int np = p.g.nplayers, i, j, best
+    cdef double mean = 0.0, v
+    cdef int dist[4]
+    for i in range(np):
+        dist[i] = q_distance(p, i)
+    if np == 2:
+        v = (dist[1] - dist[0]) + 0.35 * (p.walls_left[0] - p.walls_left[1]) \
+            + (0.4 if p.to_move == 0 else -0.4)
+        out[0] = tanh(v / 4.0)
+        out[1] = -out[0]
+        return
+    for i in range(np):
+        best = 1000
+        for j in range(np):
+            if j != i and dist[j] < best:
+                best = dist[j]
+        out[i] = tanh((best - dist[i] + 0.35 * p.walls_left[i]) / 4.0)
+        mean += out[i]
+    mean /= np
+    for i in range(np):
+        out[i] -= mean
+
+
+cdef inline void q_terminal_values(const QPos* p, double* out) noexcept nogil:
+    cdef int i, np = p.g.nplayers
+    for i in range(np):
+        if p.winner < 0:
+            out[i] = 0.0
+        elif i == p.winner:
+            out[i] = 1.0
+        else:
+            out[i] = -1.0 / (np - 1)
+
+
+cdef bint q_wall_legal_now(QPos* p, int mv) noexcept nogil:
+    """Is one free wall slot (kind | anchor; no overlap, no crossing) legal,
+    i.e. does every pawn keep a path? The same loop test as q_legal_walls,
+    for one wall."""
+    cdef const QGeom* g = p.g
+    cdef int a = mv & Q_INDEX, i
+    cdef uint64_t bit = (<uint64_t>1) << a
+    cdef uint64_t pts = q_wall_points(g, p.hw, p.vw)
+    cdef uint64_t edge = q_border_linked(g, p.hw, p.vw)
+    cdef uint64_t free = pts & ~edge
+    cdef uint64_t risky
+    if (mv & Q_KIND) == Q_HWALL:
+        risky = bit & (
+            q_two_of_three(((edge << 1) & ~g.acol0) | g.acol0, edge, ((edge >> 1) & ~g.acol_last) | g.acol_last)
+            | q_two_of_three((free << 1) & ~g.acol0, free, (free >> 1) & ~g.acol_last))
+    else:
+        risky = bit & (
+            q_two_of_three(((edge << AS) & g.anchors) | g.arow0, edge, (edge >> AS) | g.arow_last)
+            | q_two_of_three((free << AS) & g.anchors, free, free >> AS))
+    if not risky:
+        return True
+    for i in range(g.nplayers):
+        if not (p.walk_ok >> i) & 1:
+            q_path_edges(p, i, p.walk[i])
+            p.walk_ok |= 1 << i
+        if (mv & Q_KIND) == Q_HWALL:
+            if (p.walk[i][0] & g.h_n[a]) or (p.walk[i][1] & g.h_s[a]):
+                if not q_reaches(p, p.can_n & ~g.h_n[a], p.can_s & ~g.h_s[a], p.can_e, p.can_w,
+                                 p.pawn[i], g.goal[i]):
+                    return False
+        else:
+            if (p.walk[i][2] & g.v_e[a]) or (p.walk[i][3] & g.v_w[a]):
+                if not q_reaches(p, p.can_n, p.can_s, p.can_e & ~g.v_e[a], p.can_w & ~g.v_w[a],
+                                 p.pawn[i], g.goal[i]):
+                    return False
+    return True
+
+
+cdef int q_random_move(QPos* p, Rng* rng) noexcept nogil:
+    """A uniformly random legal move: pawn targets and free wall slots are
+    drawn together and an illegal wall is drawn again (so the draw stays
+    uniform over the legal moves)."""
+    cdef u128 t = q_pawn_targets(p, p.to_move)
+    cdef int np_ = bb_popcount(t), nw = 0, r, i, total
+    cdef uint64_t av_h = 0, av_v = 0, hw = p.hw, vw = p.vw, bits
+    cdef const QGeom* g = p.g
+    cdef uint64_t legal_h, legal_v
+    if p.walls_left[p.to_move] > 0:
+        av_h = g.anchors & ~(hw | ((hw << 1) & ~g.acol0) | ((hw >> 1) & ~g.acol_last) | vw)
+        av_v = g.anchors & ~(vw | (vw << AS) | (vw >> AS) | hw)
+        nw = u64_popcount(av_h) + u64_popcount(av_v)
+    total = np_ + nw
+    if total == 0:
+        return Q_PASS
+    cdef int tries = 0
+    while True:
+        r = <int>rng_below(rng, <uint32_t>total)
+        if r < np_:
+            for i in range(r):
+                t &= t - 1
+            return Q_STEP | bb_lsb(t)
+        r -= np_
+        if r < u64_popcount(av_h):
+            bits = av_h
+            for i in range(r):
+                bits &= bits - 1
+            mv = Q_HWALL | u64_lsb(bits)
+        else:
+            bits = av_v
+            for i in range(r - u64_popcount(av_h)):
+                bits &= bits - 1
+            mv = Q_VWALL | u64_lsb(bits)
+        tries += 1
+        if tries > 8:
+            # many illegal draws in a row: draw from the exact legal set
+            q_legal_walls(p, &legal_h, &legal_v)
+            total = np_ + u64_popcount(legal_h) + u64_popcount(legal_v)
+            av_h = legal_h
+            av_v = legal_v
+            if total == np_:
+                if np_ == 0:
+                    return Q_PASS
+                continue
+            tries = -1000000
+            continue
+        if tries < 0 or q_wall_legal_now(p, mv):
+            return mv
+
+
+cdef int q_policy_move(QSearch* s, Rng* rng) noexcept nogil:
+    """Shortest-path-biased rollout move: mostly a pawn step that shortens
+    the path, sometimes a wall that cuts an opponent's shortest path."""
+    cdef QPos* p = &s.pos
+    cdef int me = p.to_move, d0, sq, best = -1, old
+    cdef u128 t
+    cdef uint64_t rel_h, rel_v, h, v, bits
+    cdef int n, i
+    if p.walls_left[me] > 0 and rng_below(rng, 100) < 30:
+        q_relevant_walls(s, &rel_h, &rel_v)
+        q_legal_walls(p, &h, &v)
+        h &= rel_h
+        v &= rel_v
+        n = u64_popcount(h) + u64_popcount(v)
+        if n > 0:
+            i = <int>rng_below(rng, <uint32_t>n)
+            if i < u64_popcount(h):
+                bits = h
+                while i > 0:
+                    bits &= bits - 1
+                    i -= 1
+                return Q_HWALL | u64_lsb(bits)
+            i -= u64_popcount(h)
+            bits = v
+            while i > 0:
+                bits &= bits - 1
+                i -= 1
+            return Q_VWALL | u64_lsb(bits)
+    t = q_pawn_targets(p, me)
+    if t == 0:
+        return q_random_move(p, rng)
+    d0 = q_distance(p, me)
+    old = p.pawn[me]
+    while t:
+        sq = bb_lsb(t)
+        t &= t - 1
+        p.pawn[me] = sq
+        if q_distance(p, me) < d0:
+            best = sq
+            if rng_below(rng, 2) == 0:
+                break
+    p.pawn[me] = old
+    if best >= 0 and rng_below(rng, 100) < 90:
+        return Q_STEP | best
+    return q_random_move(p, rng)
+
+
+cdef void q_rollout(QSearch* s, Rng* rng, int mode, int depth, double* out) noexcept nogil:
+    """Play from s.pos to the end (random) or `depth` plies (eval); values in out.
+    s.pos is restored afterwards."""
+    cdef QPos saved = s.pos
+    cdef QUndo u
+    cdef int plies = 0
+    cdef QPos* p = &s.pos
+    cdef u128 t
+    cdef int me, k, sq
+    if mode == 0:
+        while p.winner < 0 and plies < 4000:
+            me = p.to_move
+            if p.walls_left[me] > 0:
+                q_make(p, q_random_move(p, rng), &u)
+            else:
+                # out of walls: a bare pawn step (no hash, no undo: the
+                # position is thrown away after the playout)
+                t = q_pawn_targets(p, me)
+                if t:
+                    k = <int>rng_below(rng, <uint32_t>bb_popcount(t))
+                    while k > 0:
+                        t &= t - 1
+                        k -= 1
+                    sq = bb_lsb(t)
+                    p.pawn[me] = sq
+                    p.walk_ok &= ~(1 << me)
+                    if p.g.goal[me] & bb_bit(sq):
+                        p.winner = me
+                p.to_move = me + 1 if me + 1 < p.g.nplayers else 0
+            plies += 1
+        q_terminal_values(p, out)
+    else:
+        while s.pos.winner < 0 and plies < depth:
+            q_make(&s.pos, q_policy_move(s, rng), &u)
+            plies += 1
+        if s.pos.winner >= 0:
+            q_terminal_values(&s.pos, out)
+        else:
+            q_values(s, out)
+    s.nodes += plies
+    s.pos = saved
+
+
+cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, double deadline,
+                    int max_depth, double c, double widening, int mode, int rollout_depth) noexcept nogil:
+    """Run simulations from the root (node 0, position s.pos); return how many."""
+    cdef QPos root = s.pos
+    cdef long long sims = 0
+    cdef int node, child, i, w, best, depth
+    cdef double best_ucb, ucb, logn, vals[4]
+    cdef MNode* n
+    cdef QUndo u
+    while sims < max_sims:
+        if deadline > 0 and (sims & 15) == 0 and now_seconds() >= deadline:
+            break
+        s.pos = root
+        node = 0
+        depth = 0
+        # selection / expansion
+        while True:
+            n = &t.nodes[node]
+            if s.pos.winner >= 0:
+                break
+            if n.moves_at < 0:
+                if n.visits == 0 and node != 0:
+                    break           # evaluate a new leaf before expanding it
+                if depth >= max_depth or mt_expand(t, node, s) != 0:
+                    break
+                n = &t.nodes[node]
+            w = mt_width(n, widening)
+            if n.n_children < w:
+                # create the next child in prior order and go there
+                child = mt_new_node(t, t.arena[n.moves_at + n.n_children], s.pos.to_move, node)
+                if child < 0:
+                    break
+                n = &t.nodes[node]
+                if n.n_children == 0:
+                    n.first_child = child
+                else:
+                    t.nodes[n.last_child].next_sibling = child
+                n.last_child = child
+                n.n_children += 1
+                q_make(&s.pos, t.nodes[child].move, &u)
+                node = child
+                depth += 1
+                continue
+            logn = log(<double>n.visits + 1.0)
+            best = -1
+            best_ucb = -1e300
+            child = n.first_child
+            while child >= 0:
+                ucb = t.nodes[child].value / t.nodes[child].visits \
+                    + c * sqrt(logn / t.nodes[child].visits)
+                if ucb > best_ucb:
+                    best_ucb = ucb
+                    best = child
+                child = t.nodes[child].next_sibling
+            q_make(&s.pos, t.nodes[best].move, &u)
+            node = best
+            depth += 1
+        # evaluation
+        if s.pos.winner >= 0:
+            q_terminal_values(&s.pos, vals)
+        else:
+            q_rollout(s, rng, mode, rollout_depth, vals)
+        # backup
+        while node >= 0:
+            n = &t.nodes[node]
+            n.visits += 1
+            if node != 0:
+                n.value += vals[n.player]
+            node = n.parent
+        sims += 1
+    s.pos = root
+    return <int>sims
+
+
+cdef object q_mcts_search(state, limits, seed, dict options):
+    from engine.protocol import SearchResult
+    from engine.errors import CrossridorError
+    cdef QuoridorCore core = state.core
+    rollout = options.get("rollout", "eval")
+    if rollout not in ("random", "eval"):
+        raise CrossridorError(f"option rollout must be 'random' or 'eval', got {rollout!r}")
+    cdef double c = options.get("c", 1.0 if rollout == "eval" else 1.4)
+    cdef double widening = options.get("widening", 1.5)
+    cdef int rollout_depth = options.get("rollout_depth", 0)
+    if c < 0 or widening <= 0 or rollout_depth < 0:
+        raise CrossridorError("options c and rollout_depth must be >= 0, widening > 0")
+    if limits.time is None and limits.sims is None and limits.nodes is None:
+        raise CrossridorError("mcts needs a time, sims or nodes limit")
+    cdef long long max_sims = 1 << 62
+    if limits.sims is not None:
+        max_sims = limits.sims
+    if limits.nodes is not None:
+        max_sims = min(max_sims, limits.nodes)
+    cdef int max_depth = limits.depth if limits.depth is not None else 1000
+    cdef double start = now_seconds()
+    cdef double deadline = start + limits.time if limits.time is not None else 0.0
+    cdef int mode = 0 if rollout == "random" else 1
+    cdef Rng rng
+    rng_seed(&rng, <uint64_t>(seed if seed is not None else 0) & 0xFFFFFFFFFFFFFFFFULL)
+    cdef QSearch* s = <QSearch*>calloc(1, sizeof(QSearch))
+    cdef MTree t
+    t.cap_nodes = 1 << 14
+    t.nodes = <MNode*>malloc(t.cap_nodes * sizeof(MNode))
+    t.cap_arena = 1 << 16
+    t.arena = <short*>malloc(t.cap_arena * sizeof(short))
+    t.n_nodes = 0
+    t.n_arena = 0
+    cdef int sims = 0, node, best, child
+    try:
+        if s == NULL or t.nodes == NULL or t.arena == NULL:
+            raise MemoryError()
+        s.pos = core.pos
+        s.root_player = core.pos.to_move
+        mt_new_node(&t, -1, -1, -1)
+        with nogil:
+            sims = q_mcts_run(s, &t, &rng, max_sims, deadline, max_depth, c, widening, mode, rollout_depth)
+        elapsed = now_seconds() - start
+        # the most visited line
+        pv = []
+        node = 0
+        score = 0.0
+        while t.nodes[node].n_children > 0:
+            best = child = t.nodes[node].first_child
+            while child >= 0:
+                if t.nodes[child].visits > t.nodes[best].visits:
+                    best = child
+                child = t.nodes[child].next_sibling
+            if t.nodes[best].visits == 0:
+                break
+            if node == 0:
+                score = t.nodes[best].value / t.nodes[best].visits
+            pv.append(t.nodes[best].move)
+            node = best
+        if pv:
+            move_code = pv[0]
+        else:
+            codes = core.legal_codes()
+            move_code = codes[0]
+            pv = [move_code]
+        return SearchResult(q_code_to_move(state, move_code), float(score), len(pv), sims, elapsed,
+                            sims / elapsed if elapsed > 0 else 0.0,
+                            tuple(q_code_to_move(state, m) for m in pv),
+                            {"sims": sims, "tree_nodes": t.n_nodes, "playout_plies": s.nodes})
+    finally:
+        free(t.nodes)
+        free(t.arena)
+        free(s)
+
+
+def q_random_playout(QuoridorCore core, uint64_t seed, int max_plies=4000):
+    """Uniformly random moves from the position (a copy) to the end:
+    (moves played, winner or -1). For tests and benchmarks."""
+    cdef QPos p = core.pos
+    cdef QUndo u
+    cdef Rng rng
+    cdef int mv
+    rng_seed(&rng, seed)
+    moves = []
+    while p.winner < 0 and len(moves) < max_plies:
+        mv = q_random_move(&p, &rng)
+        moves.append(mv)
+        q_make(&p, mv, &u)
+    return moves, p.winner

@@ -53,6 +53,7 @@ ctypedef struct QSearch:
     int stop
     int root_player
     int prune_walls             # selective walls below the root
+    int lmr                     # late-move reductions
     int sel_depth
     int killers[S_MAX_PLY][2]
     int history[4][512]
@@ -240,9 +241,9 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     s.pv_len[ply] = 0
     if p.winner >= 0:
         return (S_WIN - ply) if q_side(s, p.winner) == q_side(s, p.to_move) else -(S_WIN - ply)
+    s.nodes += 1
     if depth <= 0 or ply >= S_MAX_PLY - 1:
         return q_eval(s)
-    s.nodes += 1
     if ply > s.sel_depth:
         s.sel_depth = ply
     if q_out_of_budget(s):
@@ -263,7 +264,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     cdef int k = q_gen_moves(p, moves)
     k = q_order_moves(s, moves, k, ply, tt_move, s.prune_walls and ply > 0)
     cdef int i, mv, v, best = -S_INF, best_move = -1, a0 = alpha, my_side = q_side(s, p.to_move)
-    cdef int flip, j
+    cdef int flip, j, r
     for i in range(k):
         mv = q_pick(moves, i, k)
         q_make(p, mv, &s.undo[ply])
@@ -272,8 +273,13 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
             v = -q_alphabeta(s, depth - 1, ply + 1, -beta, -alpha) if flip \
                 else q_alphabeta(s, depth - 1, ply + 1, alpha, beta)
         else:
-            v = -q_alphabeta(s, depth - 1, ply + 1, -alpha - 1, -alpha) if flip \
-                else q_alphabeta(s, depth - 1, ply + 1, alpha, alpha + 1)
+            # late-move reduction: a late wall is first searched one ply shallower
+            r = 1 if (s.lmr and depth >= 3 and i >= 4 and (mv & Q_KIND) != Q_STEP) else 0
+            v = -q_alphabeta(s, depth - 1 - r, ply + 1, -alpha - 1, -alpha) if flip \
+                else q_alphabeta(s, depth - 1 - r, ply + 1, alpha, alpha + 1)
+            if r and v > alpha and not s.stop:
+                v = -q_alphabeta(s, depth - 1, ply + 1, -alpha - 1, -alpha) if flip \
+                    else q_alphabeta(s, depth - 1, ply + 1, alpha, alpha + 1)
             if v > alpha and v < beta and not s.stop:
                 v = -q_alphabeta(s, depth - 1, ply + 1, -beta, -alpha) if flip \
                     else q_alphabeta(s, depth - 1, ply + 1, alpha, beta)
@@ -309,7 +315,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
 
 # ---------------------------------------------------------------- Python boundary
 
-_SEARCH_OPTIONS = {"hash", "prune_walls", "aspiration", "on_iteration", "tt", "rollout", "c",
+_SEARCH_OPTIONS = {"hash", "prune_walls", "lmr", "aspiration", "on_iteration", "tt", "rollout", "c",
                    "rollout_depth", "widening"}
 
 
@@ -326,7 +332,8 @@ def q_native_search(state, algorithm, limits, seed, options):
     if algorithm == "mcts":
         return q_mcts_search(state, limits, seed, options)
     if algorithm == "greedy":
-        return q_alphabeta_search(state, limits, {"hash": 0, "prune_walls": False}, greedy=True)
+        return q_alphabeta_search(state, limits, {"hash": 0, "prune_walls": False, "lmr": False},
+                                  greedy=True)
     return q_alphabeta_search(state, limits, options, greedy=False)
 
 
@@ -354,6 +361,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         s.pos = core.pos
         s.root_player = core.pos.to_move
         s.prune_walls = 1 if prune else 0
+        s.lmr = 1 if options.get("lmr", True) else 0
         if hash_mb > 0:
             while entries * 2 * sizeof(TTEntry) <= <uint64_t>hash_mb * 1024 * 1024:
                 entries *= 2

@@ -238,7 +238,7 @@ class QuoridorState:
     def parse_move(self, text: str) -> Move:
         move = Move.parse(text)
         if move not in self._to_code:
-            raise IllegalMoveError(f"illegal move {text.strip()!r}: off the "
+            raise InvalidMoveError(f"invalid move {text.strip()!r}: off the "
                                    f"{self.game.size}x{self.game.size} board")
         if self.is_terminal():
             raise IllegalMoveError(f"illegal move {text.strip()!r}: the game is over")
