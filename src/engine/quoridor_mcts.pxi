@@ -89,7 +89,7 @@ cdef void q_values(QSearch* s, double* out) noexcept nogil:
     for i in range(np):
         dist[i] = q_distance(p, i)
     if np == 2:
-        v = (dist[1] - dist[0]) + 0.35 * (p.walls_left[0] - p.walls_left[1]) \
+        v = (dist[1] - dist[0]) + 1.0 * (p.walls_left[0] - p.walls_left[1]) \
             + (0.4 if p.to_move == 0 else -0.4)
         out[0] = tanh(v / 4.0)
         out[1] = -out[0]
@@ -409,6 +409,8 @@ cdef object q_mcts_search(state, limits, seed, dict options):
             raise MemoryError()
         s.pos = core.pos
         s.root_player = core.pos.to_move
+        s.w_wall = S_WALL
+        s.w_tempo = S_TEMPO
         mt_new_node(&t, -1, -1, -1)
         with nogil:
             sims = q_mcts_run(s, &t, &rng, max_sims, deadline, max_depth, c, widening, mode, rollout_depth)
