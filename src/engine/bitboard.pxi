@@ -63,3 +63,17 @@ cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
 cdef inline void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
     cdef uint64_t s = seed
     r.s = splitmix64(&s) | 1
+
+
+cdef extern from "<time.h>" nogil:
+    ctypedef long time_t
+    struct timespec:
+        time_t tv_sec
+        long tv_nsec
+    int clock_gettime(int clk_id, timespec* tp)
+    enum: CLOCK_MONOTONIC
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9

@@ -11,7 +11,9 @@ def perft(state, depth: int, divide: bool = False, hash_mb: int = 0):
         raise ValueError(f"perft depth must be >= 0, got {depth}")
     native = getattr(state, "native_perft", None)
     if native is not None:
-        return native(depth, divide, hash_mb)
+        result = native(depth, divide, hash_mb)
+        if result is not NotImplemented:
+            return result
     if divide:
         out = []
         for move in list(state.legal_moves()):

@@ -307,11 +307,13 @@ cdef inline uint64_t q_wall_points(const QGeom* g, uint64_t hw, uint64_t vw) noe
             | vw | (vw << AS) | (vw >> AS)) & g.anchors
 
 
-cdef inline uint64_t q_border_linked(const QGeom* g, uint64_t hw, uint64_t vw) noexcept nogil:
-    """Interior groove points linked to the board edge by a chain of walls."""
-    cdef uint64_t hseg = ((hw & ~g.acol0) >> 1) | (hw & ~g.acol_last)   # point p -- p+1 walled
-    cdef uint64_t vseg = ((vw & ~g.arow0) >> AS) | (vw & ~g.arow_last)  # point p -- p+AS walled
-    cdef uint64_t reach = (hw & (g.acol0 | g.acol_last)) | (vw & (g.arow0 | g.arow_last)), nxt
+cdef inline uint64_t q_two_of_three(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
+    return (a & b) | (a & c) | (b & c)
+
+
+cdef inline uint64_t q_point_flood(uint64_t seed, uint64_t hseg, uint64_t vseg) noexcept nogil:
+    """The groove points linked to seed by walls (hseg: p -- p+1, vseg: p -- p+AS)."""
+    cdef uint64_t reach = seed, nxt
     while True:
         nxt = reach | ((reach & hseg) << 1) | ((reach >> 1) & hseg) \
                     | ((reach & vseg) << AS) | ((reach >> AS) & vseg)
@@ -320,21 +322,119 @@ cdef inline uint64_t q_border_linked(const QGeom* g, uint64_t hw, uint64_t vw) n
         reach = nxt
 
 
-cdef inline uint64_t q_two_of_three(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
-    return (a & b) | (a & c) | (b & c)
+cdef void q_risky_walls(const QGeom* g, uint64_t hw, uint64_t vw, uint64_t av_h, uint64_t av_v,
+                        uint64_t* risky_h, uint64_t* risky_v) noexcept nogil:
+    """The free wall slots that close a loop of barriers: two of their three
+    points touch one connected barrier (the board edge with the walls linked
+    to it, or one floating cluster of walls). Only these can take a path
+    away (Euler: a wall touching at most one point of each barrier adds no
+    face to the plane graph of barriers, so no region is split)."""
+    cdef uint64_t hseg = ((hw & ~g.acol0) >> 1) | (hw & ~g.acol_last)
+    cdef uint64_t vseg = ((vw & ~g.arow0) >> AS) | (vw & ~g.arow_last)
+    cdef uint64_t pts = q_wall_points(g, hw, vw)
+    cdef uint64_t comp = q_point_flood((hw & (g.acol0 | g.acol_last)) | (vw & (g.arow0 | g.arow_last)),
+                                       hseg, vseg)
+    # the edge component: the board's border counts as touched
+    cdef uint64_t rh = q_two_of_three(((comp << 1) & ~g.acol0) | g.acol0, comp,
+                                      ((comp >> 1) & ~g.acol_last) | g.acol_last)
+    cdef uint64_t rv = q_two_of_three(((comp << AS) & g.anchors) | g.arow0, comp,
+                                      (comp >> AS) | g.arow_last)
+    cdef uint64_t rest = pts & ~comp
+    while rest:
+        comp = q_point_flood(rest & (~rest + 1), hseg, vseg)
+        rest &= ~comp
+        rh |= q_two_of_three((comp << 1) & ~g.acol0, comp, (comp >> 1) & ~g.acol_last)
+        rv |= q_two_of_three((comp << AS) & g.anchors, comp, comp >> AS)
+    risky_h[0] = av_h & rh
+    risky_v[0] = av_v & rv
+
+
+cdef inline int q_split_side(const QPos* p, u128 cn, u128 cs, u128 ce, u128 cw,
+                             int u, int v, u128* region) noexcept nogil:
+    """With the step masks cn..cw, are squares u and v still connected? If
+    not (return 1), region is the whole component of one of them: the one
+    found first, grown from both sides in step, so the small side costs little."""
+    cdef u128 a = bb_bit(u), b = bb_bit(v), na, nb
+    while True:
+        na = a | ((a & cn) << SQ) | ((a & cs) >> SQ) | ((a & ce) << 1) | ((a & cw) >> 1)
+        if na & b:
+            return 0
+        if na == a:
+            region[0] = a
+            return 1
+        a = na
+        nb = b | ((b & cn) << SQ) | ((b & cs) >> SQ) | ((b & ce) << 1) | ((b & cw) >> 1)
+        if nb & a:
+            return 0
+        if nb == b:
+            region[0] = b
+            return 1
+        b = nb
+
+
+cdef bint q_wall_keeps_paths(QPos* p, int horizontal, int a) noexcept nogil:
+    """Does a loop-closing free wall slot leave every pawn a path?
+
+    1. A player whose cached walk the wall does not cut keeps a path.
+    2. Otherwise find what the wall cuts off: each of its two blocked steps
+       either still connects its squares, or bounds a component R. If only
+       one step is cut, the wall splits one region into R and a connected
+       rest: a pawn inside R needs a goal square in R, and a pawn outside
+       with no goal square in R is safe.
+    3. Anything else: a flood fill from the pawn.
+    """
+    cdef const QGeom* g = p.g
+    cdef u128 cn = p.can_n, cs = p.can_s, ce = p.can_e, cw = p.can_w, cut, reg1, reg2, region
+    cdef int i, np = g.nplayers, c = a % AS, r = a // AS, split1, split2, analysed = 0
+    cdef uint64_t bit
+    cdef bint inside
+    if horizontal:
+        cn &= ~g.h_n[a]
+        cs &= ~g.h_s[a]
+    else:
+        ce &= ~g.v_e[a]
+        cw &= ~g.v_w[a]
+    for i in range(np):
+        if not (p.walk_ok >> i) & 1:
+            q_path_edges(p, i, p.walk[i])
+            p.walk_ok |= 1 << i
+        if horizontal:
+            cut = (p.walk[i][0] & g.h_n[a]) | (p.walk[i][1] & g.h_s[a])
+        else:
+            cut = (p.walk[i][2] & g.v_e[a]) | (p.walk[i][3] & g.v_w[a])
+        if not cut:
+            continue
+        if not analysed:
+            analysed = 1
+            if horizontal:   # steps (c,r)-(c,r+1) and (c+1,r)-(c+1,r+1)
+                split1 = q_split_side(p, cn, cs, ce, cw, r * SQ + c, (r + 1) * SQ + c, &reg1)
+                split2 = q_split_side(p, cn, cs, ce, cw, r * SQ + c + 1, (r + 1) * SQ + c + 1, &reg2)
+            else:            # steps (c,r)-(c+1,r) and (c,r+1)-(c+1,r+1)
+                split1 = q_split_side(p, cn, cs, ce, cw, r * SQ + c, r * SQ + c + 1, &reg1)
+                split2 = q_split_side(p, cn, cs, ce, cw, (r + 1) * SQ + c, (r + 1) * SQ + c + 1, &reg2)
+            if not split1 and not split2:
+                return True          # nothing is cut off
+            if split1 and split2:
+                analysed = 2         # perhaps two new regions: flood fills decide
+            else:
+                region = reg1 if split1 else reg2
+        if analysed == 1:
+            inside = (region & bb_bit(p.pawn[i])) != 0
+            if inside:
+                if not (region & g.goal[i]):
+                    return False
+                continue
+            if not (region & g.goal[i]):
+                continue
+        if not q_reaches(p, cn, cs, ce, cw, p.pawn[i], g.goal[i]):
+            return False
+    return True
 
 
 cdef void q_legal_walls(QPos* p, uint64_t* out_h, uint64_t* out_v) noexcept nogil:
-    """The legal walls of the player to move, as anchor sets.
-
-    A wall is legal when it overlaps and crosses nothing and leaves every
-    pawn a path. A wall can cut a path only if it closes a loop of barriers:
-    two of its three points must already touch one connected barrier (the
-    board edge with the walls linked to it, or a floating cluster of walls).
-    All other walls are legal without a path check. A "risky" wall is checked
-    only against players whose current shortest path it cuts, by one flood
-    fill each.
-    """
+    """The legal walls of the player to move, as anchor sets: free slots (no
+    overlap, no crossing) minus the loop-closing ones that take a pawn's
+    last path away."""
     cdef const QGeom* g = p.g
     cdef uint64_t hw = p.hw, vw = p.vw
     if p.walls_left[p.to_move] <= 0:
@@ -343,57 +443,25 @@ cdef void q_legal_walls(QPos* p, uint64_t* out_h, uint64_t* out_v) noexcept nogi
         return
     cdef uint64_t av_h = g.anchors & ~(hw | ((hw << 1) & ~g.acol0) | ((hw >> 1) & ~g.acol_last) | vw)
     cdef uint64_t av_v = g.anchors & ~(vw | (vw << AS) | (vw >> AS) | hw)
+    out_h[0] = av_h
+    out_v[0] = av_v
     if hw == 0 and vw == 0:
-        out_h[0] = av_h
-        out_v[0] = av_v
         return
-    cdef uint64_t pts = q_wall_points(g, hw, vw)
-    cdef uint64_t edge = q_border_linked(g, hw, vw)   # touches the edge component
-    cdef uint64_t free = pts & ~edge                  # touches a floating cluster
-    # per candidate anchor: does its left/middle/right (down/middle/up) point touch?
-    cdef uint64_t risky_h = av_h & (
-        q_two_of_three(((edge << 1) & ~g.acol0) | g.acol0, edge, ((edge >> 1) & ~g.acol_last) | g.acol_last)
-        | q_two_of_three((free << 1) & ~g.acol0, free, (free >> 1) & ~g.acol_last))
-    cdef uint64_t risky_v = av_v & (
-        q_two_of_three(((edge << AS) & g.anchors) | g.arow0, edge, (edge >> AS) | g.arow_last)
-        | q_two_of_three((free << AS) & g.anchors, free, free >> AS))
-    if risky_h == 0 and risky_v == 0:
-        out_h[0] = av_h
-        out_v[0] = av_v
-        return
-    cdef int i, a, np = g.nplayers
-    cdef uint64_t bad_h = 0, bad_v = 0, bits
-    cdef u128 cn, cs, ce, cw
+    cdef uint64_t risky_h, risky_v, bits
+    cdef int a
+    q_risky_walls(g, hw, vw, av_h, av_v, &risky_h, &risky_v)
     bits = risky_h
     while bits:
         a = u64_lsb(bits)
         bits &= bits - 1
-        cn = p.can_n & ~g.h_n[a]
-        cs = p.can_s & ~g.h_s[a]
-        for i in range(np):
-            if not (p.walk_ok >> i) & 1:
-                q_path_edges(p, i, p.walk[i])
-                p.walk_ok |= 1 << i
-            if (p.walk[i][0] & g.h_n[a]) or (p.walk[i][1] & g.h_s[a]):
-                if not q_reaches(p, cn, cs, p.can_e, p.can_w, p.pawn[i], g.goal[i]):
-                    bad_h |= (<uint64_t>1) << a
-                    break
+        if not q_wall_keeps_paths(p, 1, a):
+            out_h[0] &= ~((<uint64_t>1) << a)
     bits = risky_v
     while bits:
         a = u64_lsb(bits)
         bits &= bits - 1
-        ce = p.can_e & ~g.v_e[a]
-        cw = p.can_w & ~g.v_w[a]
-        for i in range(np):
-            if not (p.walk_ok >> i) & 1:
-                q_path_edges(p, i, p.walk[i])
-                p.walk_ok |= 1 << i
-            if (p.walk[i][2] & g.v_e[a]) or (p.walk[i][3] & g.v_w[a]):
-                if not q_reaches(p, p.can_n, p.can_s, ce, cw, p.pawn[i], g.goal[i]):
-                    bad_v |= (<uint64_t>1) << a
-                    break
-    out_h[0] = av_h & ~bad_h
-    out_v[0] = av_v & ~bad_v
+        if not q_wall_keeps_paths(p, 0, a):
+            out_v[0] &= ~((<uint64_t>1) << a)
 
 
 cdef int q_gen_moves(QPos* p, int* out) noexcept nogil:
@@ -823,3 +891,25 @@ cdef class QuoridorCore:
         if ttp != NULL:
             free(tt.slots)
         return total
+
+
+def q_time_movegen(QuoridorCore core, long long calls):
+    """Seconds per call of the C move generator on this position (timed in C
+    over `calls` calls, so no Python overhead is counted)."""
+    if calls < 1:
+        raise ValueError("calls must be >= 1")
+    cdef int moves[Q_MAX_MOVES]
+    cdef QPos p = core.pos
+    cdef long long i
+    cdef long total = 0
+    cdef double t0, t1
+    with nogil:
+        t0 = now_seconds()
+        for i in range(calls):
+            p.walk_ok = core.pos.walk_ok   # the cached walks as the position has them
+            total += q_gen_moves(&p, moves)
+        t1 = now_seconds()
+    if total < 0:
+        raise RuntimeError("unreachable")
+    return (t1 - t0) / calls
+

@@ -117,42 +117,14 @@ cdef inline void q_terminal_values(const QPos* p, double* out) noexcept nogil:
             out[i] = -1.0 / (np - 1)
 
 
-cdef bint q_wall_legal_now(QPos* p, int mv) noexcept nogil:
-    """Is one free wall slot (kind | anchor; no overlap, no crossing) legal,
-    i.e. does every pawn keep a path? The same loop test as q_legal_walls,
-    for one wall."""
-    cdef const QGeom* g = p.g
-    cdef int a = mv & Q_INDEX, i
-    cdef uint64_t bit = (<uint64_t>1) << a
-    cdef uint64_t pts = q_wall_points(g, p.hw, p.vw)
-    cdef uint64_t edge = q_border_linked(g, p.hw, p.vw)
-    cdef uint64_t free = pts & ~edge
-    cdef uint64_t risky
+cdef inline bint q_wall_legal_now(QPos* p, int mv) noexcept nogil:
+    """Is one free wall slot (kind | anchor; no overlap, no crossing) legal?"""
+    cdef uint64_t bit = (<uint64_t>1) << (mv & Q_INDEX), rh, rv
     if (mv & Q_KIND) == Q_HWALL:
-        risky = bit & (
-            q_two_of_three(((edge << 1) & ~g.acol0) | g.acol0, edge, ((edge >> 1) & ~g.acol_last) | g.acol_last)
-            | q_two_of_three((free << 1) & ~g.acol0, free, (free >> 1) & ~g.acol_last))
-    else:
-        risky = bit & (
-            q_two_of_three(((edge << AS) & g.anchors) | g.arow0, edge, (edge >> AS) | g.arow_last)
-            | q_two_of_three((free << AS) & g.anchors, free, free >> AS))
-    if not risky:
-        return True
-    for i in range(g.nplayers):
-        if not (p.walk_ok >> i) & 1:
-            q_path_edges(p, i, p.walk[i])
-            p.walk_ok |= 1 << i
-        if (mv & Q_KIND) == Q_HWALL:
-            if (p.walk[i][0] & g.h_n[a]) or (p.walk[i][1] & g.h_s[a]):
-                if not q_reaches(p, p.can_n & ~g.h_n[a], p.can_s & ~g.h_s[a], p.can_e, p.can_w,
-                                 p.pawn[i], g.goal[i]):
-                    return False
-        else:
-            if (p.walk[i][2] & g.v_e[a]) or (p.walk[i][3] & g.v_w[a]):
-                if not q_reaches(p, p.can_n, p.can_s, p.can_e & ~g.v_e[a], p.can_w & ~g.v_w[a],
-                                 p.pawn[i], g.goal[i]):
-                    return False
-    return True
+        q_risky_walls(p.g, p.hw, p.vw, bit, 0, &rh, &rv)
+        return rh == 0 or q_wall_keeps_paths(p, 1, mv & Q_INDEX)
+    q_risky_walls(p.g, p.hw, p.vw, 0, bit, &rh, &rv)
+    return rv == 0 or q_wall_keeps_paths(p, 0, mv & Q_INDEX)
 
 
 cdef int q_random_move(QPos* p, Rng* rng) noexcept nogil:
@@ -374,14 +346,11 @@ cdef object q_mcts_search(state, limits, seed, dict options):
     from engine.protocol import SearchResult
     from engine.errors import CrossridorError
     cdef QuoridorCore core = state.core
+    # options are checked by games.quoridor (engine.options) before they get here
     rollout = options.get("rollout", "eval")
-    if rollout not in ("random", "eval"):
-        raise CrossridorError(f"option rollout must be 'random' or 'eval', got {rollout!r}")
     cdef double c = options.get("c", 1.0 if rollout == "eval" else 1.4)
     cdef double widening = options.get("widening", 1.5)
     cdef int rollout_depth = options.get("rollout_depth", 0)
-    if c < 0 or widening <= 0 or rollout_depth < 0:
-        raise CrossridorError("options c and rollout_depth must be >= 0, widening > 0")
     if limits.time is None and limits.sims is None and limits.nodes is None:
         raise CrossridorError("mcts needs a time, sims or nodes limit")
     cdef long long max_sims = 1 << 62

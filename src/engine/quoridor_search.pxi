@@ -9,20 +9,6 @@
 
 from libc.math cimport tanh
 
-cdef extern from "<time.h>" nogil:
-    ctypedef long time_t
-    struct timespec:
-        time_t tv_sec
-        long tv_nsec
-    int clock_gettime(int clk_id, timespec* tp)
-    enum: CLOCK_MONOTONIC
-
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
 cdef enum:
     S_WIN = 100000          # a win at ply p scores S_WIN - p
     S_WIN_BOUND = 99000     # scores beyond this are wins/losses
@@ -54,9 +40,11 @@ ctypedef struct QSearch:
     int root_player
     int prune_walls             # selective walls below the root
     int lmr                     # late-move reductions
+    int null_move               # null-move pruning (2 players)
     int w_wall                  # evaluation: one wall in hand
     int w_tempo                 # evaluation: having the move
     int sel_depth
+    int clock_countdown
     int killers[S_MAX_PLY][2]
     int history[4][512]
     int pv[S_MAX_PLY][S_MAX_PLY]
@@ -179,9 +167,13 @@ cdef inline bint q_out_of_budget(QSearch* s) noexcept nogil:
     if s.node_limit and s.nodes >= s.node_limit:
         s.stop = 1
         return True
-    if s.deadline > 0 and (s.nodes & 1023) == 0 and now_seconds() >= s.deadline:
-        s.stop = 1
-        return True
+    if s.deadline > 0:
+        s.clock_countdown -= 1
+        if s.clock_countdown <= 0:      # read the clock every 512 nodes
+            s.clock_countdown = 512
+            if now_seconds() >= s.deadline:
+                s.stop = 1
+                return True
     return False
 
 
@@ -241,6 +233,8 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     """Score of the position for the side to move, within (alpha, beta)."""
     cdef QPos* p = &s.pos
     s.pv_len[ply] = 0
+    if q_out_of_budget(s):   # every node counts, the last ply too: the node limit is exact
+        return 0
     if p.winner >= 0:
         return (S_WIN - ply) if q_side(s, p.winner) == q_side(s, p.to_move) else -(S_WIN - ply)
     s.nodes += 1
@@ -248,11 +242,9 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
         return q_eval(s)
     if ply > s.sel_depth:
         s.sel_depth = ply
-    if q_out_of_budget(s):
-        return 0
     # transposition table
     cdef TTEntry* te = NULL
-    cdef int tt_move = -1, tt_score
+    cdef int tt_move = -1, tt_score, v
     if s.tt != NULL:
         te = &s.tt[p.hash & s.tt_mask]
         if te.key == p.hash:
@@ -262,10 +254,22 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
                 if te.flag == TT_EXACT or (te.flag == TT_LOWER and tt_score >= beta) \
                         or (te.flag == TT_UPPER and tt_score <= alpha):
                     return tt_score
+    # null move: if passing still holds beta at reduced depth, so will a move
+    # (Quoridor has no zugzwang worth the name; off with 4 players)
+    cdef QUndo nu
+    if s.null_move and ply > 0 and depth >= 3 and beta - alpha == 1 and p.g.nplayers == 2 \
+            and abs(beta) < S_WIN_BOUND and q_eval(s) >= beta:
+        q_make(p, Q_PASS, &nu)
+        v = -q_alphabeta(s, depth - 3, ply + 1, -beta, -beta + 1)
+        q_unmake(p, &nu)
+        if s.stop:
+            return 0
+        if v >= beta:
+            return v
     cdef int moves[Q_MAX_MOVES]
     cdef int k = q_gen_moves(p, moves)
     k = q_order_moves(s, moves, k, ply, tt_move, s.prune_walls and ply > 0)
-    cdef int i, mv, v, best = -S_INF, best_move = -1, a0 = alpha, my_side = q_side(s, p.to_move)
+    cdef int i, mv, best = -S_INF, best_move = -1, a0 = alpha, my_side = q_side(s, p.to_move)
     cdef int flip, j, r
     for i in range(k):
         mv = q_pick(moves, i, k)
@@ -317,24 +321,17 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
 
 # ---------------------------------------------------------------- Python boundary
 
-_SEARCH_OPTIONS = {"hash", "prune_walls", "lmr", "aspiration", "wall_value", "tempo", "on_iteration", "tt", "rollout", "c",
-                   "rollout_depth", "widening"}
-
-
 cdef object q_code_to_move(object state, int code):
     return state._from_code[code]
 
 
 def q_native_search(state, algorithm, limits, seed, options):
     """engine.search for Quoridor states: alpha-beta, greedy and MCTS in C."""
-    from engine.errors import CrossridorError
-    unknown = set(options) - _SEARCH_OPTIONS
-    if unknown:
-        raise CrossridorError(f"unknown option(s) for {algorithm}: {', '.join(sorted(unknown))}")
+    # options are checked by games.quoridor (engine.options) before they get here
     if algorithm == "mcts":
         return q_mcts_search(state, limits, seed, options)
     if algorithm == "greedy":
-        return q_alphabeta_search(state, limits, {"hash": 0, "prune_walls": False, "lmr": False},
+        return q_alphabeta_search(state, limits, dict(options, hash=0, prune_walls=False, lmr=False),
                                   greedy=True)
     return q_alphabeta_search(state, limits, options, greedy=False)
 
@@ -346,8 +343,6 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     hash_mb = options.get("hash", 16)
     if options.get("tt", True) is False:
         hash_mb = 0
-    if isinstance(hash_mb, bool) or not isinstance(hash_mb, int) or not 0 <= hash_mb <= 65536:
-        raise CrossridorError(f"option hash must be 0..65536 MB, got {hash_mb!r}")
     prune = options.get("prune_walls", True)
     aspiration = options.get("aspiration", True)
     callback = options.get("on_iteration")
@@ -364,6 +359,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         s.root_player = core.pos.to_move
         s.prune_walls = 1 if prune else 0
         s.lmr = 1 if options.get("lmr", True) else 0
+        s.null_move = 1 if options.get("null_move", False) else 0
         s.w_wall = int(options.get("wall_value", S_WALL))
         s.w_tempo = int(options.get("tempo", S_TEMPO))
         if hash_mb > 0:

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine._core import QuoridorCore, q_native_search
-from engine.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, UnknownGameError
+from engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
+                           UnknownGameError)
+from engine.options import check_options
 from engine.protocol import TERMINAL, GameTraits
 
 # Move codes of the core (see quoridor.pxi): bits 0-6 index, bits 7-8 kind;
@@ -26,6 +28,16 @@ _KINDS = {"": _STEP, "h": _HWALL, "v": _VWALL}
 _MOVE_RE = re.compile(r"^([a-i])([1-9])([hv]?)$")
 _NUMBER_RE = re.compile(r"^\d+\.+$")
 COLUMNS = "abcdefghi"
+
+# Options of the compiled searches (see engine/quoridor_search.pxi, quoridor_mcts.pxi).
+_EVAL_OPTIONS = {"wall_value": (int, 0, 10000), "tempo": (int, 0, 10000)}
+NATIVE_OPTIONS = {
+    "alphabeta": {"hash": (int, 0, 65536), "tt": bool, "prune_walls": bool, "lmr": bool,
+                  "null_move": bool, "aspiration": bool, "on_iteration": callable, **_EVAL_OPTIONS},
+    "greedy": dict(_EVAL_OPTIONS),
+    "mcts": {"rollout": ("eval", "random"), "c": (float, 0.0, 100.0),
+             "widening": (float, 0.01, 100.0), "rollout_depth": (int, 0, 1000)},
+}
 
 
 @dataclass(frozen=True, order=True)
@@ -266,13 +278,18 @@ class QuoridorState:
 
     # --- fast paths
     def native_search(self, algorithm, limits, seed, options):
-        if algorithm not in ("alphabeta", "mcts", "greedy"):
+        schema = NATIVE_OPTIONS.get(algorithm)
+        if schema is None:
             return NotImplemented
+        options = check_options(algorithm, options, schema)
+        if algorithm != "mcts" and limits.time is None and limits.depth is None \
+                and limits.nodes is None:
+            raise CrossridorError(f"{algorithm} needs a time, depth or nodes limit (sims is for mcts)")
         return q_native_search(self, algorithm, limits, seed, options)
 
     def native_perft(self, depth: int, divide: bool, hash_mb: int):
-        if self._draw_by_length():
-            return [] if divide else (1 if depth == 0 else 0)
+        if self.game.max_plies is not None and self.core.ply + depth > self.game.max_plies:
+            return NotImplemented   # the move limit cuts the tree: count through the protocol
         if not divide:
             return self.core.perft(depth, hash_mb)
         out = []

@@ -1,0 +1,188 @@
+"""The `crossridor` command line: output of each subcommand, and every bad
+input leaving with exit status 2 and exactly one line on stderr."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.cli import main
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def run_json(capsys, *argv):
+    status, out, err = run(capsys, *argv, "--json")
+    assert status == 0 and err == ""
+    return json.loads(out)
+
+
+# ------------------------------------------------------------ legal / show
+
+def test_legal_text_and_json(capsys):
+    status, out, err = run(capsys, "legal", "quoridor", "--size", "5", "--moves", "c2 c4")
+    assert status == 0 and err == ""
+    state = engine.load_game("quoridor", size=5).new_state("c2 c4")
+    assert out.split() == [str(m) for m in state.legal_moves()]
+    data = run_json(capsys, "legal", "quoridor", "--moves", "e2")
+    assert data["to_move"] == 1 and len(data["moves"]) == 131 and "e8" in data["moves"]
+
+
+def test_legal_from_position_and_finished_game(capsys):
+    data = run_json(capsys, "legal", "quoridor", "--size", "5", "--position", "5x2:b4,b5:0,0:-:1")
+    assert sorted(data["moves"]) == ["a4", "a5", "b3", "c4", "c5"]
+    status, out, _ = run(capsys, "legal", "quoridor", "--size", "3", "--moves", "b2 a3 b3")
+    assert status == 0 and "game is over" in out
+
+
+def test_show(capsys):
+    status, out, err = run(capsys, "show", "quoridor", "--moves", "e2 e8 e3h")
+    assert status == 0 and err == ""
+    assert "position: 9x2:e2,e8:9,10:e3h:2" in out
+    assert "player 2 to move" in out
+    data = run_json(capsys, "show", "quoridor", "--players", "4")
+    assert data["position"] == "9x4:e1,a5,e9,i5:5,5,5,5:-:1"
+    assert data["to_move"] == 0 and data["terminal"] is False and "a" in data["board"]
+
+
+# ------------------------------------------------------------ perft
+
+def test_perft_text(capsys):
+    status, out, err = run(capsys, "perft", "quoridor", "--depth", "3")
+    assert status == 0 and err == ""
+    assert out.startswith("perft 3: 2062264 nodes in ")
+
+
+def test_perft_json(capsys):
+    data = run_json(capsys, "perft", "quoridor", "--size", "7", "--depth", "2", "--hash", "4")
+    assert set(data) == {"depth", "nodes", "seconds", "nps"}
+    assert data["depth"] == 2 and data["nodes"] == 5357
+    assert data["seconds"] >= 0 and data["nps"] >= 0
+
+
+def test_perft_divide(capsys):
+    status, out, _ = run(capsys, "perft", "quoridor", "--size", "5", "--depth", "2", "--divide")
+    assert status == 0
+    lines = out.strip().splitlines()
+    parts = dict(line.split(": ") for line in lines[:-1])
+    assert len(parts) == 35 and sum(int(n) for n in parts.values()) == 1109
+    assert lines[-1].startswith("perft 2: 1109 nodes")
+    data = run_json(capsys, "perft", "quoridor", "--size", "5", "--depth", "3", "--divide")
+    assert data["nodes"] == 31540 == sum(data["divide"].values())
+    assert len(data["divide"]) == 35
+
+
+# ------------------------------------------------------------ best
+
+def test_best_text(capsys):
+    status, out, err = run(capsys, "best", "quoridor", "--position", "9x2:e8,a5:10,10:-:1",
+                           "--depth", "3")
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "bestmove e9"
+    assert lines[1].startswith("score +99999  depth 1  nodes ")
+    assert lines[2] == "pv e9"
+
+
+def test_best_json(capsys):
+    data = run_json(capsys, "best", "quoridor", "--moves", "e2 e8", "--depth", "3")
+    assert {"move", "score", "depth", "nodes", "nps", "pv"} <= set(data)
+    assert data["depth"] == 3 and data["nodes"] > 0 and data["pv"][0] == data["move"]
+    state = engine.load_game("quoridor").new_state("e2 e8")
+    assert state.parse_move(data["move"])
+
+
+def test_best_verbose_prints_one_line_per_depth(capsys):
+    status, out, _ = run(capsys, "best", "quoridor", "--size", "5", "--depth", "4", "--verbose")
+    assert status == 0
+    info = [line for line in out.splitlines() if line.startswith("info depth")]
+    assert [int(line.split()[2]) for line in info] == [1, 2, 3, 4]
+    assert "bestmove" in out
+
+
+def test_best_mcts_sims(capsys):
+    data = run_json(capsys, "best", "quoridor", "--algorithm", "mcts", "--sims", "150",
+                    "--seed", "3", "-e", "rollout=random")
+    assert data["nodes"] == 150 and data["sims"] == 150
+    again = run_json(capsys, "best", "quoridor", "--algorithm", "mcts", "--sims", "150",
+                     "--seed", "3", "-e", "rollout=random")
+    assert again["move"] == data["move"] and again["score"] == data["score"]
+
+
+# ------------------------------------------------------------ bench
+
+def test_bench_json(capsys):
+    data = run_json(capsys, "bench", "--depth", "2", "--sims", "50")
+    assert set(data) == {"alphabeta", "mcts", "nodes", "nps", "seconds"}
+    assert data["nodes"] == sum(row["nodes"] for row in data["alphabeta"])
+    assert [row["position"] for row in data["alphabeta"]] == \
+        ["opening", "opening-walls", "middlegame", "7x7", "4-players"]
+    assert all(set(row) == {"position", "nodes", "seconds", "move"} for row in data["alphabeta"])
+    assert all(row["sims"] == 50 for row in data["mcts"])
+    assert all(set(row) == {"position", "sims", "seconds", "sims_per_second"} for row in data["mcts"])
+
+
+# ------------------------------------------------------------ bad input
+
+BAD = {
+    "unknown-game": ["legal", "nosuch"],
+    "unknown-subcommand": ["frobnicate", "quoridor"],
+    "no-subcommand": [],
+    "size-4": ["legal", "quoridor", "--size", "4"],
+    "size-not-int": ["legal", "quoridor", "--size", "big"],
+    "players-3": ["legal", "quoridor", "--players", "3"],
+    "unknown-game-option": ["legal", "quoridor", "-o", "foo=1"],
+    "option-not-key-value": ["legal", "quoridor", "-o", "foo"],
+    "walls-negative": ["legal", "quoridor", "--walls", "-1"],
+    "malformed-move": ["legal", "quoridor", "--moves", "e2 zz9"],
+    "move-off-board": ["legal", "quoridor", "--size", "5", "--moves", "e2"],
+    "illegal-move": ["legal", "quoridor", "--moves", "e2 e9"],
+    "illegal-wall": ["legal", "quoridor", "--moves", "e3h e3h"],
+    "perft-negative-depth": ["perft", "quoridor", "--depth", "-1"],
+    "perft-negative-hash": ["perft", "quoridor", "--depth", "1", "--hash", "-1"],
+    "perft-no-depth": ["perft", "quoridor"],
+    "bad-position": ["show", "quoridor", "--position", "9x2:zz"],
+    "position-wrong-size": ["show", "quoridor", "--position", "5x2:c1,c5:10,10:-:1"],
+    "position-overlapping-walls": ["show", "quoridor", "--position", "9x2:e1,e9:10,10:e3h,e3v:1"],
+    "moves-and-position": ["show", "quoridor", "--moves", "e2", "--position",
+                           "9x2:e1,e9:10,10:-:1"],
+    "best-time-0": ["best", "quoridor", "--time", "0"],
+    "best-depth-0": ["best", "quoridor", "--depth", "0"],
+    "best-unknown-engine-option": ["best", "quoridor", "--depth", "1", "-e", "foo=1"],
+    "best-bad-engine-option-value": ["best", "quoridor", "--depth", "1", "-e", "hash=-5"],
+    "best-unknown-algorithm": ["best", "quoridor", "--algorithm", "nosuch", "--depth", "1"],
+    "best-finished-game": ["best", "quoridor", "--size", "3", "--moves", "b2 a3 b3", "--depth", "1"],
+    "best-threads": ["best", "quoridor", "--depth", "1", "--threads", "2"],
+    "bench-depth-0": ["bench", "--depth", "0"],
+}
+
+
+@pytest.mark.parametrize("argv", list(BAD.values()), ids=list(BAD))
+def test_bad_input_exits_2_with_one_line(capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert err.startswith("crossridor: error: ") and "Traceback" not in err
+
+
+def test_module_exit_status_via_subprocess():
+    env = {"PYTHONPATH": str(SRC)}
+    ok = subprocess.run([sys.executable, "-m", "engine", "perft", "quoridor", "--size", "5",
+                         "--depth", "2"], capture_output=True, text=True, env=env, timeout=60)
+    assert ok.returncode == 0 and ok.stdout.startswith("perft 2: 1109 nodes")
+    bad = subprocess.run([sys.executable, "-m", "engine", "legal", "quoridor", "--moves", "e2 e9"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert len(bad.stderr.splitlines()) == 1 and "e9" in bad.stderr

@@ -1,0 +1,110 @@
+"""Perft of the Quoridor core against tests/data/perft_quoridor.txt (python-chess
+examples/perft style): every case plain, with the subtree-count hash, and with
+divide; the counts come from an independent implementation and from the
+pure-Python reference (tests/quoridor_reference.py), not from the core itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.perft import perft
+
+DATA = Path(__file__).parent / "data" / "perft_quoridor.txt"
+
+
+def load_cases():
+    cases = []
+    for lineno, line in enumerate(DATA.read_text().splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        size, players, walls, moves, depth, count = line.split()
+        moves = "" if moves == "-" else moves.replace(",", " ")
+        case = (int(size), int(players), int(walls), moves, int(depth), int(count))
+        cases.append(pytest.param(*case, id=f"L{lineno}-{size}x{size}p{players}-d{depth}"))
+    return cases
+
+
+CASES = load_cases()
+
+
+def make_state(size, players, walls, moves):
+    return engine.load_game("quoridor", size=size, players=players, walls=walls).new_state(moves)
+
+
+def test_data_file_is_substantial():
+    assert len(CASES) >= 25
+    assert any(c.values[4] == 4 and c.values[0] == 9 for c in CASES)
+
+
+@pytest.mark.parametrize("size,players,walls,moves,depth,count", CASES)
+def test_perft(size, players, walls, moves, depth, count):
+    state = make_state(size, players, walls, moves)
+    before = state.position()
+    assert perft(state, depth) == count
+    assert state.position() == before          # perft leaves the state as it found it
+
+
+@pytest.mark.parametrize("size,players,walls,moves,depth,count", CASES)
+def test_perft_hash(size, players, walls, moves, depth, count):
+    state = make_state(size, players, walls, moves)
+    assert perft(state, depth, hash_mb=16) == count
+    assert perft(state, depth, hash_mb=1) == count   # a small table: many replacements
+
+
+@pytest.mark.parametrize("size,players,walls,moves,depth,count",
+                         [c for c in CASES if c.values[4] <= 3])
+def test_perft_divide(size, players, walls, moves, depth, count):
+    state = make_state(size, players, walls, moves)
+    parts = perft(state, depth, divide=True)
+    assert sum(n for _, n in parts) == count
+    moves_here = state.legal_moves()
+    assert [m for m, _ in parts] == moves_here
+    # each part is the perft of the child position one ply shallower
+    for move, n in parts[:5]:
+        state.play(move)
+        assert perft(state, depth - 1) == n
+        state.undo()
+
+
+def test_perft_depth_zero_and_errors():
+    state = engine.load_game("quoridor").new_state()
+    assert perft(state, 0) == 1
+    with pytest.raises(ValueError):
+        perft(state, -1)
+    with pytest.raises(ValueError):
+        state.core.perft(2, -1)
+
+
+def test_perft_finished_game_counts_nothing():
+    # 3x3: player 1 steps b2 then b3 and wins; the game is over
+    state = engine.load_game("quoridor", size=3).new_state("b2 a3 b3")
+    assert state.is_terminal()
+    assert perft(state, 0) == 1
+    assert perft(state, 1) == 0
+    assert perft(state, 3, hash_mb=16) == 0
+    assert perft(state, 2, divide=True) == []
+
+
+def test_perft_move_limit_draw():
+    # max_plies ends the game: no moves at or below the limit (as legal_moves() says)
+    game = engine.load_game("quoridor", size=5, max_plies=2)
+    assert perft(game.new_state(), 1) == 35
+    assert perft(game.new_state(), 2) == 1109
+    assert perft(game.new_state(), 3) == 0
+    assert perft(game.new_state("c2 c4"), 1) == 0
+    assert perft(game.new_state(), 3) == _protocol_perft(game.new_state(), 3)
+
+
+def _protocol_perft(state, depth):
+    if depth == 0:
+        return 1
+    total = 0
+    for move in state.legal_moves():
+        state.play(move)
+        total += _protocol_perft(state, depth - 1)
+        state.undo()
+    return total

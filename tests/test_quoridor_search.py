@@ -1,0 +1,389 @@
+"""The compiled Quoridor searches (alpha-beta, greedy, MCTS in C) reached through
+`engine.search`: wins found at the right depth, agreement with an exact solver
+and across options, limits kept, determinism, option checking, and the core's
+random playouts. Positions are 'SIZExPLAYERS:pawns:walls-left:walls:to-move'."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine import Limits
+from engine._core import q_random_playout
+from engine.algorithms import mcts as py_mcts
+from games.quoridor import _code_table
+
+WIN = 99000          # alpha-beta scores beyond this are forced wins (S_WIN_BOUND)
+S_WIN = 100000       # a win at ply p scores S_WIN - p
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def quoridor(**params):
+    return engine.load_game("quoridor", **params)
+
+
+def pos(text, **params):
+    size, players = (int(x) for x in text.split(":")[0].split("x"))
+    return quoridor(size=size, players=players, **params).state_from_position(text)
+
+
+def ab(state, depth=None, **options):
+    return engine.search(state, "alphabeta", Limits(depth=depth), **options)
+
+
+def solve(state, depth, memo):
+    """Exact full-width value within `depth` plies, for the side to move:
+    +1 it forces a win, -1 the opponent forces one, 0 neither (2 players)."""
+    key = (state.core.hash, depth)
+    if key not in memo:
+        best = 0
+        if depth > 0:
+            best = -1
+            for move in state.legal_moves():
+                state.play(move)
+                v = 1 if state.is_terminal() else -solve(state, depth - 1, memo)
+                state.undo()
+                best = max(best, v)
+                if best == 1:
+                    break
+        memo[key] = best
+    return memo[key]
+
+
+# ------------------------------------------------------------ wins in n
+
+@pytest.mark.parametrize("position,winning,depth", [
+    ("9x2:e8,a5:10,10:-:1", {"e9"}, 1),                # a step to the goal
+    ("5x2:b4,b5:0,0:-:1", {"a5", "c5"}, 1),            # diagonal jump at the edge wins
+    ("3x2:a2,c2:0,1:-:1", {"a3"}, 1),                  # else player 2 wins on c1
+    ("9x4:e8,a4,d9,i4:5,5,5,5:-:1", {"e9"}, 1),        # 4 players
+])
+def test_alphabeta_win_in_one(position, winning, depth):
+    state = pos(position)
+    for d in (1, 3):
+        r = ab(state, d)
+        assert str(r.move) in winning
+        assert r.score == S_WIN - 1
+        assert r.depth == 1                            # a forced win stops the deepening
+        assert [str(m) for m in r.pv] == [str(r.move)]
+
+
+@pytest.mark.parametrize("position,first", [
+    ("9x2:e7,a5:10,0:-:1", "e8"),     # two steps; player 2 has no walls to stop it
+    ("5x2:c3,a4:10,0:-:1", "c4"),
+])
+def test_alphabeta_win_in_two_needs_depth_three(position, first):
+    state = pos(position)
+    assert ab(state, 2).score < WIN                    # not visible at depth 2
+    r = ab(state, 3)
+    assert r.score == S_WIN - 3
+    assert str(r.move) == first
+    assert len(r.pv) == 3 and state.clone().parse_move(str(r.pv[0]))
+    r5 = ab(state, 5)
+    assert (r5.score, r5.depth, str(r5.move)) == (S_WIN - 3, 3, first)
+
+
+def test_alphabeta_no_win_when_walls_can_stop_it():
+    # the same race as above, but player 2 has walls
+    state = pos("9x2:e7,a5:10,10:-:1")
+    for d in (3, 4):
+        r = ab(state, d)
+        assert abs(r.score) < WIN
+        assert r.depth == d
+
+
+@pytest.mark.parametrize("position", ["5x2:c3,a2:0,10:-:1", "9x2:e7,a2:0,10:-:1"])
+def test_alphabeta_sees_forced_loss(position):
+    # player 2 is one step from row 1; player 1 is further and has no walls
+    r = ab(pos(position), 4)
+    assert r.score == -(S_WIN - 2)
+    assert r.depth == 2
+
+
+def test_alphabeta_blocks_with_a_wall():
+    # player 2 is one step from row 1; player 1 must wall it off
+    state = pos("9x2:e5,a2:10,10:-:1")
+    r = ab(state, 3)
+    assert r.move.is_wall
+    assert r.score > -WIN
+    state.play(r.move)
+    assert state.distances()[1] > 1
+
+
+# ------------------------------------------------------------ solved tiny games
+
+@pytest.mark.parametrize("params", [dict(size=3, walls=1), dict(size=5, walls=0)])
+def test_alphabeta_agrees_with_exact_solver(params):
+    """Both tiny games: the first player is lost in exactly 8 plies."""
+    state = quoridor(**params).new_state()
+    memo = {}
+    assert solve(state, 7, memo) == 0
+    assert solve(state, 8, memo) == -1
+    for options in ({}, {"tt": False}, {"prune_walls": False, "lmr": False},
+                    {"aspiration": False}, {"hash": 1}):
+        r = ab(state, 12, **options)
+        assert r.score == -(S_WIN - 8), options
+        assert r.depth == 8, options
+
+
+@pytest.mark.parametrize("position,depth", [
+    ("3x2:b1,b3:2,2:-:1", 12),
+    ("3x2:b1,b3:1,1:-:1", 10),
+    ("5x2:c1,c5:0,0:-:1", 10),
+    ("5x2:c3,a2:0,10:-:1", 4),
+    ("9x2:e7,a5:10,0:-:1", 5),
+])
+def test_alphabeta_tt_does_not_change_resolved_scores(position, depth):
+    state = pos(position)
+    with_tt, without_tt = ab(state, depth), ab(state, depth, tt=False)
+    assert abs(with_tt.score) > WIN
+    assert with_tt.score == without_tt.score
+    assert with_tt.depth == without_tt.depth
+
+
+# ------------------------------------------------------------ limits
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4, 5])
+def test_depth_limit_exact(d):
+    state = quoridor().new_state("e2 e8")
+    seen = []
+    r = ab(state, d, on_iteration=seen.append)
+    assert r.depth == d
+    assert [i.depth for i in seen] == list(range(1, d + 1))
+    assert seen[-1].nodes == r.nodes and str(seen[-1].move) == str(r.move)
+    assert all(a.nodes < b.nodes for a, b in zip(seen, seen[1:]))
+
+
+def test_on_iteration_not_called_when_a_win_ends_the_search_early():
+    seen = []
+    r = ab(pos("9x2:e7,a5:10,0:-:1"), 9, on_iteration=seen.append)
+    assert [i.depth for i in seen] == [1, 2, 3] and r.depth == 3
+    assert seen[-1].score == S_WIN - 3
+
+
+@pytest.mark.parametrize("n", [1, 5000])
+def test_node_limit_never_exceeded(n):
+    r = engine.search(quoridor().new_state("e2 e8"), "alphabeta", Limits(nodes=n))
+    assert 1 <= r.nodes <= n
+    assert r.move is not None
+
+
+@pytest.mark.parametrize("n", [2, 50, 1000, 20000])
+def test_node_limit_never_exceeded_mid_iteration(n):
+    r = engine.search(quoridor().new_state("e2 e8"), "alphabeta", Limits(nodes=n))
+    assert r.nodes <= n
+
+
+@pytest.mark.parametrize("rollout", ["eval", "random"])
+@pytest.mark.parametrize("sims", [1, 7, 300])
+def test_mcts_sims_exact(rollout, sims):
+    r = engine.search(quoridor().new_state("e2 e8"), "mcts", Limits(sims=sims), seed=1,
+                      rollout=rollout)
+    assert r.nodes == sims
+    assert r.extra["sims"] == sims
+
+
+def test_mcts_nodes_limit_is_sims():
+    r = engine.search(quoridor().new_state(), "mcts", Limits(nodes=123), seed=1)
+    assert r.nodes == 123
+
+
+@pytest.mark.parametrize("algorithm", ["alphabeta", "mcts"])
+def test_time_limit_loosely(algorithm):
+    limit = 0.15
+    start = time.perf_counter()
+    r = engine.search(quoridor().new_state("e2 e8"), algorithm, Limits(time=limit), seed=1)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 3 * limit + 0.2
+    assert r.nodes > 0 and r.move in quoridor().new_state("e2 e8").legal_moves()
+
+
+# ------------------------------------------------------------ determinism
+
+@pytest.mark.parametrize("moves", ["", "e2 e8 e3 e7 e4h", "e2 e8 c3h f6v e3 e7"])
+def test_alphabeta_node_counts_deterministic(moves):
+    runs = [ab(quoridor().new_state(moves), 4) for _ in range(2)]
+    assert runs[0].nodes == runs[1].nodes
+    assert runs[0].as_dict()["pv"] == runs[1].as_dict()["pv"]
+    assert runs[0].score == runs[1].score
+
+
+@pytest.mark.parametrize("rollout", ["eval", "random"])
+def test_mcts_same_seed_same_result(rollout):
+    state = quoridor().new_state("e2 e8 e3")
+    runs = [engine.search(state, "mcts", Limits(sims=400), seed=42, rollout=rollout)
+            for _ in range(2)]
+    a, b = (r.as_dict() for r in runs)
+    for key in ("seconds", "nps"):
+        a.pop(key), b.pop(key)
+    assert a == b
+    assert runs[0].score == runs[1].score
+
+
+def test_mcts_seed_matters_for_random_rollouts():
+    state = quoridor().new_state("e2 e8")
+    plies = {engine.search(state, "mcts", Limits(sims=50), seed=s,
+                           rollout="random").extra["playout_plies"] for s in range(4)}
+    assert len(plies) > 1
+
+
+# ------------------------------------------------------------ 4 players, greedy
+
+def test_four_player_search():
+    state = quoridor(players=4).new_state("e2 b5 e8 h5")
+    legal = state.legal_moves()
+    r = ab(state, 4)
+    assert r.depth == 4 and r.move in legal and abs(r.score) < WIN
+    m = engine.search(state, "mcts", Limits(sims=200), seed=1)
+    assert m.move in legal and m.nodes == 200 and -1 <= m.score <= 1
+    # player 2 to move, nobody has walls; player 1 (on e8) reaches e9 at ply 4
+    threat = pos("9x4:e8,a4,d4,i4:0,0,0,0:-:2")
+    assert abs(ab(threat, 3).score) < WIN
+    assert ab(threat, 4).score == -(S_WIN - 4)
+
+
+def test_greedy_is_one_ply_best():
+    state = quoridor().new_state("e2 e8 e3 e7")
+    g = engine.search(state, "greedy", Limits(depth=3))
+    assert g.move in state.legal_moves()
+    assert g.depth == 1
+    one_ply = ab(state, 1, prune_walls=False, lmr=False, tt=False)
+    assert g.score == one_ply.score
+    # with a win on the board, greedy takes it
+    win = pos("9x2:e8,a5:10,10:-:1")
+    assert str(engine.search(win, "greedy", Limits(depth=1)).move) == "e9"
+
+
+# ------------------------------------------------------------ errors
+
+@pytest.mark.parametrize("algorithm,options", [
+    ("alphabeta", {"foo": 1}),
+    ("mcts", {"foo": 1}),
+    ("greedy", {"depth": 2}),
+    ("alphabeta", {"hash": -1}),
+    ("alphabeta", {"hash": "x"}),
+    ("alphabeta", {"hash": True}),
+    ("alphabeta", {"hash": 10 ** 6}),
+    ("mcts", {"rollout": "x"}),
+    ("mcts", {"rollout": None}),
+    ("mcts", {"c": -1}),
+    ("mcts", {"widening": 0}),
+    ("mcts", {"rollout_depth": -1}),
+])
+def test_bad_options_raise(algorithm, options):
+    limits = Limits(sims=10) if algorithm == "mcts" else Limits(depth=1)
+    with pytest.raises(engine.CrossridorError):
+        engine.search(quoridor().new_state(), algorithm, limits, **options)
+
+
+@pytest.mark.parametrize("algorithm,options", [
+    ("mcts", {"c": "x"}),
+    ("mcts", {"widening": "x"}),
+    ("mcts", {"rollout_depth": 1.5}),
+    ("alphabeta", {"on_iteration": 5}),
+    ("alphabeta", {"lmr": "x"}),
+    ("alphabeta", {"tt": "no"}),
+    ("alphabeta", {"rollout": "x"}),
+    ("greedy", {"hash": -1}),
+])
+def test_bad_option_values_raise_crossridor_error(algorithm, options):
+    limits = Limits(sims=10) if algorithm == "mcts" else Limits(depth=1)
+    with pytest.raises(engine.CrossridorError):
+        engine.search(quoridor().new_state(), algorithm, limits, **options)
+
+
+def run_isolated(call: str, timeout: float = 4.0) -> int:
+    """Run `engine.search(s, <call>)` on the 9x9 start in a child process (the bugs
+    below crash or hang the interpreter): 0 = CrossridorError, 1 = returned."""
+    code = ("import engine\n"
+            "s = engine.load_game('quoridor').new_state()\n"
+            "try:\n"
+            f"    engine.search(s, {call})\n"
+            "except engine.CrossridorError:\n"
+            "    raise SystemExit(0)\n"
+            "raise SystemExit(1)\n")
+    try:
+        proc = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(SRC)},
+                              timeout=timeout, capture_output=True)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"engine.search(s, {call}) did not return in {timeout} s")
+    assert proc.returncode != -11, f"engine.search(s, {call}) crashed (SIGSEGV)"
+    return proc.returncode
+
+
+@pytest.mark.parametrize("option", ["c=float('nan')", "widening=float('nan')",
+                                    "widening=float('inf')"])
+def test_mcts_non_finite_options_raise(option):
+    assert run_isolated(f"'mcts', engine.Limits(sims=10), {option}") == 0
+
+
+def test_bad_algorithm_limits_and_terminal_state_raise():
+    state = quoridor().new_state()
+    with pytest.raises(engine.CrossridorError):
+        engine.search(state, "nosuch", Limits(depth=1))
+    with pytest.raises(engine.CrossridorError):
+        engine.search(state, "mcts", Limits(depth=3))        # mcts needs sims/nodes/time
+    with pytest.raises(engine.CrossridorError):
+        engine.search(state, "alphabeta", {"depth": 1})
+    over = quoridor(size=3).new_state("b2 a3 b3")
+    assert over.is_terminal()
+    for algorithm in ("alphabeta", "mcts", "greedy"):
+        with pytest.raises(engine.CrossridorError):
+            engine.search(over, algorithm, Limits(depth=1, sims=5))
+    drawn = quoridor(size=5, max_plies=2).new_state("c2 c4")
+    with pytest.raises(engine.CrossridorError):
+        engine.search(drawn, "alphabeta", Limits(depth=1))
+
+
+def test_alphabeta_with_sims_only_raises():
+    assert run_isolated("'alphabeta', engine.Limits(sims=10)") == 0
+
+
+# ------------------------------------------------------------ core random playouts
+
+@pytest.mark.parametrize("params", [dict(), dict(size=3), dict(size=5, walls=3),
+                                    dict(players=4), dict(size=3, players=4, walls=1),
+                                    dict(size=7, walls=0)])
+def test_core_random_playout_is_legal_and_ends_in_a_win(params):
+    game = quoridor(**params)
+    from_code = _code_table(game.size)[1]
+    walls_played = 0
+    for seed in range(8):
+        state = game.new_state()
+        codes, winner = q_random_playout(state.core, seed)
+        assert state.ply == 0                                  # the core works on a copy
+        for code in codes:
+            move = from_code[code]
+            assert move in state.legal_moves()
+            state.play(move)
+            walls_played += move.is_wall
+        assert state.is_terminal()
+        assert winner == state.winner >= 0
+    if game.walls:
+        assert walls_played > 0
+
+
+def test_core_random_playout_is_seeded():
+    core = quoridor().new_state().core
+    assert q_random_playout(core, 5) == q_random_playout(core, 5)
+    assert len({len(q_random_playout(core, s)[0]) for s in range(6)}) > 1
+
+
+# ------------------------------------------------------------ MCTS vs pure-Python MCTS
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_mcts_core_and_python_find_the_win(seed):
+    # 3x3: player 1 on a2 wins with a3; anything else and player 2 (c2) wins on c1
+    state = pos("3x2:a2,c2:0,1:-:1")
+    assert len(state.legal_moves()) == 3
+    py = py_mcts.search(state, Limits(sims=300), seed=seed)
+    assert str(py.move) == "a3"
+    for rollout in ("eval", "random"):
+        c = engine.search(state, "mcts", Limits(sims=300), seed=seed, rollout=rollout)
+        assert str(c.move) == "a3"
+        assert c.score > 0.9
