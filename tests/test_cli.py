@@ -13,7 +13,8 @@ import pytest
 import engine
 from engine.cli import main
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+# where the imported package lives (src/ in a checkout, site-packages once installed)
+SRC = Path(engine.__file__).resolve().parents[1]
 
 
 def run(capsys, *argv):

@@ -20,7 +20,8 @@ from games.quoridor import _code_table
 
 WIN = 99000          # alpha-beta scores beyond this are forced wins (S_WIN_BOUND)
 S_WIN = 100000       # a win at ply p scores S_WIN - p
-SRC = Path(__file__).resolve().parents[1] / "src"
+# where the imported package lives (src/ in a checkout, site-packages once installed)
+SRC = Path(engine.__file__).resolve().parents[1]
 
 
 def quoridor(**params):

@@ -254,18 +254,21 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
                 if te.flag == TT_EXACT or (te.flag == TT_LOWER and tt_score >= beta) \
                         or (te.flag == TT_UPPER and tt_score <= alpha):
                     return tt_score
-    # null move: if passing still holds beta at reduced depth, so will a move
-    # (Quoridor has no zugzwang worth the name; off with 4 players)
+    # Null move: if passing still holds beta at reduced depth, so will a move.
+    # Zugzwang is real in Quoridor when a pawn must move (no walls left) and
+    # on tiny boards, so only with walls in hand, on 7x7 and 9x9, 2 players;
+    # a null-move cutoff never claims a forced win.
     cdef QUndo nu
     if s.null_move and ply > 0 and depth >= 3 and beta - alpha == 1 and p.g.nplayers == 2 \
-            and abs(beta) < S_WIN_BOUND and q_eval(s) >= beta:
+            and p.g.n >= 7 and p.walls_left[p.to_move] > 0 and abs(beta) < S_WIN_BOUND \
+            and q_eval(s) >= beta:
         q_make(p, Q_PASS, &nu)
         v = -q_alphabeta(s, depth - 3, ply + 1, -beta, -beta + 1)
         q_unmake(p, &nu)
         if s.stop:
             return 0
         if v >= beta:
-            return v
+            return beta
     cdef int moves[Q_MAX_MOVES]
     cdef int k = q_gen_moves(p, moves)
     k = q_order_moves(s, moves, k, ply, tt_move, s.prune_walls and ply > 0)
