@@ -30,7 +30,8 @@ _NUMBER_RE = re.compile(r"^\d+\.+$")
 COLUMNS = "abcdefghi"
 
 # Options of the compiled searches (see engine/quoridor_search.pxi, quoridor_mcts.pxi).
-_EVAL_OPTIONS = {"wall_value": (int, 0, 10000), "tempo": (int, 0, 10000)}
+_EVAL_OPTIONS = {"wall_value": (int, 0, 10000), "tempo": (int, 0, 10000),
+                 "lone_wall_value": (int, 0, 10000)}
 NATIVE_OPTIONS = {
     "alphabeta": {"hash": (int, 0, 65536), "tt": bool, "prune_walls": bool, "lmr": bool,
                   "null_move": bool, "aspiration": bool, "on_iteration": callable, **_EVAL_OPTIONS},
