@@ -166,6 +166,8 @@ BAD = {
     "best-finished-game": ["best", "quoridor", "--size", "3", "--moves", "b2 a3 b3", "--depth", "1"],
     "best-threads": ["best", "quoridor", "--depth", "1", "--threads", "2"],
     "bench-depth-0": ["bench", "--depth", "0"],
+    "show-viewer-perfect-information": ["show", "quoridor", "--viewer", "1"],
+    "show-viewer-out-of-range": ["show", "qwatrobat", "--seed", "1", "--viewer", "3"],
 }
 
 
@@ -187,3 +189,11 @@ def test_module_exit_status_via_subprocess():
                          capture_output=True, text=True, env=env, timeout=60)
     assert bad.returncode == 2 and bad.stdout == ""
     assert len(bad.stderr.splitlines()) == 1 and "e9" in bad.stderr
+
+
+def test_show_viewer_hides_the_other_layout(capsys):
+    moves = ["--seed", "1", "--moves", "1234/4321 1122/3344"]
+    status, full, _ = run(capsys, "show", "qwatrobat", *moves)
+    assert status == 0 and "3 3 4 4" in full and "4 3 2 1" in full
+    status, seen, _ = run(capsys, "show", "qwatrobat", *moves, "--viewer", "2")
+    assert status == 0 and "3 3 4 4" in seen and "4 3 2 1" not in seen and "?" in seen

@@ -50,12 +50,26 @@ def cmd_perft(args) -> int:
 
 def cmd_show(args) -> int:
     state = state_from_args(load_game_from_args(args), args)
-    if args.json:
-        print_json({"position": state.position(), "to_move": state.current_player,
-                    "terminal": state.is_terminal(), "board": str(state)})
+    if args.viewer is not None:
+        # a hidden-information game seen by one player: only what they may see
+        render = getattr(state, "render", None)
+        if render is None:
+            raise UsageError(f"--viewer: {args.game} has no hidden information to hide")
+        players = state.game.traits.num_players
+        if not 1 <= args.viewer <= players:
+            raise UsageError(f"--viewer must be 1..{players}, got {args.viewer}")
+        board = render(args.viewer - 1)
     else:
-        print(state)
-        print(f"position: {state.position()}")
+        board = str(state)
+    if args.json:
+        out = {"to_move": state.current_player, "terminal": state.is_terminal(), "board": board}
+        if args.viewer is None:
+            out["position"] = state.position()
+        print_json(out)
+    else:
+        print(board)
+        if args.viewer is None:
+            print(f"position: {state.position()}")
     return 0
 
 
@@ -129,6 +143,8 @@ def build_parser() -> ArgumentParser:
 
     p = sub.add_parser("show", help="print the board of a position")
     add_game_arguments(p)
+    p.add_argument("--viewer", type=int, metavar="N",
+                   help="show only what player N sees (hidden-information games)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_show)
 
