@@ -58,6 +58,18 @@ def bench_mcts(sims: int | None = None):
     return rows
 
 
+def bench_movegen(calls: int = 200000):
+    """Nanoseconds per call of the C move generator (timed in C), best of 3."""
+    from engine._core import q_time_movegen
+    rows = []
+    for name, moves in (("start", ""), ("middlegame", POSITIONS[2].moves)):
+        state = load_game("quoridor").new_state(moves)
+        state.legal_moves()     # the cached paths, as during a search
+        ns = min(q_time_movegen(state.core, calls) for _ in range(3)) * 1e9
+        rows.append((name, len(state.legal_moves()), ns))
+    return rows
+
+
 def run_bench(args) -> int:
     if args.depth is not None and not 1 <= args.depth <= 20:
         raise ValueError(f"--depth must be 1..20, got {args.depth}")
@@ -66,6 +78,7 @@ def run_bench(args) -> int:
     start = time.perf_counter()
     ab = bench_alphabeta(args.depth)
     mc = bench_mcts(args.sims)
+    mg = bench_movegen()
     total_nodes = sum(r[1] for r in ab)
     ab_seconds = sum(r[2] for r in ab)
     if args.json:
@@ -74,6 +87,7 @@ def run_bench(args) -> int:
                           for n, k, s, m in ab],
             "mcts": [{"position": n, "sims": k, "seconds": round(s, 4), "sims_per_second": round(k / s)}
                      for n, k, s, m in mc],
+            "movegen": [{"position": n, "moves": k, "ns_per_call": round(ns, 1)} for n, k, ns in mg],
             "nodes": total_nodes,
             "nps": round(total_nodes / ab_seconds) if ab_seconds else 0,
             "seconds": round(time.perf_counter() - start, 3),
@@ -88,6 +102,9 @@ def run_bench(args) -> int:
     print(f"{'mcts':<16}{'sims':>12}{'seconds':>10}{'sims/s':>12}  best")
     for name, sims, seconds, move in mc:
         print(f"{name:<16}{sims:>12}{seconds:>10.3f}{sims / max(seconds, 1e-9):>12.0f}  {move}")
+    print()
+    for name, k, ns in mg:
+        print(f"movegen {name:<11}{k:>5} moves {ns:>10.0f} ns/call")
     print()
     print(f"Nodes searched: {total_nodes}")
     return 0

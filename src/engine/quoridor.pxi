@@ -349,52 +349,20 @@ cdef void q_risky_walls(const QGeom* g, uint64_t hw, uint64_t vw, uint64_t av_h,
     risky_v[0] = av_v & rv
 
 
-cdef inline int q_split_side(const QPos* p, u128 cn, u128 cs, u128 ce, u128 cw,
-                             int u, int v, u128* region) noexcept nogil:
-    """With the step masks cn..cw, are squares u and v still connected? If
-    not (return 1), region is the whole component of one of them: the one
-    found first, grown from both sides in step, so the small side costs little."""
-    cdef u128 a = bb_bit(u), b = bb_bit(v), na, nb
-    while True:
-        na = a | ((a & cn) << SQ) | ((a & cs) >> SQ) | ((a & ce) << 1) | ((a & cw) >> 1)
-        if na & b:
-            return 0
-        if na == a:
-            region[0] = a
-            return 1
-        a = na
-        nb = b | ((b & cn) << SQ) | ((b & cs) >> SQ) | ((b & ce) << 1) | ((b & cw) >> 1)
-        if nb & a:
-            return 0
-        if nb == b:
-            region[0] = b
-            return 1
-        b = nb
-
-
 cdef bint q_wall_keeps_paths(QPos* p, int horizontal, int a) noexcept nogil:
-    """Does a loop-closing free wall slot leave every pawn a path?
-
-    1. A player whose cached walk the wall does not cut keeps a path.
-    2. Otherwise find what the wall cuts off: each of its two blocked steps
-       either still connects its squares, or bounds a component R. If only
-       one step is cut, the wall splits one region into R and a connected
-       rest: a pawn inside R needs a goal square in R, and a pawn outside
-       with no goal square in R is safe.
-    3. Anything else: a flood fill from the pawn.
-    """
+    """Does a loop-closing free wall slot leave every pawn a path? A player
+    whose cached walk the wall does not cut keeps one; for the others, one
+    flood fill from the pawn with the wall in place."""
     cdef const QGeom* g = p.g
-    cdef u128 cn = p.can_n, cs = p.can_s, ce = p.can_e, cw = p.can_w, cut, reg1, reg2, region
-    cdef int i, np = g.nplayers, c = a % AS, r = a // AS, split1, split2, analysed = 0
-    cdef uint64_t bit
-    cdef bint inside
+    cdef u128 cn = p.can_n, cs = p.can_s, ce = p.can_e, cw = p.can_w, cut
+    cdef int i
     if horizontal:
         cn &= ~g.h_n[a]
         cs &= ~g.h_s[a]
     else:
         ce &= ~g.v_e[a]
         cw &= ~g.v_w[a]
-    for i in range(np):
+    for i in range(g.nplayers):
         if not (p.walk_ok >> i) & 1:
             q_path_edges(p, i, p.walk[i])
             p.walk_ok |= 1 << i
@@ -402,31 +370,7 @@ cdef bint q_wall_keeps_paths(QPos* p, int horizontal, int a) noexcept nogil:
             cut = (p.walk[i][0] & g.h_n[a]) | (p.walk[i][1] & g.h_s[a])
         else:
             cut = (p.walk[i][2] & g.v_e[a]) | (p.walk[i][3] & g.v_w[a])
-        if not cut:
-            continue
-        if not analysed:
-            analysed = 1
-            if horizontal:   # steps (c,r)-(c,r+1) and (c+1,r)-(c+1,r+1)
-                split1 = q_split_side(p, cn, cs, ce, cw, r * SQ + c, (r + 1) * SQ + c, &reg1)
-                split2 = q_split_side(p, cn, cs, ce, cw, r * SQ + c + 1, (r + 1) * SQ + c + 1, &reg2)
-            else:            # steps (c,r)-(c+1,r) and (c,r+1)-(c+1,r+1)
-                split1 = q_split_side(p, cn, cs, ce, cw, r * SQ + c, r * SQ + c + 1, &reg1)
-                split2 = q_split_side(p, cn, cs, ce, cw, (r + 1) * SQ + c, (r + 1) * SQ + c + 1, &reg2)
-            if not split1 and not split2:
-                return True          # nothing is cut off
-            if split1 and split2:
-                analysed = 2         # perhaps two new regions: flood fills decide
-            else:
-                region = reg1 if split1 else reg2
-        if analysed == 1:
-            inside = (region & bb_bit(p.pawn[i])) != 0
-            if inside:
-                if not (region & g.goal[i]):
-                    return False
-                continue
-            if not (region & g.goal[i]):
-                continue
-        if not q_reaches(p, cn, cs, ce, cw, p.pawn[i], g.goal[i]):
+        if cut and not q_reaches(p, cn, cs, ce, cw, p.pawn[i], g.goal[i]):
             return False
     return True
 

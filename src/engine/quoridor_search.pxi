@@ -42,6 +42,7 @@ ctypedef struct QSearch:
     int prune_walls             # selective walls below the root
     int lmr                     # late-move reductions
     int null_move               # null-move pruning (2 players)
+    int wall_gain               # order walls by the steps they add; prune quiet ones late
     int w_wall                  # evaluation: one wall in hand
     int w_tempo                 # evaluation: having the move
     int w_lone                  # evaluation: extra per wall when the other has none
@@ -184,41 +185,88 @@ cdef inline bint q_out_of_budget(QSearch* s) noexcept nogil:
     return False
 
 
+cdef int q_wall_gain(QSearch* s, int mv, int* dist) noexcept nogil:
+    """How many steps a wall adds to the other side's shortest paths, minus
+    what it adds to its own side's (dist: the distances before the wall)."""
+    cdef QPos* p = &s.pos
+    cdef const QGeom* g = p.g
+    cdef u128 cn = p.can_n, cs = p.can_s, ce = p.can_e, cw = p.can_w
+    cdef int a = mv & Q_INDEX, i, gain = 0, my_side = q_side(s, p.to_move)
+    if (mv & Q_KIND) == Q_HWALL:
+        p.can_n &= ~g.h_n[a]
+        p.can_s &= ~g.h_s[a]
+    else:
+        p.can_e &= ~g.v_e[a]
+        p.can_w &= ~g.v_w[a]
+    for i in range(g.nplayers):
+        if q_side(s, i) == my_side:
+            gain -= q_distance(p, i) - dist[i]
+        else:
+            gain += q_distance(p, i) - dist[i]
+    p.can_n = cn
+    p.can_s = cs
+    p.can_e = ce
+    p.can_w = cw
+    return gain
+
+
+cdef enum:
+    ORDER_TT = 1 << 20
+    ORDER_KILLER1 = 900000
+    ORDER_KILLER2 = 800000
+    ORDER_PAWN = 500000
+    ORDER_WALL = 300000      # a wall that lengthens the other side's paths
+    ORDER_QUIET = 100000     # a wall that does not (below ORDER_QUIET_END)
+    ORDER_QUIET_END = 200000
+
+
 cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int selective) noexcept nogil:
     """Score moves for ordering (in place: moves[i] | score << 10), drop the
     walls that fail the selective filter, return the new count."""
     cdef QPos* p = &s.pos
     cdef uint64_t rel_h = 0, rel_v = 0
-    cdef int i, n = 0, mv, kind, score, me = p.to_move
+    cdef int i, n = 0, mv, kind, score, me = p.to_move, gain, hist
     cdef int d0 = q_distance(p, me), d1
     cdef int old
+    cdef int dist[4]
     if selective:
         q_relevant_walls(s, &rel_h, &rel_v)
+    if s.wall_gain:
+        for i in range(p.g.nplayers):
+            dist[i] = d0 if i == me else q_distance(p, i)
     for i in range(k):
         mv = moves[i]
         kind = mv & Q_KIND
+        hist = s.history[me][mv] // 4
+        if kind != Q_STEP and selective:
+            if kind == Q_HWALL and not ((rel_h >> (mv & Q_INDEX)) & 1):
+                continue
+            if kind == Q_VWALL and not ((rel_v >> (mv & Q_INDEX)) & 1):
+                continue
         if mv == tt_move:
-            score = 1 << 20
+            score = ORDER_TT
         elif mv == s.killers[ply][0]:
-            score = 900000
+            score = ORDER_KILLER1
         elif mv == s.killers[ply][1]:
-            score = 800000
+            score = ORDER_KILLER2
         elif kind == Q_STEP:
             old = p.pawn[me]
             p.pawn[me] = mv & Q_INDEX
             d1 = q_distance(p, me)
             p.pawn[me] = old
-            score = 500000 + (d0 - d1) * 100000 + s.history[me][mv]
+            score = ORDER_PAWN + (d0 - d1) * 100000 + hist
             if score < 0:
                 score = 0
+        elif s.wall_gain:
+            gain = q_wall_gain(s, mv, dist)
+            if gain > 0:
+                score = ORDER_WALL + (gain if gain < 9 else 9) * 10000 + hist
+            else:
+                score = ORDER_QUIET + hist
         else:
-            if selective and kind == Q_HWALL and not ((rel_h >> (mv & Q_INDEX)) & 1):
-                continue
-            if selective and kind == Q_VWALL and not ((rel_v >> (mv & Q_INDEX)) & 1):
-                continue
-            score = 200000 + s.history[me][mv]
-        if score > (1 << 20):
-            score = 1 << 20
+            score = ORDER_WALL + hist
+        if score > ORDER_TT:
+            score = ORDER_TT
         moves[n] = mv | (score << 10)
         n += 1
     return n
@@ -280,9 +328,12 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     cdef int k = q_gen_moves(p, moves)
     k = q_order_moves(s, moves, k, ply, tt_move, s.prune_walls and ply > 0)
     cdef int i, mv, best = -S_INF, best_move = -1, a0 = alpha, my_side = q_side(s, p.to_move)
-    cdef int flip, j, r
+    cdef int flip, j, r, quiet
     for i in range(k):
         mv = q_pick(moves, i, k)
+        quiet = s.wall_gain and (mv & Q_KIND) != Q_STEP and (moves[i] >> 10) < ORDER_QUIET_END
+        if quiet and ply > 0 and depth <= 2 and i > 0:
+            continue        # a wall that lengthens nobody's path, near the horizon: not tried
         q_make(p, mv, &s.undo[ply])
         flip = q_side(s, p.to_move) != my_side
         if i == 0:
@@ -291,6 +342,8 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
         else:
             # late-move reduction: a late wall is first searched one ply shallower
             r = 1 if (s.lmr and depth >= 3 and i >= 4 and (mv & Q_KIND) != Q_STEP) else 0
+            if r and quiet and depth >= 5:
+                r = 2
             v = -q_alphabeta(s, depth - 1 - r, ply + 1, -alpha - 1, -alpha) if flip \
                 else q_alphabeta(s, depth - 1 - r, ply + 1, alpha, alpha + 1)
             if r and v > alpha and not s.stop:
@@ -370,6 +423,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         s.prune_walls = 1 if prune else 0
         s.lmr = 1 if options.get("lmr", True) else 0
         s.null_move = 1 if options.get("null_move", True) else 0
+        s.wall_gain = 1 if options.get("wall_gain", False) else 0
         s.w_wall = int(options.get("wall_value", S_WALL))
         s.w_tempo = int(options.get("tempo", S_TEMPO))
         s.w_lone = int(options.get("lone_wall_value", S_LONE_WALL))
