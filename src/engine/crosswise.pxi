@@ -546,12 +546,80 @@ cdef int cw_random_move(const cw_State* s, uint64_t* rng) noexcept nogil:
         n = i
     return CW_PASS
 
-cdef int cw_playout(cw_State* s, uint64_t* rng) noexcept nogil:
-    """Random moves to the end; returns the number of moves played."""
+cdef inline int cw_place_gain(const int* cnt, int occn, int distinct, int sym) noexcept nogil:
+    """Change of a line's score when `sym` is put on one of its empty cells;
+    1000 for six identical. cnt: the line's count per symbol; occn: tiles in
+    it; distinct: 1 if no symbol appears twice in it."""
+    cdef int c = cnt[sym]
+    if c == 5:
+        return 1000
+    if occn == 5 and c == 0 and distinct:
+        return 6
+    return CW_PTS[c + 1] - CW_PTS[c]
+
+cdef int cw_policy_move(const cw_State* s, uint64_t* rng, int eps_pct) noexcept nogil:
+    """Playout policy: with probability eps_pct/100, or when no symbol can be
+    placed, a random move (cw_random_move); otherwise the placement of a hand
+    symbol with the best one-move gain own team - other team, computed from
+    the per-line symbol counts (ties broken at random)."""
+    cdef int p = cw_to_move(s), team = p & 1
+    cdef uint64_t empty = CW_FULL & ~s.occ, x
+    cdef int rc[6][6]
+    cdef int cc[6][6]
+    cdef int rn[6]
+    cdef int cn[6]
+    cdef int rd[6]
+    cdef int cd[6]
+    cdef int i, sym, c, r, col, v, best = -1, bestv = -1000000, nbest = 0, any_sym = 0
+    for sym in range(CW_NSYM):
+        if s.hand[p][sym]:
+            any_sym = 1
+    if not any_sym or not empty or cw_rand_below(rng, 100) < eps_pct:
+        return cw_random_move(s, rng)
+    for i in range(6):
+        rn[i] = cw_popcount(s.occ & CW_ROW[i])
+        cn[i] = cw_popcount(s.occ & CW_COL[i])
+        rd[i] = 1
+        cd[i] = 1
+        for sym in range(CW_NSYM):
+            rc[i][sym] = cw_popcount(s.bb[sym] & CW_ROW[i])
+            cc[i][sym] = cw_popcount(s.bb[sym] & CW_COL[i])
+            if rc[i][sym] > 1:
+                rd[i] = 0
+            if cc[i][sym] > 1:
+                cd[i] = 0
+    for sym in range(CW_NSYM):
+        if not s.hand[p][sym]:
+            continue
+        x = empty
+        while x:
+            c = cw_ctz(x)
+            x &= x - 1
+            r = c // 6
+            col = c % 6
+            v = cw_place_gain(rc[r], rn[r], rd[r], sym) - cw_place_gain(cc[col], cn[col], cd[col], sym)
+            if team:
+                v = -v
+            if v > bestv:
+                bestv = v
+                best = c | (sym << 6)
+                nbest = 1
+            elif v == bestv:
+                nbest += 1
+                if cw_rand_below(rng, nbest) == 0:
+                    best = c | (sym << 6)
+    return best
+
+cdef int cw_playout(cw_State* s, uint64_t* rng, int eps_pct) noexcept nogil:
+    """Policy moves to the end (eps_pct >= 100: uniformly random tile-first
+    moves); returns the number of moves played."""
     cdef cw_Undo u
     cdef int n = 0
     while not s.over:
-        cw_make(s, cw_random_move(s, rng), &u)
+        if eps_pct >= 100:
+            cw_make(s, cw_random_move(s, rng), &u)
+        else:
+            cw_make(s, cw_policy_move(s, rng, eps_pct), &u)
         n += 1
     return n
 
@@ -559,20 +627,21 @@ cdef int cw_playout(cw_State* s, uint64_t* rng) noexcept nogil:
 # ---------------------------------------------------------------- greedy
 
 cdef int cw_threats(const cw_State* s, int team) noexcept nogil:
-    """Lines of `team` holding five identical symbols (one tile from six)."""
+    """How close `team` is to six identical: per line holding five of one
+    symbol, 2 if its sixth cell is empty (one placement wins), else 1."""
     cdef int i, sym, n = 0
     cdef uint64_t m
     for i in range(6):
         m = CW_ROW[i] if team == 0 else CW_COL[i]
         for sym in range(CW_NSYM):
             if cw_popcount(s.bb[sym] & m) == 5:
-                n += 1
+                n += 2 if (s.occ & m) != m else 1
     return n
 
 cdef int cw_greedy_move(cw_State* s, int* buf) noexcept nogil:
-    """Instant win, else fewest opponent lines at five identical (block a
-    six), else best score difference own team - other team; ties go to the
-    first move in generation order."""
+    """Instant win, else the smallest opponent threat of six (cw_threats:
+    block a six), else the best score difference own team - other team;
+    ties go to the first move in generation order."""
     cdef int n = cw_gen_moves(s, buf)
     cdef int team = cw_team(cw_to_move(s))
     cdef int i, best = buf[0], key_t, key_d, best_t = 1 << 30, best_d = -(1 << 30)
@@ -655,7 +724,7 @@ cdef inline double cw_reward(const cw_State* s, int team, double margin) noexcep
     return v
 
 cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed,
-                   double c_uct, double margin, cw_Tree* tr, int* iters_out,
+                   double c_uct, double margin, int eps_pct, cw_Tree* tr, int* iters_out,
                    long long* moves_out) noexcept nogil:
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse
     2012) from the view of the player to move at the root: every iteration
@@ -734,7 +803,7 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
             cw_make(&d, tr.nodes[best].move, &u)
             moves += 1
             node = best
-        moves += cw_playout(&d, &rng)
+        moves += cw_playout(&d, &rng, eps_pct)
         # backpropagation
         while node > 0:
             x = &tr.nodes[node]
@@ -1031,7 +1100,7 @@ cdef class CrosswiseCore:
         return cw_random_move(&self.s, &rng)
 
     def ismcts(self, int sims, double seconds, uint64_t seed, double c_uct=0.7,
-               double margin=0.0):
+               double margin=0.0, int eps_pct=20):
         """Search from the view of the player to move. Returns (best code,
         mean value of it for the mover's team, iterations, playout moves,
         [(code, visits, mean value)] of the root children)."""
@@ -1050,7 +1119,7 @@ cdef class CrosswiseCore:
         if tr.nodes == NULL:
             raise MemoryError()
         with nogil:
-            rc = cw_ismcts(&root, sims, seconds, seed, c_uct, margin, &tr, &iters, &moves)
+            rc = cw_ismcts(&root, sims, seconds, seed, c_uct, margin, eps_pct, &tr, &iters, &moves)
         try:
             if rc < 0:
                 raise ValueError("crosswise: search failed (inconsistent state or out of memory)")
@@ -1067,7 +1136,7 @@ cdef class CrosswiseCore:
         finally:
             free(tr.nodes)
 
-    def bench_playouts(self, int viewer, int n, uint64_t seed):
+    def bench_playouts(self, int viewer, int n, uint64_t seed, int eps_pct=20):
         """n random playouts from redeals of this state; returns total moves."""
         cdef uint64_t rng = seed
         cdef cw_State d
@@ -1077,5 +1146,5 @@ cdef class CrosswiseCore:
             for i in range(n):
                 d = self.s
                 cw_determinize(&d, viewer, &rng)
-                total += cw_playout(&d, &rng)
+                total += cw_playout(&d, &rng, eps_pct)
         return total
