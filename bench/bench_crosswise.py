@@ -30,7 +30,7 @@ def speed(n: int = 20000, players: int = 2) -> tuple[int, float]:
 
 
 def play_game(players: int, index: int, secs: float, sims: int | None, c: float, margin: float,
-              eps: int = 20) -> int:
+              eps: int = 20, pbias: float = 0.0, hexp: int = 0) -> int:
     """+1 if ISMCTS's team won, -1 if greedy's, 0 draw."""
     game = engine.load_game("crosswise", players=players)
     st = game.new_state(seed=1000 + index // 2)
@@ -40,7 +40,8 @@ def play_game(players: int, index: int, secs: float, sims: int | None, c: float,
     while not st.is_terminal():
         p = st.current_player
         if (p & 1) == ours:
-            r = engine.search(st, "ismcts", limits, seed=index * 1000 + k, c=c, margin=margin, eps=eps)
+            r = engine.search(st, "ismcts", limits, seed=index * 1000 + k, c=c, margin=margin, eps=eps,
+                              pbias=pbias, hexp=hexp)
         else:
             r = engine.search(st, "greedy", limits)
         st.play(r.move)
@@ -60,6 +61,8 @@ def main(argv=None) -> int:
     ap.add_argument("--c", type=float, default=0.7)
     ap.add_argument("--margin", type=float, default=0.0)
     ap.add_argument("--eps", type=int, default=20)
+    ap.add_argument("--pbias", type=float, default=0.0)
+    ap.add_argument("--hexp", type=int, default=0)
     a = ap.parse_args(argv)
     if a.what == "speed":
         moves, dt = speed(players=a.players)
@@ -68,7 +71,7 @@ def main(argv=None) -> int:
     w = d = l = 0
     t0 = time.time()
     for i in range(a.start, a.start + a.games):
-        r = play_game(a.players, i, a.time, a.sims, a.c, a.margin, a.eps)
+        r = play_game(a.players, i, a.time, a.sims, a.c, a.margin, a.eps, a.pbias, a.hexp)
         w += r == 1
         d += r == 0
         l += r == -1

@@ -661,6 +661,61 @@ cdef int cw_greedy_move(cw_State* s, int* buf) noexcept nogil:
     return best
 
 
+cdef inline int cw_lines_value(const cw_State* s, int a, int b, int team) noexcept nogil:
+    """Score of `team` minus the other team's over the lines through cells a
+    and b (b < 0: only a), each line counted once."""
+    cdef int v = 0, ra = a // 6, ca = a % 6
+    v += cw_line_score(s, CW_ROW[ra]) - cw_line_score(s, CW_COL[ca])
+    if b >= 0:
+        if b // 6 != ra:
+            v += cw_line_score(s, CW_ROW[b // 6])
+        if b % 6 != ca:
+            v -= cw_line_score(s, CW_COL[b % 6])
+    return v if team == 0 else -v
+
+cdef int cw_move_gain(cw_State* s, int code, int team) noexcept nogil:
+    """How much a move raises `team`'s score minus the other team's (only
+    the lines it touches are scored); +-1000 for a six of either team. The
+    board is changed and restored; hands are not touched."""
+    cdef int kind = code >> 12, a = code & 63, b = (code >> 6) & 63
+    cdef int sa, sb, before, after, six = -1, c2 = -1
+    if kind == CW_K_PASS:
+        return 0
+    if kind == CW_K_MOVE or kind == CW_K_SWAP:
+        c2 = b
+    before = cw_lines_value(s, a, c2, team)
+    sa = s.cell[a]
+    if kind == CW_K_PLACE or kind == CW_K_REPLACE:
+        cw_set_cell(s, a, b)
+        six = cw_six_at(s, a)
+    elif kind == CW_K_REMOVE:
+        cw_set_cell(s, a, -1)
+    elif kind == CW_K_MOVE:
+        cw_set_cell(s, a, -1)
+        cw_set_cell(s, b, sa)
+        six = cw_six_at(s, b)
+    else:
+        sb = s.cell[b]
+        cw_set_cell(s, a, sb)
+        cw_set_cell(s, b, sa)
+        six = cw_six_at(s, a)
+        if six < 0:
+            six = cw_six_at(s, b)
+    after = cw_lines_value(s, a, c2, team)
+    # restore
+    if kind == CW_K_MOVE:
+        cw_set_cell(s, b, -1)
+        cw_set_cell(s, a, sa)
+    elif kind == CW_K_SWAP:
+        cw_set_cell(s, b, s.cell[a])
+        cw_set_cell(s, a, sa)
+    else:
+        cw_set_cell(s, a, sa)
+    if six >= 0:
+        return 1000 if six == team else -1000
+    return after - before
+
+
 # ---------------------------------------------------------------- ISMCTS
 
 ctypedef struct cw_Node:
@@ -671,6 +726,7 @@ ctypedef struct cw_Node:
     int32_t visits
     int32_t avail
     double value         # summed reward, for the team of the player who made `move`
+    double h             # heuristic: one-move score gain of the mover's team (cw_move_gain) / 8
     int8_t team
 
 ctypedef struct cw_Tree:
@@ -703,6 +759,7 @@ cdef int cw_tree_add(cw_Tree* tr, int parent, int move, int team) noexcept nogil
     x.visits = 0
     x.avail = 0
     x.value = 0.0
+    x.h = 0.0
     x.team = <int8_t>team
     if parent >= 0:
         x.sibling = tr.nodes[parent].child
@@ -724,7 +781,9 @@ cdef inline double cw_reward(const cw_State* s, int team, double margin) noexcep
     return v
 
 cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed,
-                   double c_uct, double margin, int eps_pct, cw_Tree* tr, int* iters_out,
+                   double c_uct, double margin, int eps_pct, double pbias, int hexp,
+                   cw_Tree* tr,
+                   int* iters_out,
                    long long* moves_out) noexcept nogil:
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse
     2012) from the view of the player to move at the root: every iteration
@@ -740,7 +799,7 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
     cdef int* stamp = <int*>malloc(CW_CODE_SPACE * sizeof(int))
     cdef int* where = <int*>malloc(CW_CODE_SPACE * sizeof(int))
     cdef int* untried = <int*>malloc(CW_MAXMOVES * sizeof(int))
-    cdef int gen = 0, it = 0, node, ch, nm, nun, i, best, team, rc = 0
+    cdef int gen = 0, it = 0, node, ch, nm, nun, i, best, team, rc = 0, g, bestg, ng
     cdef double t0 = cw_now(), bestv, v, lg
     cdef long long moves = 0
     cdef cw_Node* x
@@ -783,20 +842,38 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
                     untried[nun] = buf[i]
                     nun += 1
             if nun > 0:
+                # expand the untried move with the best one-move gain (ties at random)
                 team = cw_team(cw_to_move(&d))
-                ch = cw_tree_add(tr, node, untried[cw_rand_below(&rng, nun)], team)
+                best = -1
+                bestg = -1 << 30
+                ng = 0
+                for i in range(nun):
+                    g = cw_move_gain(&d, untried[i], team) if hexp else 0
+                    if g > bestg:
+                        bestg = g
+                        best = untried[i]
+                        ng = 1
+                    elif g == bestg:
+                        ng += 1
+                        if cw_rand_below(&rng, ng) == 0:
+                            best = untried[i]
+                ch = cw_tree_add(tr, node, best, team)
                 if ch < 0:
                     # tree full: no more expansion, play out from here
                     break
                 tr.nodes[ch].avail = 1
+                if not hexp and pbias != 0.0:
+                    bestg = cw_move_gain(&d, best, team)
+                tr.nodes[ch].h = (bestg if -100 < bestg < 100 else (20 if bestg > 0 else -20)) / 8.0
                 cw_make(&d, tr.nodes[ch].move, &u)
                 moves += 1
                 node = ch
                 break
+            best = -1
             for i in range(nm):
                 x = &tr.nodes[where[buf[i]]]
                 lg = log(<double>x.avail)
-                v = x.value / x.visits + c_uct * sqrt(lg / x.visits)
+                v = x.value / x.visits + c_uct * sqrt(lg / x.visits) + pbias * x.h / (x.visits + 1)
                 if v > bestv:
                     bestv = v
                     best = where[buf[i]]
@@ -1100,7 +1177,7 @@ cdef class CrosswiseCore:
         return cw_random_move(&self.s, &rng)
 
     def ismcts(self, int sims, double seconds, uint64_t seed, double c_uct=0.7,
-               double margin=0.0, int eps_pct=20):
+               double margin=0.0, int eps_pct=20, double pbias=0.0, int hexp=0):
         """Search from the view of the player to move. Returns (best code,
         mean value of it for the mover's team, iterations, playout moves,
         [(code, visits, mean value)] of the root children)."""
@@ -1119,7 +1196,8 @@ cdef class CrosswiseCore:
         if tr.nodes == NULL:
             raise MemoryError()
         with nogil:
-            rc = cw_ismcts(&root, sims, seconds, seed, c_uct, margin, eps_pct, &tr, &iters, &moves)
+            rc = cw_ismcts(&root, sims, seconds, seed, c_uct, margin, eps_pct, pbias, hexp, &tr,
+                           &iters, &moves)
         try:
             if rc < 0:
                 raise ValueError("crosswise: search failed (inconsistent state or out of memory)")

@@ -600,7 +600,7 @@ class CrosswiseState:
         elif algorithm == "random":
             code, score, nodes = self._c.random_move(seed), 0.0, 1
         else:
-            unknown = set(options) - {"c", "margin"}
+            unknown = set(options) - {"c", "margin", "eps", "pbias", "hexp"}
             if unknown:
                 raise CrossridorError(f"crosswise ismcts: unknown option(s) {', '.join(sorted(unknown))}")
             sims = limits.sims if limits.sims is not None else limits.nodes
@@ -609,7 +609,13 @@ class CrosswiseState:
                 raise CrossridorError("crosswise ismcts: limits need time, sims or nodes")
             c_uct = float(options.get("c", 0.7))
             margin = float(options.get("margin", 0.0))
-            code, score, nodes, pmoves, stats = self._c.ismcts(sims or 0, secs or 0.0, seed, c_uct, margin)
+            eps = int(options.get("eps", 20))
+            if not 0 <= eps <= 100:
+                raise CrossridorError(f"crosswise ismcts: eps is a percentage 0..100, got {eps!r}")
+            pbias = float(options.get("pbias", 0.0))
+            hexp = int(bool(options.get("hexp", False)))
+            code, score, nodes, pmoves, stats = self._c.ismcts(sims or 0, secs or 0.0, seed, c_uct,
+                                                               margin, eps, pbias, hexp)
             extra = {"sims": nodes, "playout_moves": pmoves,
                      "top": [(str(_move(m)), v, round(q, 4)) for m, v, q in stats[:5]]}
         dt = time.perf_counter() - t0
