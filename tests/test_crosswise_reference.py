@@ -126,7 +126,13 @@ def test_line_score_matches_reference(line):
 
 def test_core_rejects_garbage():
     from engine._core import CrosswiseCore
-    c = CrosswiseCore()
+    c = CrosswiseCore()                       # never set up: nothing may be played
+    assert c.legal_codes() == [] and not c.is_legal(20480)
+    for call in (lambda: c.play(20480), lambda: c.greedy(), lambda: c.random_move(1),
+                 lambda: c.ismcts(10, 0.0, 1), lambda: c.determinize(0, 1),
+                 lambda: c.bench_playouts(0, 1, 1), lambda: c.hand(0)):
+        with pytest.raises(ValueError):
+            call()
     with pytest.raises(ValueError):
         c.setup(5, [-1] * 36, [], [], [], [0] * 4, 0, 0)
     with pytest.raises(ValueError):

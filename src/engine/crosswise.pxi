@@ -742,7 +742,7 @@ cdef inline double cw_now() noexcept nogil:
 cdef int cw_tree_add(cw_Tree* tr, int parent, int move, int team) noexcept nogil:
     cdef cw_Node* nn
     if tr.n == tr.cap:
-        if tr.cap >= (1 << 24):
+        if tr.cap >= (1 << 21):    # 2M nodes, about 100 MB: stop expanding
             return -1
         nn = <cw_Node*>realloc(tr.nodes, 2 * tr.cap * sizeof(cw_Node))
         if nn == NULL:
@@ -911,6 +911,10 @@ cdef class CrosswiseCore:
             raise MemoryError()
         self.nhist = 0
         memset(&self.s, 0, sizeof(cw_State))
+        # not set up yet: a finished game with no players, so nothing can be played
+        self.s.over = 1
+        self.s.winner = -1
+        self.s.six = -1
 
     def __dealloc__(self):
         free(self.hist)
@@ -1164,7 +1168,7 @@ cdef class CrosswiseCore:
     # -- search -----------------------------------------------------------
 
     def greedy(self):
-        if self.s.over:
+        if self.s.over or self.s.nplayers == 0:
             raise ValueError("crosswise: game over")
         cdef int buf[CW_MAXMOVES]
         cdef cw_State s = self.s
@@ -1216,6 +1220,8 @@ cdef class CrosswiseCore:
 
     def bench_playouts(self, int viewer, int n, uint64_t seed, int eps_pct=20):
         """n random playouts from redeals of this state; returns total moves."""
+        if not (0 <= viewer < self.s.nplayers):
+            raise ValueError(f"crosswise: no seat {viewer}")
         cdef uint64_t rng = seed
         cdef cw_State d
         cdef long long total = 0

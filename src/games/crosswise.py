@@ -620,6 +620,7 @@ class CrosswiseState:
                      "top": [(str(_move(m)), v, round(q, 4)) for m, v, q in stats[:5]]}
         dt = time.perf_counter() - t0
         move = _move(code)
+        score = max(-1.0, min(1.0, score))
         return SearchResult(move=move, score=score, depth=1, nodes=nodes, seconds=dt,
                             nps=nodes / dt if dt > 0 else 0.0, pv=(move,), extra=extra)
 
