@@ -782,7 +782,7 @@ cdef inline double cw_reward(const cw_State* s, int team, double margin) noexcep
 
 cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed,
                    double c_uct, double margin, int eps_pct, double pbias, int hexp,
-                   cw_Tree* tr,
+                   int root_k, cw_Tree* tr,
                    int* iters_out,
                    long long* moves_out) noexcept nogil:
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse
@@ -799,7 +799,10 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
     cdef int* stamp = <int*>malloc(CW_CODE_SPACE * sizeof(int))
     cdef int* where = <int*>malloc(CW_CODE_SPACE * sizeof(int))
     cdef int* untried = <int*>malloc(CW_MAXMOVES * sizeof(int))
-    cdef int gen = 0, it = 0, node, ch, nm, nun, i, best, team, rc = 0, g, bestg, ng
+    cdef int gen = 0, it = 0, node, ch, nm, nun, i, j, best, team, rc = 0, g, bestg, ng
+    cdef int nroot, nkeep, threat0
+    cdef int rootmoves[CW_MAXMOVES]
+    cdef int rootgain[CW_MAXMOVES]
     cdef double t0 = cw_now(), bestv, v, lg
     cdef long long moves = 0
     cdef cw_Node* x
@@ -809,6 +812,44 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
     memset(stamp, 0, CW_CODE_SPACE * sizeof(int))
     tr.n = 0
     cw_tree_add(tr, -1, -1, 1 - cw_team(viewer))
+    # root candidates: the viewer's moves are the same in every deal, so
+    # they are ranked once; with root_k > 0 only the root_k best by
+    # one-move gain (and every move that lowers the opponent's threat of six)
+    # are searched.
+    memcpy(&d, root, sizeof(cw_State))
+    nroot = cw_gen_moves(&d, rootmoves)
+    if root_k > 0 and nroot > root_k:
+        team = cw_team(viewer)
+        threat0 = cw_threats(&d, 1 - team)
+        for i in range(nroot):
+            g = cw_move_gain(&d, rootmoves[i], team)
+            if threat0 > 0:
+                cw_make(&d, rootmoves[i], &u)
+                if cw_threats(&d, 1 - team) < threat0:
+                    g += 500          # below an own six (1000), above any score gain
+                cw_unmake(&d, &u)
+            rootgain[i] = g
+        # keep the root_k best, and every threat-lowering or winning move (gain >= 500)
+        nkeep = 0
+        for i in range(nroot):
+            if rootgain[i] >= 500:
+                nkeep += 1
+        if nkeep < root_k:
+            nkeep = root_k
+        # partial selection sort of the nkeep best (generation order on ties)
+        for i in range(nkeep):
+            best = i
+            for j in range(i + 1, nroot):
+                if rootgain[j] > rootgain[best]:
+                    best = j
+            g = rootgain[best]
+            ch = rootmoves[best]
+            for j in range(best, i, -1):
+                rootgain[j] = rootgain[j - 1]
+                rootmoves[j] = rootmoves[j - 1]
+            rootgain[i] = g
+            rootmoves[i] = ch
+        nroot = nkeep
     while True:
         if sims > 0 and it >= sims:
             break
@@ -821,7 +862,11 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
         node = 0
         # selection / expansion
         while not d.over:
-            nm = cw_gen_moves(&d, buf)
+            if node == 0:
+                nm = nroot
+                memcpy(buf, rootmoves, nroot * sizeof(int))
+            else:
+                nm = cw_gen_moves(&d, buf)
             gen += 1
             for i in range(nm):
                 stamp[buf[i]] = gen
@@ -1181,7 +1226,8 @@ cdef class CrosswiseCore:
         return cw_random_move(&self.s, &rng)
 
     def ismcts(self, int sims, double seconds, uint64_t seed, double c_uct=0.7,
-               double margin=0.0, int eps_pct=20, double pbias=0.0, int hexp=0):
+               double margin=0.0, int eps_pct=20, double pbias=0.0, int hexp=0,
+               int root_k=12):
         """Search from the view of the player to move. Returns (best code,
         mean value of it for the mover's team, iterations, playout moves,
         [(code, visits, mean value)] of the root children)."""
@@ -1200,7 +1246,7 @@ cdef class CrosswiseCore:
         if tr.nodes == NULL:
             raise MemoryError()
         with nogil:
-            rc = cw_ismcts(&root, sims, seconds, seed, c_uct, margin, eps_pct, pbias, hexp, &tr,
+            rc = cw_ismcts(&root, sims, seconds, seed, c_uct, margin, eps_pct, pbias, hexp, root_k, &tr,
                            &iters, &moves)
         try:
             if rc < 0:
