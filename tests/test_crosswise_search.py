@@ -92,3 +92,10 @@ def test_match_scoring():
     st = load({f"c{r}": 6 for r in range(1, 6)}, turn="1", hands=("1234", "1236"))
     st.play("6@c6")
     assert outcome_for(st, 1).result == 1 and outcome_for(st, 0).result == -1
+
+
+def test_ismcts_blocks_a_six_it_cannot_outrun():
+    # Columns hold five 5s in file e with e6 empty; Rows (to move) cannot win at once
+    st = load({f"e{r}": 5 for r in range(1, 6)}, turn="0", hands=("1234", "1234"))
+    r = engine.search(st, "ismcts", Limits(sims=3000), seed=4)
+    assert str(r.move).endswith("@e6")

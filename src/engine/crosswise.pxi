@@ -789,8 +789,14 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
     2012) from the view of the player to move at the root: every iteration
     redeals the hidden tiles, descends the one tree using only the children
     legal in that deal (UCB with availability counts), expands one node,
-    plays a random playout and backs up the team result. Returns 0, or -1
-    on an inconsistent root / out of memory."""
+    plays a playout (cw_playout: greedy placements, eps_pct% random moves)
+    and backs up the team result (+1 / -1 / 0 for both partners alike).
+    Options, measured against greedy (bench/bench_crosswise.py): root_k > 0
+    searches only the root_k root moves with the best one-move gain, plus
+    winning and six-blocking moves (on by default: stronger); hexp expands
+    untried moves best-gain first and pbias adds a progressive bias of that
+    gain (both off by default: measured weaker or no better). Returns 0, or
+    -1 on an inconsistent root / out of memory."""
     cdef int viewer = cw_to_move(root)
     cdef uint64_t rng = seed
     cdef cw_State d

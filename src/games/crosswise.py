@@ -585,7 +585,19 @@ class CrosswiseState:
     # -- search ----------------------------------------------------------------
 
     def native_search(self, algorithm, limits, seed, options):
-        """ISMCTS, greedy and random in the compiled core."""
+        """ISMCTS, greedy and random in the compiled core.
+
+        ismcts: single-observer information-set MCTS from the view of the
+        player to move (it never reads the hidden tiles: every simulation
+        redeals them). Limits: time and/or sims (nodes is read as sims).
+        Options: c (UCB exploration, 0.7), root_k (search only the k root
+        moves with the best one-move gain plus wins and six blocks, 12; 0 =
+        all), eps (percent of random moves in playouts, 20), margin (weight
+        of the score difference in the reward, 0), pbias / hexp (progressive
+        bias / best-first expansion, off). SearchResult.score is the mean
+        team return of the chosen move; nodes = simulations.
+        greedy: instant win, else block a six, else best score difference
+        (own team - other team); ties: first in generation order."""
         if algorithm not in ("ismcts", "greedy", "random"):
             return NotImplemented
         if self._c.over:
