@@ -30,7 +30,7 @@ def speed(n: int = 20000, players: int = 2) -> tuple[int, float]:
 
 
 def play_game(players: int, index: int, secs: float, sims: int | None, c: float, margin: float,
-              eps: int = 20, pbias: float = 0.0, hexp: int = 0, root_k: int = 12) -> int:
+              eps: int = 20, pbias: float = 0.0, hexp: int = 0, root_k: int = 12, act: int = 0) -> int:
     """+1 if ISMCTS's team won, -1 if greedy's, 0 draw."""
     game = engine.load_game("crosswise", players=players)
     st = game.new_state(seed=1000 + index // 2)
@@ -41,7 +41,7 @@ def play_game(players: int, index: int, secs: float, sims: int | None, c: float,
         p = st.current_player
         if (p & 1) == ours:
             r = engine.search(st, "ismcts", limits, seed=index * 1000 + k, c=c, margin=margin, eps=eps,
-                              pbias=pbias, hexp=hexp, root_k=root_k)
+                              pbias=pbias, hexp=hexp, root_k=root_k, act=act)
         else:
             r = engine.search(st, "greedy", limits)
         st.play(r.move)
@@ -64,6 +64,7 @@ def main(argv=None) -> int:
     ap.add_argument("--pbias", type=float, default=0.0)
     ap.add_argument("--hexp", type=int, default=0)
     ap.add_argument("--root-k", type=int, default=12)
+    ap.add_argument("--act", type=int, default=0)
     a = ap.parse_args(argv)
     if a.what == "speed":
         moves, dt = speed(players=a.players)
@@ -72,7 +73,7 @@ def main(argv=None) -> int:
     w = d = l = 0
     t0 = time.time()
     for i in range(a.start, a.start + a.games):
-        r = play_game(a.players, i, a.time, a.sims, a.c, a.margin, a.eps, a.pbias, a.hexp, a.root_k)
+        r = play_game(a.players, i, a.time, a.sims, a.c, a.margin, a.eps, a.pbias, a.hexp, a.root_k, a.act)
         w += r == 1
         d += r == 0
         l += r == -1

@@ -546,6 +546,35 @@ cdef int cw_random_move(const cw_State* s, uint64_t* rng) noexcept nogil:
         n = i
     return CW_PASS
 
+cdef int cw_random_action(const cw_State* s, int t, uint64_t* rng) noexcept nogil:
+    """A random target for action tile t held by the player to move, as a
+    move code, or -1 if it has none."""
+    cdef int p = cw_to_move(s), i, sym, a, b
+    cdef uint64_t occ = s.occ, empty = CW_FULL & ~s.occ, x
+    if t == CW_T_MOVE:
+        if occ and empty:
+            return (cw_random_bit(occ, rng) | (cw_random_bit(empty, rng) << 6)
+                    | (CW_K_MOVE << 12))
+    elif t == CW_T_REMOVE:
+        if occ:
+            return cw_random_bit(occ, rng) | (CW_K_REMOVE << 12)
+    elif t == CW_T_REPLACE:
+        i = cw_rand_below(rng, CW_NSYM)
+        for sym in range(CW_NSYM):
+            b = (i + sym) % CW_NSYM
+            if s.hand[p][b]:
+                x = occ & ~s.bb[b]
+                if x:
+                    return cw_random_bit(x, rng) | (b << 6) | (CW_K_REPLACE << 12)
+    elif t == CW_T_SWAP:
+        if cw_nsyms_on_board(s) >= 2:
+            a = cw_random_bit(occ, rng)
+            b = cw_random_bit(occ & ~s.bb[s.cell[a]], rng)
+            if a > b:
+                a, b = b, a
+            return a | (b << 6) | (CW_K_SWAP << 12)
+    return -1
+
 cdef inline int cw_place_gain(const int* cnt, int occn, int distinct, int sym) noexcept nogil:
     """Change of a line's score when `sym` is put on one of its empty cells;
     1000 for six identical. cnt: the line's count per symbol; occn: tiles in
@@ -557,7 +586,7 @@ cdef inline int cw_place_gain(const int* cnt, int occn, int distinct, int sym) n
         return 6
     return CW_PTS[c + 1] - CW_PTS[c]
 
-cdef int cw_policy_move(const cw_State* s, uint64_t* rng, int eps_pct) noexcept nogil:
+cdef int cw_policy_move(cw_State* s, uint64_t* rng, int eps_pct, int act) noexcept nogil:
     """Playout policy: with probability eps_pct/100, or when no symbol can be
     placed, a random move (cw_random_move); otherwise the placement of a hand
     symbol with the best one-move gain own team - other team, computed from
@@ -608,9 +637,23 @@ cdef int cw_policy_move(const cw_State* s, uint64_t* rng, int eps_pct) noexcept 
                 nbest += 1
                 if cw_rand_below(rng, nbest) == 0:
                     best = c | (sym << 6)
+    # action tiles: `act` random targets per action tile held, taken if one
+    # gains more than the best placement
+    if act > 0:
+        for sym in range(CW_T_MOVE, CW_NTILE):
+            if not s.hand[p][sym]:
+                continue
+            for i in range(act):
+                c = cw_random_action(s, sym, rng)
+                if c < 0:
+                    break
+                v = cw_move_gain(s, c, team)
+                if v > bestv:
+                    bestv = v
+                    best = c
     return best
 
-cdef int cw_playout(cw_State* s, uint64_t* rng, int eps_pct) noexcept nogil:
+cdef int cw_playout(cw_State* s, uint64_t* rng, int eps_pct, int act) noexcept nogil:
     """Policy moves to the end (eps_pct >= 100: uniformly random tile-first
     moves); returns the number of moves played."""
     cdef cw_Undo u
@@ -619,7 +662,7 @@ cdef int cw_playout(cw_State* s, uint64_t* rng, int eps_pct) noexcept nogil:
         if eps_pct >= 100:
             cw_make(s, cw_random_move(s, rng), &u)
         else:
-            cw_make(s, cw_policy_move(s, rng, eps_pct), &u)
+            cw_make(s, cw_policy_move(s, rng, eps_pct, act), &u)
         n += 1
     return n
 
@@ -782,7 +825,7 @@ cdef inline double cw_reward(const cw_State* s, int team, double margin) noexcep
 
 cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed,
                    double c_uct, double margin, int eps_pct, double pbias, int hexp,
-                   int root_k, cw_Tree* tr,
+                   int root_k, int act, cw_Tree* tr,
                    int* iters_out,
                    long long* moves_out) noexcept nogil:
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse
@@ -931,7 +974,7 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
             cw_make(&d, tr.nodes[best].move, &u)
             moves += 1
             node = best
-        moves += cw_playout(&d, &rng, eps_pct)
+        moves += cw_playout(&d, &rng, eps_pct, act)
         # backpropagation
         while node > 0:
             x = &tr.nodes[node]
@@ -1233,7 +1276,7 @@ cdef class CrosswiseCore:
 
     def ismcts(self, int sims, double seconds, uint64_t seed, double c_uct=0.7,
                double margin=0.0, int eps_pct=20, double pbias=0.0, int hexp=0,
-               int root_k=12):
+               int root_k=12, int act=0):
         """Search from the view of the player to move. Returns (best code,
         mean value of it for the mover's team, iterations, playout moves,
         [(code, visits, mean value)] of the root children)."""
@@ -1252,7 +1295,7 @@ cdef class CrosswiseCore:
         if tr.nodes == NULL:
             raise MemoryError()
         with nogil:
-            rc = cw_ismcts(&root, sims, seconds, seed, c_uct, margin, eps_pct, pbias, hexp, root_k, &tr,
+            rc = cw_ismcts(&root, sims, seconds, seed, c_uct, margin, eps_pct, pbias, hexp, root_k, act, &tr,
                            &iters, &moves)
         try:
             if rc < 0:
@@ -1270,7 +1313,7 @@ cdef class CrosswiseCore:
         finally:
             free(tr.nodes)
 
-    def bench_playouts(self, int viewer, int n, uint64_t seed, int eps_pct=20):
+    def bench_playouts(self, int viewer, int n, uint64_t seed, int eps_pct=20, int act=0):
         """n random playouts from redeals of this state; returns total moves."""
         if not (0 <= viewer < self.s.nplayers):
             raise ValueError(f"crosswise: no seat {viewer}")
@@ -1282,5 +1325,5 @@ cdef class CrosswiseCore:
             for i in range(n):
                 d = self.s
                 cw_determinize(&d, viewer, &rng)
-                total += cw_playout(&d, &rng, eps_pct)
+                total += cw_playout(&d, &rng, eps_pct, act)
         return total

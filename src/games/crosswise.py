@@ -612,7 +612,7 @@ class CrosswiseState:
         elif algorithm == "random":
             code, score, nodes = self._c.random_move(seed), 0.0, 1
         else:
-            unknown = set(options) - {"c", "margin", "eps", "pbias", "hexp", "root_k"}
+            unknown = set(options) - {"c", "margin", "eps", "pbias", "hexp", "root_k", "act"}
             if unknown:
                 raise CrossridorError(f"crosswise ismcts: unknown option(s) {', '.join(sorted(unknown))}")
             sims = limits.sims if limits.sims is not None else limits.nodes
@@ -627,8 +627,9 @@ class CrosswiseState:
             pbias = float(options.get("pbias", 0.0))
             hexp = int(bool(options.get("hexp", False)))
             root_k = int(options.get("root_k", 12))
+            act = int(options.get("act", 0))
             code, score, nodes, pmoves, stats = self._c.ismcts(sims or 0, secs or 0.0, seed, c_uct,
-                                                               margin, eps, pbias, hexp, root_k)
+                                                               margin, eps, pbias, hexp, root_k, act)
             extra = {"sims": nodes, "playout_moves": pmoves,
                      "top": [(str(_move(m)), v, round(q, 4)) for m, v, q in stats[:5]]}
         dt = time.perf_counter() - t0
