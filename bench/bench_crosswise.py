@@ -1,6 +1,6 @@
 """Crosswise benchmarks.
 
-    python3 bench/bench_crosswise.py speed            # playout moves/s, one core
+    python3 bench/bench_crosswise.py speed            # playout moves/s, one core (--eps 100: random)
     python3 bench/bench_crosswise.py match --games 200 --time 1.0 --players 2
     python3 bench/bench_crosswise.py match --games 100 --time 0.1 --players 4
     pytest bench/bench_crosswise.py                   # pytest-benchmark timings
@@ -22,10 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import engine  # noqa: E402
 
 
-def speed(n: int = 20000, players: int = 2) -> tuple[int, float]:
+def speed(n: int = 20000, players: int = 2, eps: int = 20) -> tuple[int, float]:
+    """Playouts from redeals of a fresh deal with ISMCTS's playout policy
+    (eps = percent of random moves; 100 = uniformly random tile-first)."""
     st = engine.load_game("crosswise", players=players).new_state(seed=1)
     t = time.perf_counter()
-    moves = st._c.bench_playouts(st.current_player, n, 12345)
+    moves = st._c.bench_playouts(st.current_player, n, 12345, eps)
     return moves, time.perf_counter() - t
 
 
@@ -67,8 +69,9 @@ def main(argv=None) -> int:
     ap.add_argument("--act", type=int, default=0)
     a = ap.parse_args(argv)
     if a.what == "speed":
-        moves, dt = speed(players=a.players)
-        print(f"{moves} playout moves in {dt:.3f} s: {moves / dt:,.0f} moves/s (one core)")
+        moves, dt = speed(players=a.players, eps=a.eps)
+        print(f"{moves} playout moves in {dt:.3f} s: {moves / dt:,.0f} moves/s (one core, "
+              f"{a.players} players, eps {a.eps}%)")
         return 0
     w = d = l = 0
     t0 = time.time()
