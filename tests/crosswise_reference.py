@@ -1,0 +1,134 @@
+"""Crosswise rules in plain Python, written straight from
+/work/shared/rules/crosswise.md (plus the decisions in games/crosswise.py),
+to check the compiled core against. Slow and simple on purpose.
+
+Board: dict cell name -> symbol 1..6 (absent = empty). Tiles: "1".."6", "M"
+(Move), "R" (Remove), "P" (Replace), "S" (Swap). Moves in the game notation.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+FILES = "abcdef"
+CELLS = [f"{f}{r}" for r in range(1, 7) for f in FILES]
+ROWS = [[f"{f}{r}" for f in FILES] for r in range(1, 7)]
+COLUMNS = [[f"{f}{r}" for r in range(1, 7)] for f in FILES]
+POINTS = {2: 1, 3: 3, 4: 5, 5: 7}
+SYMBOLS = "123456"
+
+
+def line_points(symbols: list) -> int | str:
+    """Points of one line (a list of 6 symbols or None); "six" for six identical."""
+    present = [s for s in symbols if s is not None]
+    counts = Counter(present)
+    if any(c == 6 for c in counts.values()):
+        return "six"
+    if len(present) == 6 and len(counts) == 6:
+        return 6
+    return sum(POINTS.get(c, 0) for c in counts.values())
+
+
+class RefState:
+    def __init__(self, players: int, board: dict, hands: list, bag: list, played: Counter,
+                 slot: int, passes: int = 0):
+        self.players = players
+        self.order = {2: [0, 1], 3: [0, 1, 2, 1], 4: [0, 1, 2, 3]}[players]
+        self.size = [6 if (players == 3 and p == 1) else 4 for p in range(players)]
+        self.board = dict(board)
+        self.hands = [Counter(h) for h in hands]
+        self.bag = list(bag)          # bag[0] is drawn next
+        self.played = Counter(played)
+        self.slot = slot
+        self.passes = passes
+        self.winner = None            # "Rows", "Columns", "draw"
+        self._check_end(six=self._six())
+
+    # -- queries
+    def to_move(self) -> int:
+        return self.order[self.slot]
+
+    def line(self, cells):
+        return [self.board.get(c) for c in cells]
+
+    def scores(self) -> tuple[int, int]:
+        def total(lines):
+            return sum(p for p in (line_points(self.line(l)) for l in lines) if p != "six")
+        return total(ROWS), total(COLUMNS)
+
+    def _six(self):
+        for l in ROWS:
+            if line_points(self.line(l)) == "six":
+                return "Rows"
+        for l in COLUMNS:
+            if line_points(self.line(l)) == "six":
+                return "Columns"
+        return None
+
+    def _check_end(self, six):
+        if six:
+            self.winner = six
+        elif len(self.board) == 36 or self.passes >= self.players:
+            r, c = self.scores()
+            self.winner = "Rows" if r > c else "Columns" if c > r else "draw"
+
+    def legal_moves(self) -> set[str]:
+        if self.winner:
+            return set()
+        hand = self.hands[self.to_move()]
+        occupied = [c for c in CELLS if c in self.board]
+        empty = [c for c in CELLS if c not in self.board]
+        moves = set()
+        for s in SYMBOLS:
+            if hand[s]:
+                moves |= {f"{s}@{c}" for c in empty}
+        if hand["M"]:
+            moves |= {f"move {a}>{b}" for a in occupied for b in empty}
+        if hand["R"]:
+            moves |= {f"remove {a}" for a in occupied}
+        if hand["P"]:
+            moves |= {f"replace {a}={s}" for a in occupied for s in SYMBOLS
+                      if hand[s] and self.board[a] != s}
+        if hand["S"]:
+            moves |= {f"swap {a},{b}" for i, a in enumerate(occupied) for b in occupied[i + 1:]
+                      if self.board[a] != self.board[b]}
+        return moves or {"--"}
+
+    # -- play
+    def play(self, move: str) -> None:
+        assert move in self.legal_moves(), move
+        p = self.to_move()
+        hand = self.hands[p]
+        if move == "--":
+            self.passes += 1
+        else:
+            self.passes = 0
+            if "@" in move:
+                s, c = move.split("@")
+                hand[s] -= 1
+                self.board[c] = s
+            else:
+                word, arg = move.split(" ")
+                if word == "move":
+                    a, b = arg.split(">")
+                    hand["M"] -= 1
+                    self.board[b] = self.board.pop(a)
+                elif word == "remove":
+                    hand["R"] -= 1
+                    hand[self.board.pop(arg)] += 1
+                elif word == "replace":
+                    a, s = arg.split("=")
+                    hand["P"] -= 1
+                    hand[s] -= 1
+                    hand[self.board[a]] += 1
+                    self.board[a] = s
+                else:
+                    a, b = arg.split(",")
+                    hand["S"] -= 1
+                    self.board[a], self.board[b] = self.board[b], self.board[a]
+                tile = {"move": "M", "remove": "R", "replace": "P", "swap": "S"}[word]
+                self.played[tile] += 1
+            while sum(hand.values()) < self.size[p] and self.bag:
+                hand[self.bag.pop(0)] += 1
+        self.slot = (self.slot + 1) % len(self.order)
+        self._check_end(self._six())

@@ -1,0 +1,150 @@
+"""The compiled Crosswise core against the pure-Python reference rules, and
+seeded random playouts through many games with invariants."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings, strategies as hs
+
+import engine
+from games import crosswise as cw
+from crosswise_reference import RefState, line_points
+
+TOTAL = Counter({**{s: 7 for s in "123456"}, **{a: 3 for a in "MRPS"}})
+TEAM = {0: "Rows", 1: "Columns", 2: "draw"}
+
+
+def ref_from(st) -> RefState:
+    c = st._c
+    board = {cw.cell_name(i): str(v + 1) for i, v in enumerate(c.board()) if v >= 0}
+    hands = [Counter(st.hand(p).replace("-", "")) for p in range(st.game.players)]
+    bag = [cw.TILE_CHARS[t] for t in c.bag()]
+    played = Counter({"MRPS"[i]: k for i, k in enumerate(c.played())})
+    return RefState(st.game.players, board, hands, bag, played, c.slot, c.passes)
+
+
+def compare(st, ref):
+    assert {str(m) for m in st.legal_moves()} == ref.legal_moves()
+    assert st.scores() == ref.scores()
+    assert st.current_player == (engine.TERMINAL if ref.winner else ref.to_move())
+    assert (TEAM[st.winner_team()] if st.is_terminal() else None) == ref.winner
+    for p in range(st.game.players):
+        assert Counter(st.hand(p).replace("-", "")) == +ref.hands[p]
+    assert [cw.TILE_CHARS[t] for t in st._c.bag()] == ref.bag
+
+
+def tiles_of(st):
+    c = Counter(str(s) for s in st.board() if s)
+    for p in range(st.game.players):
+        c += Counter(st.hand(p).replace("-", ""))
+    c += Counter(cw.TILE_CHARS[t] for t in st._c.bag())
+    for i, k in enumerate(st._c.played()):
+        c["MRPS"[i]] += k
+    return c
+
+
+def action_heavy_choice(rng, moves):
+    """Random move, but favour action tiles so every kind gets exercised."""
+    actions = [m for m in moves if m.kind != cw.KIND_PLACE]
+    if actions and rng.random() < 0.5:
+        return rng.choice(actions)
+    return rng.choice(moves)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_core_matches_reference_on_random_playouts(players):
+    rng = random.Random(players)
+    g = engine.load_game("crosswise", players=players)
+    kinds = Counter()
+    for seed in range(12):
+        st = g.new_state(seed=seed)
+        ref = ref_from(st)
+        while True:
+            compare(st, ref)
+            if st.is_terminal():
+                break
+            m = action_heavy_choice(rng, st.legal_moves())
+            kinds[m.kind] += 1
+            st.play(m)
+            ref.play(str(m))
+    assert all(kinds[k] > 0 for k in range(5))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_playouts_conserve_tiles_and_undo(players):
+    g = engine.load_game("crosswise", players=players)
+    rng = random.Random(100 + players)
+    ends = Counter()
+    for seed in range(60):
+        st = g.new_state(seed=seed)
+        start = st.position()
+        positions = [start]
+        while not st.is_terminal():
+            assert tiles_of(st) == TOTAL
+            bag = st._c.bag_count
+            for p in range(players):
+                n = len(st.hand(p).replace("-", ""))
+                assert n == st._c.hand_size(p) or bag == 0
+            st.play(action_heavy_choice(rng, st.legal_moves()))
+            positions.append(st.position())
+        assert tiles_of(st) == TOTAL
+        ends["six" if st._c.six >= 0 else "full" if 0 not in st.board() else "pass"] += 1
+        r = st.returns()
+        assert r in ([0.0] * players, [1.0 if p % 2 == st.winner_team() else -1.0 for p in range(players)])
+        # undo walks back through the very same positions
+        while positions:
+            assert st.position() == positions.pop()
+            if positions:
+                st.undo()
+        with pytest.raises(IndexError):
+            st.undo()
+    assert ends["full"] > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.lists(hs.one_of(hs.none(), hs.integers(1, 6)), min_size=6, max_size=6))
+def test_line_score_matches_reference(line):
+    if Counter(x for x in line if x).most_common(1) and Counter(x for x in line if x).most_common(1)[0][1] > 7:
+        return
+    st = engine.load_game("crosswise").new_state(seed=0)
+    # put the line on rank 2 of an otherwise empty board, through a position string
+    rank = "".join("." if x is None else str(x) for x in line)
+    used = Counter(rank.replace(".", "")) + Counter("12341234")
+    pos = f"....../....../....../....../{rank}/...... 0 1234,1234 ?{54 - sum(used.values())} - 0"
+    if any(used[s] > 7 for s in "123456"):
+        return
+    st = engine.load_game("crosswise").state_from_position(pos)
+    expect = line_points([None if x is None else str(x) for x in line])
+    if expect == "six":
+        assert st.is_terminal() and st.winner_team() == 0
+    else:
+        assert st.line_scores()[0][1] == expect
+
+
+def test_core_rejects_garbage():
+    from engine._core import CrosswiseCore
+    c = CrosswiseCore()                       # never set up: nothing may be played
+    assert c.legal_codes() == [] and not c.is_legal(20480)
+    for call in (lambda: c.play(20480), lambda: c.greedy(), lambda: c.random_move(1),
+                 lambda: c.ismcts(10, 0.0, 1), lambda: c.determinize(0, 1),
+                 lambda: c.bench_playouts(0, 1, 1), lambda: c.hand(0)):
+        with pytest.raises(ValueError):
+            call()
+    with pytest.raises(ValueError):
+        c.setup(5, [-1] * 36, [], [], [], [0] * 4, 0, 0)
+    with pytest.raises(ValueError):
+        c.setup(2, [9] * 36, [[0] * 10] * 2, [[0] * 10] * 2, [], [0] * 4, 0, 0)
+    with pytest.raises((ValueError, OverflowError)):
+        c.setup(2, [-1] * 36, [[300] + [0] * 9] * 2, [[0] * 10] * 2, [], [0] * 4, 0, 0)
+    c.deal(2, 1)
+    for bad in (-1, 1 << 40, 24575, 5 << 12 | 1, "x", None, 3.0):
+        assert not c.is_legal(bad)
+        with pytest.raises((ValueError, TypeError)):
+            c.play(bad)
+    with pytest.raises(ValueError):
+        c.determinize(7, 1)
+    with pytest.raises(IndexError):
+        c.undo()
