@@ -8,7 +8,8 @@
 A player is `algorithm[:key=value,...]`; keys: sims, time, and any search
 option (numbers are parsed; evaluator=qw-endgame is
 `games.qwatrobat.endgame_evaluator`, evaluator=kuq-stage is
-`games.kuq_rollout.stage_evaluator`). Seats alternate; chance outcomes come from a
+`games.kuq_rollout.stage_evaluator`). Kreuz & Quer's ismcts has game
+defaults (see `games.kreuz_und_quer`: policy prior, stage evaluator). Seats alternate; chance outcomes come from a
 seeded generator; game i uses seed i. Prints wins/draws/losses of the first
 player named, and its score ((wins + draws/2) / games).
 """

@@ -479,3 +479,18 @@ def test_dispatcher_runs_every_algorithm(name):
     if name != "random":
         assert r.move == 2
     assert r.as_dict()["move"] == str(r.move)
+
+
+def test_ismcts_prior_progressive_bias():
+    s = TicTacToe().new_state("4")
+    base = ismcts.search(s, Limits(sims=200), seed=3)
+    same = ismcts.search(s, Limits(sims=200), seed=3, prior=lambda st: None)
+    assert (base.move, base.score, base.pv) == (same.move, same.score, same.pv)
+    # a heavy bias makes the favoured (legal, not best) move the most visited
+    r = ismcts.search(s, Limits(sims=200), seed=3, prior=lambda st: 1 if 1 in st.legal_moves() else None,
+                      prior_weight=1000.0)
+    assert r.move == 1
+    with pytest.raises(CrossridorError, match="prior"):
+        ismcts.search(s, Limits(sims=10), seed=3, prior=3)
+    with pytest.raises(CrossridorError, match="prior_weight"):
+        ismcts.search(s, Limits(sims=10), seed=3, prior=lambda st: None, prior_weight=-1)

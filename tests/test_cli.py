@@ -125,7 +125,9 @@ def test_best_mcts_sims(capsys):
 
 def test_bench_json(capsys):
     data = run_json(capsys, "bench", "--depth", "2", "--sims", "50")
-    assert set(data) == {"alphabeta", "mcts", "nodes", "nps", "seconds"}
+    assert set(data) == {"alphabeta", "mcts", "movegen", "nodes", "nps", "seconds"}
+    assert [row["moves"] for row in data["movegen"]] == [131, 85]
+    assert all(row["ns_per_call"] > 0 for row in data["movegen"])
     assert data["nodes"] == sum(row["nodes"] for row in data["alphabeta"])
     assert [row["position"] for row in data["alphabeta"]] == \
         ["opening", "opening-walls", "middlegame", "7x7", "4-players"]

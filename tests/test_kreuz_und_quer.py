@@ -601,3 +601,39 @@ def test_engine_searches():
     r = engine.search(b, algorithm="ismcts", limits=engine.Limits(sims=20), seed=1,
                       rollout="eval", rollout_depth=0)
     assert r.move in b.legal_moves()
+
+
+def test_policy_moves():
+    from games.kuq_policy import pile_cost, policy_move
+    g = tdeck(races=1)
+    s = g.state_from_position(pos_collect("-/1,2/-/-/w/31/sw/0", "-/3,4/-/-/s/-1/-/0"))
+    assert policy_move(s) == Move("stop")
+    s = g.state_from_position(pos_collect("-/1,2/-/-/w/16/-/0", "-/3,4/-/-/s/-1/-/0", up="fs"))
+    assert policy_move(s) == Move("take", T["f"])
+    # player 0 at (5,0) on blue tiles, mud ahead: a beige card steps sideways to (5,1),
+    # where field (commoner) is ahead: kept (the heuristic player leaves it)
+    s = g.state_from_position(pos_collect("-/1,2/-/-/w/15/-/0", "-/3,4/-/-/s/-1/-/0"))
+    tr = s.track(0)
+    assert pile_cost(tr, 15, pile("e")) < pile_cost(tr, 15, []) < pile_cost(tr, 15, pile("s"))
+    play(s, "flip @e")
+    assert policy_move(s) == Move("keep") and heuristic_move(s) == Move("leave")
+    # denial: water takes player 0 sideways to a slightly harder lane, and would take
+    # player 1 (last row, goal water) to the goal: kept; a card that fits nowhere is left
+    s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/w/34/-/0"))
+    play(s, "flip @w")
+    assert policy_move(s) == Move("keep") and heuristic_move(s) == Move("leave")
+    s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/g/34/-/0"))
+    play(s, "flip @w")
+    assert policy_move(s) == Move("leave")
+    s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/w/34/-/0"))
+    play(s, "flip @s")
+    assert policy_move(s) == Move("leave")
+
+
+def test_ismcts_game_defaults():
+    s = started(test_deck=False)
+    r = engine.search(s, algorithm="ismcts", limits=engine.Limits(sims=20), seed=1)
+    assert r.move in s.legal_moves() and r.extra["sims"] == 20
+    r = engine.search(s, algorithm="ismcts", limits=engine.Limits(sims=20), seed=1, rollout="random",
+                      prior=None)
+    assert r.move in s.legal_moves()

@@ -23,14 +23,14 @@ class BenchPosition:
 
 
 POSITIONS = (
-    BenchPosition("opening", {}, "e2 e8", 9),
-    BenchPosition("opening-walls", {}, "h4h f2h c5h h2h e2 e8 e3 e7 d2h e3h b2h e6 a1h e5 c1h d5", 9),
+    BenchPosition("opening", {}, "e2 e8", 13),
+    BenchPosition("opening-walls", {}, "h4h f2h c5h h2h e2 e8 e3 e7 d2h e3h b2h e6 a1h e5 c1h d5", 10),
     BenchPosition("middlegame", {},
                   "d2h a2h h1h c7h f1 e8 f2 e7 f3 e6 f4 e5 f5 e4 f6 e3 f7 e7h g7 g7h f7 h8h e1h "
-                  "a7h g7 g6v g6 f5h f6 d5h", 9),
-    BenchPosition("7x7", {"size": 7}, "d5h e6v b3h f4h d2 c7 d3 c6 d4 c5 d5 c4", 9),
+                  "a7h g7 g6v g6 f5h f6 d5h", 12),
+    BenchPosition("7x7", {"size": 7}, "d5h e6v b3h f4h d2 c7 d3 c6 d4 c5 d5 c4", 11),
     BenchPosition("4-players", {"players": 4},
-                  "b8h d5h c2h e5v f1 b5 e8 h5 f2 c5 e7 g5 f3 f4h c1h h3v", 5),
+                  "b8h d5h c2h e5v f1 b5 e8 h5 f2 c5 e7 g5 f3 f4h c1h h3v", 6),
 )
 MCTS_POSITIONS = (
     BenchPosition("start-random", {}, "", 0),

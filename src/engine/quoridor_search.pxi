@@ -423,7 +423,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         s.prune_walls = 1 if prune else 0
         s.lmr = 1 if options.get("lmr", True) else 0
         s.null_move = 1 if options.get("null_move", True) else 0
-        s.wall_gain = 1 if options.get("wall_gain", False) else 0
+        s.wall_gain = 1 if options.get("wall_gain", True) else 0
         s.w_wall = int(options.get("wall_value", S_WALL))
         s.w_tempo = int(options.get("tempo", S_TEMPO))
         s.w_lone = int(options.get("lone_wall_value", S_LONE_WALL))

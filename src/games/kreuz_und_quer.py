@@ -60,8 +60,11 @@ separated by ";":
 Face-down cards are what the 48 less the others hold.
 
 Search fast paths (`native_search`): "greedy" (also "heuristic"): the
-heuristic player in `heuristic_move`. Every other algorithm runs the generic
-module; `evaluate()` is a cheap heuristic (distance to the goal counting the
+heuristic player in `heuristic_move`. "ismcts" runs the generic ISMCTS with
+game defaults for the options not given: prior = `kuq_policy.policy_move`
+(progressive bias, weight `ISMCTS_PRIOR_WEIGHT`) and, unless rollout or
+evaluator is given, evaluator = `kuq_rollout.stage_evaluator`. Every other
+algorithm runs the generic module; `evaluate()` is a cheap heuristic (distance to the goal counting the
 pile, points), and `games.kuq_rollout.stage_evaluator` a playout of the rest
 of the stage with the heuristic rules, for `evaluator=` of mcts / ismcts.
 
@@ -959,10 +962,28 @@ class KState:
             dt = _time.perf_counter() - t0
             return SearchResult(move=mv, score=self.evaluate()[self.current_player], depth=1, nodes=1,
                                 seconds=dt, nps=1 / dt if dt > 0 else 0.0, pv=(mv,))
+        if algorithm == "ismcts":
+            # game defaults for options not given: the policy of `kuq_policy` as a
+            # progressive bias, leaves scored by a heuristic playout of the stage
+            from engine.algorithms import ismcts
+            from .kuq_rollout import stage_evaluator
+            opts = dict(options)
+            opts.setdefault("prior", _policy_prior)
+            opts.setdefault("prior_weight", ISMCTS_PRIOR_WEIGHT)
+            if "rollout" not in opts and "evaluator" not in opts:
+                opts["evaluator"] = stage_evaluator
+            return ismcts.search(self, limits, seed=seed, **opts)
         return NotImplemented
 
 
 # ----------------------------------------------------------------------------- heuristic player
+
+ISMCTS_PRIOR_WEIGHT = 5.0
+
+
+def _policy_prior(state):
+    from .kuq_policy import policy_move
+    return policy_move(state)       # the heuristic player's build
 
 
 def heuristic_move(state: KState) -> Move:

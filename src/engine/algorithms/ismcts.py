@@ -21,7 +21,11 @@ Opponents' moves are tree edges as in SO-ISMCTS.
 
 Limits, options, rollouts and result as in `mcts`: sims / nodes exactly
 (one node = one iteration), time, depth (deepest tree level that may get
-nodes, in decision plies); options c, rollout, rollout_depth, evaluator.
+nodes, in decision plies); options c, rollout, rollout_depth, evaluator,
+and a progressive bias (Chaslot et al. 2008): ``prior`` = callable(state)
+giving a favoured move (or None) for the player to move in a
+determinization; that move is expanded first and its UCB value gets
+``prior_weight / (n + 1)`` (default weight 1.0 when a prior is given).
 Only moves legal in the real position can be returned; ``pv`` lists the
 most visited decision moves (chance events in between are not shown).
 """
@@ -33,8 +37,8 @@ import random
 
 from ..errors import UnsupportedGameError
 from ..protocol import CHANCE, GameTraits, Limits, SearchResult
-from .common import Timeout, check_root, deadline_of, mcts_options, move_list, now, rollout, \
-    sample_chance, sim_budget, traits_of
+from .common import Timeout, check_root, deadline_of, mcts_options, move_list, now, opt_callable, \
+    opt_number, parse_options, rollout, sample_chance, sim_budget, traits_of
 
 __all__ = ["search", "check_game"]
 
@@ -78,7 +82,11 @@ def _best_edge(node: _Node, player: int, allowed=None):
 
 
 def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
+    options = dict(options)
+    bias = parse_options("ismcts", {k: options.pop(k) for k in ("prior", "prior_weight") if k in options},
+                         {"prior": (None, opt_callable), "prior_weight": (1.0, opt_number(0.0))})
     opts = mcts_options("ismcts", options, state)
+    prior, pw = bias["prior"], bias["prior_weight"]
     traits = traits_of(state)
     check_game(traits)
     budget = sim_budget("ismcts", limits)
@@ -127,9 +135,10 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
                     untried.append(m)
                 else:
                     avail.append(e)
+            fav = prior(d) if prior is not None else None
             expanding = bool(untried)
             if expanding:
-                m = untried[rng.randrange(len(untried))]
+                m = fav if fav in untried else untried[rng.randrange(len(untried))]
                 edge = edges.get(m)
                 if edge is None:
                     edge = edges[m] = _Edge(n_players)
@@ -139,6 +148,8 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
                 for mv in moves:
                     e = edges[mv]
                     v = (e.w[p] / e.n - lo) / span + c * sqrt(log(e.avail) / e.n)
+                    if mv == fav:
+                        v += pw / (e.n + 1)
                     if v > best_v:
                         best_v, m, edge = v, mv, e
             for e in avail:

@@ -1,0 +1,103 @@
+"""Kreuz & Quer: a playing policy that judges a pile by how easy the rest of
+the route is from where it leads (used as the prior, a progressive bias,
+of the game's ISMCTS; see `kreuz_und_quer.KState.native_search`).
+
+`pile_cost(track, pos, pile)`: the soft minimum, over the rooms the pile can
+leave the pawn in (its frontier), of `Track.cost_to_goal` (the -log
+likelihood of the likeliest straight way on to the goal): lower is better;
+-inf once the pile reaches the goal; a pile with a card that fits nowhere
+(it can bring nothing more this stage) costs its end room's cost plus
+`DEAD`. `policy_move(state)` plays like `heuristic_move` but
+keeps / takes a card when it lowers this cost (so it also steps sideways
+towards an easier lane, and takes the face-up card with the easiest
+continuation), and keeps rather than leaves face up a flipped card that
+would take another player farther if keeping it costs at most `DENY`
+(others' unseen pile cards are assumed to fit: no peeking).
+Measured against `heuristic_move` (one race per game, races seeded 0..199,
+seats alternating, policies called directly): the cost rule alone won
+109 of 200, with the denial (DENY=1.0) 121 of 200.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .kuq_paths import walk
+
+DEAD = 3.0     # cost of a pile with a card that fits nowhere, beyond its end room's
+DENY = 1.0     # keep a card another player could use if it costs at most this much
+
+
+def pile_cost(tr, pos, pile) -> float:
+    w = walk(tr, pos, pile)
+    if w.goal_step is not None:
+        return -math.inf
+    if not w.frontier:
+        return tr.cost_to_goal(w.end) + DEAD
+    costs = [tr.cost_to_goal(r) for r in w.frontier]
+    lo = min(costs)
+    return lo - math.log(sum(math.exp(lo - c) for c in costs))
+
+
+def policy_move(state):
+    """The policy's move for the player to move (collect / decide / build)."""
+    from .kreuz_und_quer import FLIP, KEEP, LEAVE, STOP, Move, heuristic_move
+    ph = state.phase
+    if ph not in ("collect", "decide"):
+        return heuristic_move(state)
+    p = state.current_player
+    tr = state.track(p)
+    pos = state.pos[p]
+    pile = state.tp[p]
+    now = pile_cost(tr, pos, pile)
+    if ph == "decide":
+        if now == -math.inf:
+            return LEAVE
+        c = pile_cost(tr, pos, pile + [state.pending])
+        if c < now - 1e-9:
+            return KEEP
+        if DENY and c <= now + DENY and _helps_others(state, p, state.pending):
+            return KEEP
+        return LEAVE
+    if now == -math.inf:
+        return STOP
+    best_t, best_c = -1, now - 1e-9
+    for t in range(len(state.up)):
+        if state.up[t]:
+            c = pile_cost(tr, pos, pile + [t])
+            if c < best_c:
+                best_t, best_c = t, c
+    if best_t >= 0:
+        return Move("take", best_t)
+    if any(state.down):
+        return FLIP
+    return STOP
+
+
+def _helps_others(state, p, t):
+    """Would card t take another player's pile farther, as far as p can see?
+    Cards p has not seen are assumed to fit (any terrain that fits)."""
+    from .kuq_paths import GOAL, START, rank, step
+    for q in range(state.game.n):
+        if q == p or state.goal[q] < 0:
+            continue
+        tr = state.track(q)
+        cur = {state.pos[q]}
+        for u, pub in zip(state.tp[q], state.tk[q]):
+            if pub:
+                nxt = step(tr, cur, u)
+            else:
+                nxt = set()
+                for v in range(len(state.up)):
+                    nxt |= step(tr, cur, v)
+            if not nxt or GOAL in nxt:
+                cur = set()
+                break
+            cur = nxt
+        if not cur:
+            continue
+        far = max(rank(tr, r)[0] for r in cur)
+        nxt = step(tr, cur, t)
+        if GOAL in nxt or (nxt and max(rank(tr, r)[0] for r in nxt) > far):
+            return True
+    return False
