@@ -27,14 +27,15 @@ class RaceGame:
     exactly wins. With two players the first wins by leaving a multiple of
     step + 1; `greedy` here is that perfect strategy."""
 
-    def __init__(self, players=2, target=10, step=3):
+    def __init__(self, players=2, target=10, step=3, points=False):
         self.name = "race"
-        self.params = {"players": players, "target": target, "step": step}
+        self.params = {"players": players, "target": target, "step": step, "points": points}
         self.traits = GameTraits("race", players)
         self.players, self.target, self.step = players, target, step
+        self.with_points = points
 
     def new_state(self, moves=None, seed=None):
-        state = RaceState(self)
+        state = (RacePointsState if self.with_points else RaceState)(self)
         if isinstance(moves, str):
             moves = moves.split()
         for m in moves or ():
@@ -80,7 +81,7 @@ class RaceState:
         self.total -= self.history.pop()
 
     def clone(self):
-        c = RaceState(self.game)
+        c = type(self)(self.game)
         c.total, c.history = self.total, list(self.history)
         return c
 
@@ -112,6 +113,15 @@ class RaceState:
         else:
             return NotImplemented
         return SearchResult(move, 0.0, 1, 1, 0.0, 0.0, (move,))
+
+
+class RacePointsState(RaceState):
+    """The race with points (`-o points=true`): each seat scores the sum of
+    the numbers it added."""
+
+    def points(self):
+        n = self.game.players
+        return [sum(self.history[p::n]) for p in range(n)]
 
 
 def race(**params):
@@ -433,3 +443,166 @@ def test_quoridor_four_players_max_plies():
     assert code == 0, err
     obj = json.loads(out)
     assert obj["games"] == 4 and obj["draws"] == 4 and obj["max_plies_draws"] == 4
+
+
+# --- first-to and sum-of ------------------------------------------------------------------------
+
+def test_first_to_stops_at_x_wins_whatever_the_concurrency(tmp_path):
+    engines = [EngineSpec.parse("random"), EngineSpec.parse("random")]
+    one = run_match(config(engines=engines, first_to=4, games=None, random_openings=1,
+                           records=str(tmp_path / "a")))
+    t = one.tally
+    assert one.config.games == 40                      # the default cap, 10 X
+    assert max(t.wins, t.losses) == 4 and min(t.wins, t.losses) < 4
+    # it stopped at the game that gave the 4th win (in index order), not at a round's end
+    last = one.records[-1]
+    assert last.winner_engine == (0 if t.wins == 4 else 1) and t.games == len(one.records)
+    assert one.stopped == f"first to 4 wins: engine {1 if t.wins == 4 else 2}"
+    s = one.summary()
+    assert s["match_winner"] == (1 if t.wins == 4 else 2) and s["first_to"] == 4
+    two = run_match(config(engines=engines, first_to=4, games=None, random_openings=1, concurrency=2,
+                           records=str(tmp_path / "b")))
+    assert strip_time(two.records) == strip_time(one.records)
+    assert two.summary() == s
+    # games still in flight at the stop were recorded, not counted
+    with open(tmp_path / "b") as f:
+        recorded = sorted(json.loads(line)["index"] for line in f)
+    assert recorded[:t.games] == list(range(t.games)) and len(recorded) == t.games + two.uncounted
+
+
+def test_first_to_cap_leaves_no_winner():
+    result = run_match(config(first_to=5, games=4))      # greedy wins at most 4 of 4
+    assert result.tally.games == 4 and result.stopped is None
+    assert result.summary()["match_winner"] is None
+    assert run_match(config(first_to=2, games=None)).summary()["match_winner"] == 1
+    with pytest.raises(ValueError, match="sum-of 3"):
+        run_match(config(sum_of=3, games=4, params={"points": True}))
+
+
+def test_sum_of_totals_are_the_records_points(tmp_path):
+    path = tmp_path / "games.jsonl"
+    result = run_match(config(params={"points": True}, sum_of=6, games=None, records=str(path)))
+    assert result.config.games == 6 and result.tally.games == 6 and result.stopped is None
+    totals = [0, 0]
+    with open(path) as f:
+        for line in f:
+            rec = json.loads(line)
+            assert len(rec["points"]) == 2
+            for seat, engine in enumerate(rec["seats"]):
+                totals[engine] += rec["points"][seat]
+    s = result.summary()
+    assert s["points"] == totals and sum(totals) == 6 * 10
+    assert s["match_winner"] == (None if totals[0] == totals[1] else 1 if totals[0] > totals[1] else 2)
+    # a game without points records none
+    plain = run_match(config(games=2))
+    assert all(r.points is None and "points" not in r.as_dict() for r in plain.records)
+    assert "points" not in plain.summary() and "match_winner" not in plain.summary()
+
+
+def test_sum_of_resume_keeps_the_points(tmp_path):
+    path = str(tmp_path / "r.jsonl")
+    args = ("match", GAME, "-o", "points=true", "--engine", "greedy", "--engine", "random",
+            "--sum-of", "6", "--concurrency", "1", "--seed", "4", "--records", path, "--json")
+    code, out1, err = run_cli(*args)
+    assert code == 0, err
+    with open(path) as f:
+        lines = f.readlines()
+    with open(path, "w") as f:
+        f.writelines(lines[:3])
+    code, out2, err = run_cli(*args, "--resume")
+    assert code == 0, err
+    assert json.loads(out1) == json.loads(out2) and "points" in json.loads(out2)
+
+
+def test_cli_first_to_and_sum_of_text():
+    code, out, err = run_cli("match", GAME, "-o", "points=true", "--engine", "greedy", "--engine", "random",
+                             "--first-to", "3", "--concurrency", "1", "--seed", "3")
+    assert code == 0, err
+    assert "match (first to 3 wins): engine 1 wins, 3-" in out
+    code, out, err = run_cli("match", GAME, "-o", "points=true", "--engine", "greedy", "--engine", "random",
+                             "--sum-of", "4", "--concurrency", "1", "--seed", "3")
+    assert code == 0, err
+    assert "games 4:" in out and "points: engine 1: " in out and "match (sum of 4 games): " in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--first-to", "0"], "--first-to must be >= 1"),
+    (["--first-to", "-2"], "--first-to must be >= 1"),
+    (["--sum-of", "0"], "--sum-of must be >= 1"),
+    (["--sum-of", "-1"], "--sum-of must be >= 1"),
+    (["--first-to", "2", "--sum-of", "2"], "not allowed with"),
+    (["--sum-of", "4", "--games", "6"], "differ"),
+    (["--sum-of", "4"], "sum-of needs a game with points"),
+    (["--first-to", "2", "--sprt", "elo0=0,elo1=10"], "exclude each other"),
+    (["--first-to", "x"], "invalid int"),
+])
+def test_cli_first_to_and_sum_of_reject_bad_input(argv, message):
+    code, out, err = run_cli("match", GAME, "--engine", "random", "--engine", "random", *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("crossridor: error:") and message in err, err
+
+
+def test_cli_first_to_and_sum_of_need_two_engines():
+    code, out, err = run_cli("match", GAME, "--players", "4", "--engine", "random", "--engine", "random",
+                             "--engine", "random", "--engine", "random", "--first-to", "2")
+    assert code == 2 and err.count("\n") == 1 and "two engines" in err, err
+
+
+def crosswise_or_skip():
+    try:
+        import engine
+        return engine.load_game("crosswise")
+    except Exception as exc:   # the compiled core is not built yet
+        pytest.skip(f"crosswise unavailable: {exc}")
+
+
+@pytest.mark.parametrize("mode", [("--first-to", "2"), ("--sum-of", "4")])
+def test_crosswise_first_to_and_sum_of_end_to_end(tmp_path, mode):
+    crosswise_or_skip()
+    path = str(tmp_path / "cw.jsonl")
+    code, out, err = run_cli("match", "crosswise", "--engine", "greedy", "--engine", "random", *mode,
+                             "--concurrency", "1", "--seed", "5", "--records", path, "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert obj["match_winner"] in (1, 2, None) and len(obj["points"]) == 2
+    with open(path) as f:
+        recs = [json.loads(line) for line in f]
+    totals = [0, 0]
+    for rec in recs[:obj["games"]]:
+        assert rec["reason"] == "terminal" and len(rec["points"]) == 2
+        for seat, engine in enumerate(rec["seats"]):
+            totals[engine] += rec["points"][seat]
+    assert obj["points"] == totals
+    if mode[0] == "--first-to":
+        assert obj["first_to"] == 2 and max(obj["wins"], obj["losses"]) == 2
+        assert obj["match_winner"] == (1 if obj["wins"] == 2 else 2)
+    else:
+        assert obj["sum_of"] == 4 and obj["games"] == 4 and len(recs) == 4
+        assert obj["match_winner"] == (None if totals[0] == totals[1] else 1 if totals[0] > totals[1] else 2)
+
+
+def test_crosswise_points_follow_the_teams():
+    crosswise_or_skip()
+    from engine.workers import seat_points
+    import engine
+    game = engine.load_game("crosswise", players=4)
+    rec = play_game(GameTask(index=0, game="crosswise", params={"players": 4},
+                             engines=(EngineSpec.parse("greedy"), EngineSpec.parse("random")),
+                             seats=(0, 1, 0, 1), seed=3, deal_seed=9))
+    rows, cols = rec.points[0], rec.points[1]
+    assert rec.points == [rows, cols, rows, cols]
+    assert seat_points(game, game.new_state(seed=1)) == [0, 0, 0, 0]
+    # a team's win counts for the engine that holds the whole team
+    if rec.returns[0] != rec.returns[1]:
+        assert rec.winner_engine == (0 if rec.returns[0] > rec.returns[1] else 1)
+        assert rec.result in ("1-0-1-0", "0-1-0-1")
+
+
+def test_quoridor_first_to():
+    quoridor_or_skip()
+    code, out, err = run_cli("match", "quoridor", "--size", "5", "--engine", "greedy", "--engine", "random",
+                             "--first-to", "2", "--concurrency", "1", "--seed", "2", "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert max(obj["wins"], obj["losses"]) == 2 and obj["match_winner"] in (1, 2)
+    assert "points" not in obj

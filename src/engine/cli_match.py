@@ -28,17 +28,28 @@ def cmd_match(args) -> int:
                          "--engine random)")
     if args.resume and not args.records:
         raise UsageError("--resume needs --records FILE")
-    for name, value, low in (("--games", args.games, 1), ("--concurrency", args.concurrency, 1),
+    for name, value, low in (("--first-to", args.first_to, 1), ("--sum-of", args.sum_of, 1),
+                             ("--games", args.games, 1), ("--concurrency", args.concurrency, 1),
                              ("--max-plies", args.max_plies, 1), ("--random-openings", args.random_openings, 0)):
         if value is not None and value < low:
             raise UsageError(f"{name} must be >= {low}, got {value}")
+    if args.sum_of is not None and args.games is not None and args.games != args.sum_of:
+        raise UsageError(f"--games {args.games} and --sum-of {args.sum_of} differ (--sum-of X plays X games; "
+                         f"give one of them)")
+    if args.sprt is not None and (args.first_to is not None or args.sum_of is not None):
+        raise UsageError(f"--sprt and {'--first-to' if args.first_to is not None else '--sum-of'} "
+                         f"exclude each other")
+    if (args.first_to is not None or args.sum_of is not None) and len(args.engine) != 2:
+        raise UsageError(f"{'--first-to' if args.first_to is not None else '--sum-of'} needs two engines, "
+                         f"got {len(args.engine)} engines")
     engines = [_engine(text) for text in args.engine]
     sprt = SprtSpec.parse(args.sprt) if args.sprt is not None else None
     openings = read_openings(args.openings) if args.openings else None
     config = MatchConfig(game=args.game, params=game_params(args), engines=engines, games=args.games,
                          concurrency=args.concurrency, openings=openings,
                          random_openings=args.random_openings or 0, seed=args.seed,
-                         max_plies=args.max_plies, sprt=sprt, records=args.records, resume=args.resume)
+                         max_plies=args.max_plies, sprt=sprt, records=args.records, resume=args.resume,
+                         first_to=args.first_to, sum_of=args.sum_of)
     match = Match(config)
     bar = None
     if not args.json and sys.stderr.isatty():
@@ -101,10 +112,23 @@ def print_report(out: dict, result) -> None:
         s = out["sprt"]
         verdict = {"H0": "H0 accepted", "H1": "H1 accepted", "continue": "no decision yet"}[s["result"]]
         print(f"sprt ({result.config.sprt}): llr {s['llr']:.3f} in [{s['lower']:.3f}, {s['upper']:.3f}]: {verdict}")
+    if "points" in out:
+        print("points: " + "  ".join(f"engine {i}: {p}" for i, p in enumerate(out["points"], 1)))
     if result.stopped:
         print(f"stopped early ({result.stopped}) after {n} games"
               + (f"; {result.uncounted} more finished and are in the records, not counted"
                  if result.uncounted else ""))
+    if "first_to" in out:
+        x, w = out["first_to"], out["match_winner"]
+        if w:
+            mine, theirs = (out["wins"], out["losses"]) if w == 1 else (out["losses"], out["wins"])
+            print(f"match (first to {x} wins): engine {w} wins, {mine}-{theirs}")
+        else:
+            print(f"match (first to {x} wins): no winner after {n} game{'' if n == 1 else 's'}")
+    if "sum_of" in out:
+        w = out["match_winner"]
+        print(f"match (sum of {out['sum_of']} games): "
+              + (f"engine {w} wins on points" if w else "no winner, equal points"))
 
 
 # --- play --------------------------------------------------------------------------
@@ -137,9 +161,16 @@ def add_parsers(sub) -> None:
     add_game_arguments(p, moves=False)
     p.add_argument("--engine", action="append", default=[], metavar="SPEC",
                    help="an engine (2, or one per seat; repeat the option)")
-    p.add_argument("--games", type=int, default=DEFAULT_GAMES,
+    p.add_argument("--games", type=int, default=None,
                    help=f"number of games (default {DEFAULT_GAMES}; a multiple of the number of players "
-                        "keeps seats balanced)")
+                        "keeps seats balanced; with --first-to X the cap, default 10 X)")
+    m = p.add_mutually_exclusive_group()
+    m.add_argument("--first-to", type=int, default=None, metavar="X",
+                   help="two engines play until one has X wins (draws count for nobody; counted in game "
+                        "order, so independent of --concurrency); games capped by --games")
+    m.add_argument("--sum-of", type=int, default=None, metavar="X",
+                   help="two engines play X games; the higher total of points wins (games with points "
+                        "only, e.g. crosswise)")
     p.add_argument("--concurrency", type=int, default=None, metavar="K",
                    help="games played at once, in worker processes (default: the number of cores)")
     g = p.add_mutually_exclusive_group()

@@ -26,8 +26,23 @@ Scoring, from the first engine's side. A win: the game was won by a seat of
 engine 1; a loss: won by engine 2; a draw: nobody won (including the
 `max_plies` cap) or, with four different engines, engine 3 or 4 won. So W/D/L
 is always engine 1 against engine 2 and 50% means equal strength.
-Crosswise's `--first-to X` / `--sum-of X` modes belong here: a scorer in
-place of `game_outcome` and a `StopRule` like `SprtStop`.
+
+Match modes (two engines; from Crosswise's `match X` / `sumof X`, for any
+game):
+
+* first_to=X: the match ends as soon as one engine has X wins (`FirstToStop`,
+  checked after every game of the index order, not per round, so the games
+  counted and the winner do not depend on the concurrency). The games are
+  capped at `games` (default 10 X); a cap reached first leaves no winner.
+* sum_of=X: exactly X games (`games` defaults to X and must equal it); the
+  engine with the higher total of points wins. A game's points are the
+  per-seat `points` of its record (`workers.seat_points`: the final state's
+  `points()`, or its per-team `scores()`); an engine's points in a game are
+  the mean over its seats (in a team game: its team's points). A game
+  without points is refused.
+
+Both set `match_winner` (1, 2, or None for no winner / equal totals) in the
+summary, and "points" (totals per engine) when the game has points.
 """
 
 from __future__ import annotations
@@ -43,9 +58,11 @@ from typing import Callable, Protocol
 from .errors import CrossridorError
 from .stats import SprtResult, SprtSpec, sprt, summary
 from .workers import (GameRecord, GameTask, derive_seed, make_executor,
-                      new_game_state, play_game, resolve_game, stop_executor)
+                      new_game_state, play_game, resolve_game, seat_points, stop_executor)
 
 DEFAULT_MAX_PLIES = 400
+DEFAULT_GAMES = 100
+FIRST_TO_CAP = 10          # first_to=X without `games`: at most 10 X games
 
 
 @dataclass
@@ -53,7 +70,7 @@ class MatchConfig:
     game: str                                  # registry name (or module:function)
     params: dict
     engines: list                              # EngineSpec, command-line order
-    games: int = 100
+    games: int | None = None                   # None: 100, or 10 X with first_to, X with sum_of
     concurrency: int | None = None             # None: the number of cores
     openings: list | None = None               # move lists (tuples of notation)
     random_openings: int = 0                   # plies of seeded random moves
@@ -62,8 +79,33 @@ class MatchConfig:
     sprt: SprtSpec | None = None
     records: str | None = None                 # JSON-lines file, one finished game a line
     resume: bool = False
+    first_to: int | None = None                # stop when an engine has this many wins
+    sum_of: int | None = None                  # play this many games; most points wins
+
+    def __post_init__(self):
+        if self.games is None:
+            if _positive_int(self.sum_of):
+                self.games = self.sum_of
+            elif _positive_int(self.first_to):
+                self.games = FIRST_TO_CAP * self.first_to
+            else:
+                self.games = DEFAULT_GAMES
 
     def validate(self) -> None:
+        if self.first_to is not None and self.sum_of is not None:
+            raise CrossridorError("give first-to or sum-of, not both")
+        for name, value in (("first-to", self.first_to), ("sum-of", self.sum_of)):
+            if value is not None and not _positive_int(value):
+                raise CrossridorError(f"{name} must be a positive number, got {value!r}")
+        if self.sum_of is not None and self.games != self.sum_of:
+            raise CrossridorError(f"sum-of {self.sum_of} plays {self.sum_of} games, not {self.games}: "
+                                  f"give one number of games")
+        if (self.first_to is not None or self.sum_of is not None) and self.sprt is not None:
+            raise CrossridorError(f"{'first-to' if self.first_to is not None else 'sum-of'} and sprt "
+                                  f"exclude each other")
+        if (self.first_to is not None or self.sum_of is not None) and len(self.engines) != 2:
+            raise CrossridorError(f"{'first-to' if self.first_to is not None else 'sum-of'} needs two "
+                                  f"engines, got {len(self.engines)} engines")
         if self.games < 1:
             raise CrossridorError(f"games must be >= 1, got {self.games}")
         if self.concurrency is not None and self.concurrency < 1:
@@ -78,6 +120,10 @@ class MatchConfig:
             raise CrossridorError("the openings file holds no opening")
         if self.resume and not self.records:
             raise CrossridorError("resume needs a records file")
+
+
+def _positive_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 # --- seating and openings -----------------------------------------------------------
@@ -140,6 +186,22 @@ def game_outcome(record: GameRecord) -> str:
     return "draw"
 
 
+def engine_points(record: GameRecord, num_engines: int) -> list | None:
+    """Each engine's points in the game: the mean of its seats' points (in
+    a team game its team's points); None if the record has no points."""
+    if record.points is None:
+        return None
+    out = []
+    for engine in range(num_engines):
+        mine = [p for p, e in zip(record.points, record.seats) if e == engine]
+        out.append(sum(mine) / len(mine) if mine else 0)
+    return out
+
+
+def _number(value):
+    return int(value) if float(value).is_integer() else round(value, 6)
+
+
 @dataclass
 class Tally:
     wins: int = 0
@@ -147,8 +209,15 @@ class Tally:
     losses: int = 0
     wins_by_engine: list = field(default_factory=list)
     max_plies_draws: int = 0
+    points: list = field(default_factory=lambda: [0, 0])   # engines 1 and 2, over the games with points
+    games_without_points: int = 0
 
     def add(self, record: GameRecord) -> None:
+        pts = engine_points(record, len(self.points))
+        if pts is None:
+            self.games_without_points += 1
+        else:
+            self.points = [_number(a + b) for a, b in zip(self.points, pts)]
         outcome = game_outcome(record)
         if outcome == "win":
             self.wins += 1
@@ -173,6 +242,9 @@ class Tally:
 
 
 class StopRule(Protocol):
+    """Checked after each complete round of the index order, or after every
+    game if the rule has `every_game = True`."""
+
     def check(self, tally: Tally) -> str | None:
         """None to go on, or a reason to stop the match."""
 
@@ -184,6 +256,26 @@ class SprtStop:
     def check(self, tally: Tally) -> str | None:
         result = sprt(tally.wins, tally.draws, tally.losses, self.spec)
         return None if result.result == "continue" else f"sprt {result.result}"
+
+
+@dataclass
+class FirstToStop:
+    """`match X`: stop when engine 1 or 2 has X wins (after every game, so
+    the count never passes X)."""
+
+    wins: int
+    every_game = True
+
+    def check(self, tally: Tally) -> str | None:
+        winner = self.winner(tally)
+        return None if winner is None else f"first to {self.wins} wins: engine {winner}"
+
+    def winner(self, tally: Tally) -> int | None:
+        if tally.wins >= self.wins:
+            return 1
+        if tally.losses >= self.wins:
+            return 2
+        return None
 
 
 # --- records file ------------------------------------------------------------------
@@ -258,6 +350,18 @@ class MatchResult:
             out["wins_by_engine"] = t.wins_by_engine + [0] * (len(self.config.engines) - len(t.wins_by_engine))
         if self.stopped:
             out["stopped"] = self.stopped
+        cfg = self.config
+        if cfg.first_to is not None or cfg.sum_of is not None:
+            has_points = bool(self.records) and t.games_without_points == 0
+            if has_points:
+                out["points"] = list(t.points)
+            if cfg.first_to is not None:
+                out["first_to"] = cfg.first_to
+                out["match_winner"] = FirstToStop(cfg.first_to).winner(t)
+            else:
+                out["sum_of"] = cfg.sum_of
+                a, b = t.points
+                out["match_winner"] = None if a == b else (1 if a > b else 2)
         return out
 
 
@@ -273,6 +377,8 @@ class Match:
         self.num_players = self.game.traits.num_players
         self.base = base_seating(self.num_players, len(config.engines))
         self.round_size = self.num_players
+        if config.sum_of is not None and seat_points(self.game, new_game_state(self.game)) is None:
+            raise CrossridorError("sum-of needs a game with points")
         self.records_file = RecordsFile(config.records) if config.records else None
         prior = self._load_prior()
         self.seed = self._choose_seed(prior)
@@ -314,6 +420,9 @@ class Match:
         if tuple(record.moves[:record.opening_plies]) != task.opening or tuple(record.seats) != task.seats:
             raise CrossridorError(f"records file {cfg.records!r}: game {record.index} has another "
                                   f"opening or seating than this match would play")
+        if cfg.sum_of is not None and record.points is None:
+            raise CrossridorError(f"records file {cfg.records!r}: game {record.index} has no points "
+                                  f"(recorded without them): sum-of cannot count it")
 
     def opening(self, round_index: int) -> tuple:
         if round_index not in self._openings:
@@ -371,6 +480,8 @@ class Match:
         cfg = self.config
         concurrency = cfg.concurrency or os.cpu_count() or 1
         rules: list = [SprtStop(cfg.sprt)] if cfg.sprt else []
+        if cfg.first_to is not None:
+            rules.append(FirstToStop(cfg.first_to))
         counted = Tally()
         live = Tally()
         for index in sorted(self.done):
@@ -379,17 +490,19 @@ class Match:
 
         def advance():
             # Count finished games in index order; check the stop rules
-            # after each complete round.
+            # after each complete round (or each game, for an every_game rule).
             while state["stopped"] is None and state["prefix"] in self.done:
                 counted.add(self.done[state["prefix"]])
                 state["prefix"] += 1
                 p = state["prefix"]
-                if p % self.round_size == 0 or p == cfg.games:
-                    for rule in rules:
-                        reason = rule.check(counted)
-                        if reason:
-                            state["stopped"] = reason
-                            break
+                boundary = p % self.round_size == 0 or p == cfg.games
+                for rule in rules:
+                    if not (boundary or getattr(rule, "every_game", False)):
+                        continue
+                    reason = rule.check(counted)
+                    if reason:
+                        state["stopped"] = reason
+                        break
 
         advance()
         todo = iter([i for i in range(cfg.games) if i not in self.done])

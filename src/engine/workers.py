@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cli_common import convert_value
 from .errors import CrossridorError
 from .protocol import CHANCE, Limits
 from .registry import load_game
@@ -99,7 +100,7 @@ class EngineSpec:
                                           f"{'a number' if key == 'time' else 'an integer'}, "
                                           f"got {value!r}") from None
             else:
-                options[key] = _convert(value)
+                options[key] = convert_value(value)
         if limit_fields:
             try:
                 limits = Limits(**limit_fields)
@@ -130,23 +131,6 @@ class EngineSpec:
             if "argument" in str(exc):
                 raise CrossridorError(f"engine {self}: {exc}") from None
             raise
-
-
-def _convert(raw: str):
-    """Option text -> bool, None, int, float or str (as `-e key=value` in `best`)."""
-    low = raw.lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    if low in ("none", "null"):
-        return None
-    for cast in (int, float):
-        try:
-            return cast(raw)
-        except ValueError:
-            pass
-    return raw
 
 
 def _fmt(v: Any) -> str:
@@ -214,6 +198,38 @@ def winner_seat(returns) -> int | None:
     return seats[0] if len(seats) == 1 else None
 
 
+def _number(value):
+    """An int when the value is integral (points stay ints in JSON)."""
+    value = float(value)
+    return int(value) if value.is_integer() else value
+
+
+def seat_points(game, state) -> list | None:
+    """The points of each seat in `state` (a game's score, as opposed to its
+    win/loss returns), or None for a game without points. A state offers
+    them as `points()` (one number per seat), or as `scores()` (one number
+    per team of `game.traits.teams`, e.g. Crosswise's (Rows, Columns))."""
+    n = game.traits.num_players
+    points = getattr(state, "points", None)
+    if callable(points):
+        values = list(points())
+    else:
+        scores = getattr(state, "scores", None)
+        teams = getattr(game.traits, "teams", ())
+        if not callable(scores) or not teams:
+            return None
+        by_team = list(scores())
+        values = [None] * n
+        for team, team_seats in enumerate(teams):
+            for seat in team_seats:
+                values[seat] = by_team[team]
+        if None in values:
+            return None
+    if len(values) != n:
+        return None
+    return [_number(v) for v in values]
+
+
 # --- tasks and records ------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -256,24 +272,44 @@ class GameRecord:
     match_engines: list = field(default_factory=list)   # engine specs, match order
     match_seed: int = 0
     max_plies: int = 0
+    points: list | None = None   # per seat, from the final state; absent for games without points
 
     def as_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        d = dataclasses.asdict(self)
+        if d["points"] is None:
+            del d["points"]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "GameRecord":
         names = {f.name for f in dataclasses.fields(cls)}
-        missing = names - set(d) - {"game", "params", "match_engines", "match_seed", "max_plies"}
+        missing = names - set(d) - {"game", "params", "match_engines", "match_seed", "max_plies", "points"}
         if missing:
             raise ValueError(f"record lacks {', '.join(sorted(missing))}")
         return cls(**{k: v for k, v in d.items() if k in names})
 
 
-def result_string(returns, winner: int | None) -> str:
+def result_string(returns, winner: int | None, winners=None) -> str:
+    """`winners`: the seats of a shared win (a team), if `winner` is None."""
     n = len(returns)
-    if winner is None:
+    if winner is not None:
+        winners = (winner,)
+    if not winners:
         return "1/2-1/2" if n == 2 else "draw"
-    return "-".join("1" if seat == winner else "0" for seat in range(n))
+    return "-".join("1" if seat in winners else "0" for seat in range(n))
+
+
+def winning_engine(returns, seats) -> tuple[int | None, tuple]:
+    """(engine, seats) of the win: the engine of the seats with the best
+    return when they all belong to one engine and someone has less (a team
+    game won by the engine that holds the whole team), else (None, ())."""
+    if not returns:
+        return None, ()
+    best = max(returns)
+    top = tuple(s for s, r in enumerate(returns) if r == best)
+    if len(top) == len(returns) or len({seats[s] for s in top}) != 1:
+        return None, ()
+    return seats[top[0]], top
 
 
 def play_game(task: GameTask) -> GameRecord:
@@ -310,15 +346,23 @@ def play_game(task: GameTask) -> GameRecord:
         reason = "max_plies"
         returns = [0.0] * len(task.seats)
         winner = None
+    # A team's shared win (no single winning seat) counts for the engine
+    # holding every seat of the team.
+    if winner is not None:
+        winner_engine, winners = task.seats[winner], (winner,)
+    elif reason == "terminal":
+        winner_engine, winners = winning_engine(returns, task.seats)
+    else:
+        winner_engine, winners = None, ()
     return GameRecord(
         index=task.index, seed=task.seed, deal_seed=task.deal_seed, seats=list(task.seats),
         engines=[str(task.engines[e]) for e in task.seats],
-        result=result_string(returns, winner), returns=returns, winner=winner,
-        winner_engine=None if winner is None else task.seats[winner],
+        result=result_string(returns, winner, winners), returns=returns, winner=winner,
+        winner_engine=winner_engine,
         reason=reason, moves=moves, opening_plies=len(task.opening), plies=len(moves),
         seconds=round(time.perf_counter() - start, 4),
         game=task.game, params=dict(task.params), match_engines=[str(e) for e in task.engines],
-        match_seed=task.match_seed, max_plies=task.max_plies)
+        match_seed=task.match_seed, max_plies=task.max_plies, points=seat_points(game, state))
 
 
 # --- executors --------------------------------------------------------------------
