@@ -133,24 +133,26 @@ cdef void q_shortest_edges(const QPos* p, int player, u128* e) noexcept nogil:
         on_path = q_step(p, on_path) & nb
 
 
+cdef inline void q_walls_blocking(const QGeom* g, const u128* e, uint64_t* h, uint64_t* v) noexcept nogil:
+    """Add to h / v the walls that block a step of the edge sets e (N/S/E/W)."""
+    h[0] |= q_to_anchors(g, e[0]) | q_to_anchors(g, e[0] >> 1)
+    h[0] |= q_to_anchors(g, e[1] >> SQ) | q_to_anchors(g, e[1] >> (SQ + 1))
+    v[0] |= q_to_anchors(g, e[2]) | q_to_anchors(g, e[2] >> SQ)
+    v[0] |= q_to_anchors(g, e[3] >> 1) | q_to_anchors(g, e[3] >> (SQ + 1))
+
+
 cdef void q_relevant_walls(QSearch* s, uint64_t* rel_h, uint64_t* rel_v) noexcept nogil:
     """Walls that block a step of some shortest path of an opponent of the
     side to move: the walls worth trying below the root."""
     cdef QPos* p = &s.pos
-    cdef const QGeom* g = p.g
     cdef u128 e[4]
     cdef int i, me = q_side(s, p.to_move)
-    cdef uint64_t h = 0, v = 0
-    for i in range(g.nplayers):
-        if q_side(s, i) == me:
-            continue
-        q_shortest_edges(p, i, e)
-        h |= q_to_anchors(g, e[0]) | q_to_anchors(g, e[0] >> 1)
-        h |= q_to_anchors(g, e[1] >> SQ) | q_to_anchors(g, e[1] >> (SQ + 1))
-        v |= q_to_anchors(g, e[2]) | q_to_anchors(g, e[2] >> SQ)
-        v |= q_to_anchors(g, e[3] >> 1) | q_to_anchors(g, e[3] >> (SQ + 1))
-    rel_h[0] = h
-    rel_v[0] = v
+    rel_h[0] = 0
+    rel_v[0] = 0
+    for i in range(p.g.nplayers):
+        if q_side(s, i) != me:
+            q_shortest_edges(p, i, e)
+            q_walls_blocking(p.g, e, rel_h, rel_v)
 
 
 cdef inline int q_score_to_tt(int score, int ply) noexcept nogil:
@@ -185,24 +187,31 @@ cdef inline bint q_out_of_budget(QSearch* s) noexcept nogil:
     return False
 
 
-cdef int q_wall_gain(QSearch* s, int mv, int* dist) noexcept nogil:
+cdef int q_wall_gain(QSearch* s, int mv, int* dist, u128 (*edges)[4]) noexcept nogil:
     """How many steps a wall adds to the other side's shortest paths, minus
-    what it adds to its own side's (dist: the distances before the wall)."""
+    what it adds to its own side's (dist: the distances before the wall;
+    edges: every player's shortest-path steps, so that a player whose
+    shortest paths the wall does not touch needs no new search)."""
     cdef QPos* p = &s.pos
     cdef const QGeom* g = p.g
     cdef u128 cn = p.can_n, cs = p.can_s, ce = p.can_e, cw = p.can_w
-    cdef int a = mv & Q_INDEX, i, gain = 0, my_side = q_side(s, p.to_move)
-    if (mv & Q_KIND) == Q_HWALL:
+    cdef int a = mv & Q_INDEX, i, gain = 0, my_side = q_side(s, p.to_move), d
+    cdef bint horizontal = (mv & Q_KIND) == Q_HWALL, touches
+    if horizontal:
         p.can_n &= ~g.h_n[a]
         p.can_s &= ~g.h_s[a]
     else:
         p.can_e &= ~g.v_e[a]
         p.can_w &= ~g.v_w[a]
     for i in range(g.nplayers):
-        if q_side(s, i) == my_side:
-            gain -= q_distance(p, i) - dist[i]
+        if horizontal:
+            touches = ((edges[i][0] & g.h_n[a]) | (edges[i][1] & g.h_s[a])) != 0
         else:
-            gain += q_distance(p, i) - dist[i]
+            touches = ((edges[i][2] & g.v_e[a]) | (edges[i][3] & g.v_w[a])) != 0
+        if not touches:
+            continue
+        d = q_distance(p, i) - dist[i]
+        gain += -d if q_side(s, i) == my_side else d
     p.can_n = cn
     p.can_s = cs
     p.can_e = ce
@@ -229,10 +238,13 @@ cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int 
     cdef int d0 = q_distance(p, me), d1
     cdef int old
     cdef int dist[4]
-    if selective:
-        q_relevant_walls(s, &rel_h, &rel_v)
-    if s.wall_gain:
+    cdef u128 edges[4][4]
+    cdef int my_side = q_side(s, me)
+    if selective or s.wall_gain:
         for i in range(p.g.nplayers):
+            q_shortest_edges(p, i, edges[i])
+            if q_side(s, i) != my_side:
+                q_walls_blocking(p.g, edges[i], &rel_h, &rel_v)
             dist[i] = d0 if i == me else q_distance(p, i)
     for i in range(k):
         mv = moves[i]
@@ -258,7 +270,7 @@ cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int 
             if score < 0:
                 score = 0
         elif s.wall_gain:
-            gain = q_wall_gain(s, mv, dist)
+            gain = q_wall_gain(s, mv, dist, edges)
             if gain > 0:
                 score = ORDER_WALL + (gain if gain < 9 else 9) * 10000 + hist
             else:
