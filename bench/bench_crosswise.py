@@ -5,9 +5,14 @@
     python3 bench/bench_crosswise.py match --games 100 --time 0.1 --players 4
     pytest bench/bench_crosswise.py                   # pytest-benchmark timings
 
-`match` plays ISMCTS against greedy with deals fixed by the game index; the
-ISMCTS side takes team Rows in even games and Columns in odd ones (with 4
-players, both seats of its team are ISMCTS). It prints wins / draws / losses.
+    python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e mode=mcts   # the MCTS mode
+    python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e mode=pimc -e roll=0 -e depth=3
+
+`match` plays engine.search(state, "ismcts", ...) (the default Crosswise
+mode, or the options given with -e KEY=VALUE) against greedy with deals
+fixed by the game index; the searching side takes team Rows in even games
+and Columns in odd ones (with 4 players, both seats of its team search). It
+prints wins / draws / losses.
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ def speed(n: int = 20000, players: int = 2, eps: int = 20) -> tuple[int, float]:
 
 
 def play_game(players: int, index: int, secs: float, sims: int | None, c: float, margin: float,
-              eps: int = 20, pbias: float = 0.0, hexp: int = 0, root_k: int = 12, act: int = 0) -> int:
+              eps: int = 20, pbias: float = 0.0, hexp: int = 0, root_k: int = 12, act: int = 0,
+              opts: dict | None = None) -> int:
     """+1 if ISMCTS's team won, -1 if greedy's, 0 draw."""
     game = engine.load_game("crosswise", players=players)
     st = game.new_state(seed=1000 + index // 2)
@@ -42,8 +48,14 @@ def play_game(players: int, index: int, secs: float, sims: int | None, c: float,
     while not st.is_terminal():
         p = st.current_player
         if (p & 1) == ours:
-            r = engine.search(st, "ismcts", limits, seed=index * 1000 + k, c=c, margin=margin, eps=eps,
-                              pbias=pbias, hexp=hexp, root_k=root_k, act=act)
+            if opts is None:          # the default search
+                r = engine.search(st, "ismcts", limits, seed=index * 1000 + k)
+            elif opts.get("mode") == "mcts":   # the MCTS knobs from --c ... --act, unless given with -e
+                o = dict(c=c, margin=margin, eps=eps, pbias=pbias, hexp=hexp, root_k=root_k, act=act)
+                o.update(opts)
+                r = engine.search(st, "ismcts", limits, seed=index * 1000 + k, **o)
+            else:                     # -e options as they are (e.g. mode=pimc roll=2)
+                r = engine.search(st, "ismcts", limits, seed=index * 1000 + k, **opts)
         else:
             r = engine.search(st, "greedy", limits)
         st.play(r.move)
@@ -67,23 +79,39 @@ def main(argv=None) -> int:
     ap.add_argument("--hexp", type=int, default=0)
     ap.add_argument("--root-k", type=int, default=12)
     ap.add_argument("--act", type=int, default=0)
+    ap.add_argument("-e", action="append", default=None, metavar="KEY=VALUE",
+                    help="ismcts option, e.g. -e mode=pimc -e roll=2; without -e: the default search; "
+                         "--c ... --act apply with -e mode=mcts")
     a = ap.parse_args(argv)
     if a.what == "speed":
         moves, dt = speed(players=a.players, eps=a.eps)
         print(f"{moves} playout moves in {dt:.3f} s: {moves / dt:,.0f} moves/s (one core, "
               f"{a.players} players, eps {a.eps}%)")
         return 0
+    opts = None
+    if a.e:
+        opts = {}
+        for kv in a.e:
+            k, _, v = kv.partition("=")
+            try:
+                opts[k] = int(v)
+            except ValueError:
+                try:
+                    opts[k] = float(v)
+                except ValueError:
+                    opts[k] = v
     w = d = l = 0
     t0 = time.time()
     for i in range(a.start, a.start + a.games):
-        r = play_game(a.players, i, a.time, a.sims, a.c, a.margin, a.eps, a.pbias, a.hexp, a.root_k, a.act)
+        r = play_game(a.players, i, a.time, a.sims, a.c, a.margin, a.eps, a.pbias, a.hexp, a.root_k, a.act,
+                      opts)
         w += r == 1
         d += r == 0
         l += r == -1
         print(f"game {i}: {'win' if r == 1 else 'draw' if r == 0 else 'loss'}  "
               f"(W {w} D {d} L {l}, {time.time() - t0:.0f} s)", flush=True)
     n = w + d + l
-    print(f"ISMCTS vs greedy, {a.players} players, {a.time if a.sims is None else str(a.sims) + ' sims'}"
+    print(f"ISMCTS {opts or ''} vs greedy, {a.players} players, {a.time if a.sims is None else str(a.sims) + ' sims'}"
           f"{'' if a.sims else ' s'}/move: W {w} D {d} L {l} of {n}: score {(w + d / 2) / n:.3f}")
     return 0
 
