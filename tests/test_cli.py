@@ -199,3 +199,10 @@ def test_show_viewer_hides_the_other_layout(capsys):
     assert status == 0 and "3 3 4 4" in full and "4 3 2 1" in full
     status, seen, _ = run(capsys, "show", "qwatrobat", *moves, "--viewer", "2")
     assert status == 0 and "3 3 4 4" in seen and "4 3 2 1" not in seen and "?" in seen
+
+
+def test_best_defaults_to_ismcts_for_hidden_information(capsys):
+    data = run_json(capsys, "best", "qwatrobat", "--seed", "5", "--sims", "50")
+    assert data["nodes"] == 50 and "/" in data["move"]     # a setup, found by ISMCTS
+    data = run_json(capsys, "best", "quoridor", "--depth", "2")
+    assert data["depth"] == 2                               # alpha-beta for perfect information

@@ -98,7 +98,10 @@ def cmd_best(args) -> int:
             print(f"info depth {info.depth} score {format_score(info.score)} nodes {info.nodes} "
                   f"nps {info.nps:.0f} time {info.seconds:.3f} pv {pv}", flush=True)
         options["on_iteration"] = report
-    result = search(state, algorithm=args.algorithm, limits=limits_from_args(args),
+    algorithm = args.algorithm
+    if algorithm is None:   # alpha-beta, unless the game hides information from the players
+        algorithm = "ismcts" if state.game.traits.hidden_information else "alphabeta"
+    result = search(state, algorithm=algorithm, limits=limits_from_args(args),
                     seed=args.seed, **options)
     if args.json:
         print_json(result.as_dict())
@@ -151,7 +154,8 @@ def build_parser() -> ArgumentParser:
     p = sub.add_parser("best", help="search the best move of a position")
     add_game_arguments(p)
     add_limit_arguments(p)
-    p.add_argument("--algorithm", default="alphabeta", choices=algorithm_names())
+    p.add_argument("--algorithm", default=None, choices=algorithm_names(),
+                   help="default: alphabeta, or ismcts for games with hidden information")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("-e", "--engine-option", action="append", default=[], metavar="KEY=VALUE",
                    help="algorithm option, e.g. -e hash=64 or -e rollout=random (repeatable)")
