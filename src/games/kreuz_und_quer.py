@@ -77,7 +77,6 @@ that the cards others kept extend their paths (see there).
 
 from __future__ import annotations
 
-import math
 import random
 import time as _time
 from dataclasses import dataclass
@@ -89,7 +88,8 @@ from engine.protocol import CHANCE, TERMINAL, GameTraits, SearchResult
 
 from .kuq_deck import (LANES, NT, ROOMS, ROWS, TERRAIN_COUNTS, TERRAIN_NAMES, TERRAINS,
                        TOTAL_TERRAIN, Deck, generate_deck, parse_deck_text)
-from .kuq_paths import GOAL, START, Track, extensions, rank, route_ease, step, walk
+from .kuq_paths import (GOAL, START, Track, extensions, outlook_values, rank, route_ease, step,
+                        walk)
 
 __all__ = ["load", "KreuzUndQuer", "KState", "Move", "heuristic_move"]
 
@@ -650,14 +650,8 @@ class KState:
         n = self.game.n
         if self.phase == "over":
             return self.returns()
-        score = [-0.25 * self._outlook(p) + 0.5 * (self.pts[p] + len(self.aside[p])) for p in range(n)]
-        if n == 2:
-            d = math.tanh(0.3 * (score[0] - score[1]))
-            return [d, -d]
-        mean = sum(score) / n
-        v = [math.tanh(0.3 * (x - mean)) for x in score]
-        m = sum(v) / n
-        return [x - m for x in v]
+        return outlook_values([self._outlook(p) for p in range(n)],
+                              [self.pts[p] + len(self.aside[p]) for p in range(n)])
 
     # -- hidden information
     def _visible_routes(self) -> bool:

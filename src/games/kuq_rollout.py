@@ -14,11 +14,10 @@ to each goal (`Track.cost_to_goal`) and the route cards set aside, as in
 
 from __future__ import annotations
 
-import math
 import random
 
 from .kuq_deck import NT, ROOMS, ROWS, TERRAIN_COUNTS
-from .kuq_paths import GOAL, START, rank, step, walk
+from .kuq_paths import GOAL, START, outlook_values, rank, step, walk
 
 _RNG = random.Random(97)
 _PENALTY_UNITS = 0.6 * ROWS     # an added route card: about 0.6 outlook units per row
@@ -201,11 +200,4 @@ def stage_evaluator(state, rng=None, max_stages: int = 1) -> list:
         win = (n / k - 1) / (n - 1)
         lose = -1.0 / (n - 1)
         return [win if x == top else lose for x in pts]
-    score = [-0.25 * outlook[p] + 0.5 * pts[p] for p in range(n)]
-    if n == 2:
-        d = math.tanh(0.3 * (score[0] - score[1]))
-        return [d, -d]
-    mean = sum(score) / n
-    v = [math.tanh(0.3 * (x - mean)) for x in score]
-    m = sum(v) / n
-    return [x - m for x in v]
+    return outlook_values(outlook, pts)
