@@ -1,9 +1,9 @@
 """Strength measurements for the card games (run by hand; not a test).
 
-    PYTHONPATH=src python3 bench/bench_cards.py qw-solver [games]
-    PYTHONPATH=src python3 bench/bench_cards.py qw ismcts:sims=400 random [games]
-    PYTHONPATH=src python3 bench/bench_cards.py qw ismcts:sims=400 greedy [games]
-    PYTHONPATH=src python3 bench/bench_cards.py kuq ismcts:sims=200 greedy [games]
+    python3 bench/bench_cards.py qw-solver [games]
+    python3 bench/bench_cards.py qw ismcts:sims=400 random [games]
+    python3 bench/bench_cards.py qw ismcts:sims=400 greedy [games]
+    python3 bench/bench_cards.py kuq ismcts:sims=200 greedy [games]
 
 A player is `algorithm[:key=value,...]`; keys: sims, time, and any search
 option (numbers are parsed; evaluator=qw-endgame is
@@ -20,17 +20,17 @@ import random
 import sys
 import time
 
-import engine
-from engine import CHANCE
+import crossridor
+from crossridor import CHANCE
 
 
 def _qw_endgame(state):
-    from games.qwatrobat import endgame_evaluator
+    from crossridor.games.qwatrobat import endgame_evaluator
     return endgame_evaluator(state)
 
 
 def _kuq_stage(state):
-    from games.kuq_rollout import stage_evaluator
+    from crossridor.games.kuq_rollout import stage_evaluator
     return stage_evaluator(state)
 
 
@@ -58,7 +58,7 @@ def parse_player(text):
             opts[k] = v
     if not limits:
         limits = {"depth": 1}
-    return algo, engine.Limits(**limits), opts
+    return algo, crossridor.Limits(**limits), opts
 
 
 def play_game(game, players, seed):
@@ -73,7 +73,7 @@ def play_game(game, players, seed):
             s.play(rng.choices(moves, probs)[0])
             continue
         algo, limits, opts = players[p]
-        r = engine.search(s, algorithm=algo, limits=limits, seed=seed * 1000 + ply, **opts)
+        r = crossridor.search(s, algorithm=algo, limits=limits, seed=seed * 1000 + ply, **opts)
         s.play(r.move)
         ply += 1
     return s
@@ -104,8 +104,8 @@ def match(game, a, b, games):
 def solver_check(games):
     """The solver, from a position it solved as won (open game), plays
     against random and against ismcts: it must never lose."""
-    from games.qwatrobat import solve
-    g = engine.load_game("qwatrobat", open=True)
+    from crossridor.games.qwatrobat import solve
+    g = crossridor.load_game("qwatrobat", open=True)
     rng = random.Random(0)
     won = lost_after_win = 0
     worst = 0.0
@@ -124,7 +124,7 @@ def solver_check(games):
             elif i % 2:
                 s.play(rng.choice(s.legal_moves()))
             else:
-                s.play(engine.search(s, algorithm="ismcts", limits=engine.Limits(sims=200), seed=i).move)
+                s.play(crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=200), seed=i).move)
         if s.returns()[me] != 1.0:
             lost_after_win += 1
     print(f"solver: {games} start positions, {won} solved as won, {lost_after_win} of them not won; "
@@ -138,7 +138,7 @@ def main(argv):
     name = {"qw": "qwatrobat", "kuq": "kreuzundquer"}[argv[0]]
     params = {"races": 1} if name == "kreuzundquer" else {}
     games = int(argv[3]) if len(argv) > 3 else 50
-    match(engine.load_game(name, **params), argv[1], argv[2], games)
+    match(crossridor.load_game(name, **params), argv[1], argv[2], games)
 
 
 if __name__ == "__main__":

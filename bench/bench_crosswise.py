@@ -8,7 +8,7 @@
     python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e mode=mcts   # the MCTS mode
     python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e mode=pimc -e roll=0 -e depth=3
 
-`match` plays engine.search(state, "ismcts", ...) (the default Crosswise
+`match` plays crossridor.search(state, "ismcts", ...) (the default Crosswise
 mode, or the options given with -e KEY=VALUE) against greedy with deals
 fixed by the game index; the searching side takes team Rows in even games
 and Columns in odd ones (with 4 players, both seats of its team search). It
@@ -22,15 +22,14 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-import engine  # noqa: E402
+import crossridor
 
 
 def speed(n: int = 20000, players: int = 2, eps: int = 20) -> tuple[int, float]:
     """Playouts from redeals of a fresh deal with ISMCTS's playout policy
     (eps = percent of random moves; 100 = uniformly random tile-first)."""
-    st = engine.load_game("crosswise", players=players).new_state(seed=1)
+    st = crossridor.load_game("crosswise", players=players).new_state(seed=1)
     t = time.perf_counter()
     moves = st._c.bench_playouts(st.current_player, n, 12345, eps)
     return moves, time.perf_counter() - t
@@ -40,24 +39,24 @@ def play_game(players: int, index: int, secs: float, sims: int | None, c: float,
               eps: int = 20, pbias: float = 0.0, hexp: int = 0, root_k: int = 12, act: int = 0,
               opts: dict | None = None) -> int:
     """+1 if ISMCTS's team won, -1 if greedy's, 0 draw."""
-    game = engine.load_game("crosswise", players=players)
+    game = crossridor.load_game("crosswise", players=players)
     st = game.new_state(seed=1000 + index // 2)
     ours = index % 2
-    limits = engine.Limits(time=secs) if sims is None else engine.Limits(sims=sims)
+    limits = crossridor.Limits(time=secs) if sims is None else crossridor.Limits(sims=sims)
     k = 0
     while not st.is_terminal():
         p = st.current_player
         if (p & 1) == ours:
             if opts is None:          # the default search
-                r = engine.search(st, "ismcts", limits, seed=index * 1000 + k)
+                r = crossridor.search(st, "ismcts", limits, seed=index * 1000 + k)
             elif opts.get("mode") == "mcts":   # the MCTS knobs from --c ... --act, unless given with -e
                 o = dict(c=c, margin=margin, eps=eps, pbias=pbias, hexp=hexp, root_k=root_k, act=act)
                 o.update(opts)
-                r = engine.search(st, "ismcts", limits, seed=index * 1000 + k, **o)
+                r = crossridor.search(st, "ismcts", limits, seed=index * 1000 + k, **o)
             else:                     # -e options as they are (e.g. mode=pimc roll=2)
-                r = engine.search(st, "ismcts", limits, seed=index * 1000 + k, **opts)
+                r = crossridor.search(st, "ismcts", limits, seed=index * 1000 + k, **opts)
         else:
-            r = engine.search(st, "greedy", limits)
+            r = crossridor.search(st, "greedy", limits)
         st.play(r.move)
         k += 1
     w = st.winner_team()
@@ -123,10 +122,10 @@ if __name__ == "__main__":
 # -- pytest-benchmark ---------------------------------------------------------
 
 def test_bench_playouts(benchmark):
-    st = engine.load_game("crosswise").new_state(seed=1)
+    st = crossridor.load_game("crosswise").new_state(seed=1)
     benchmark(st._c.bench_playouts, 0, 200, 7)
 
 
 def test_bench_ismcts_1000(benchmark):
-    st = engine.load_game("crosswise").new_state(seed=1)
-    benchmark(lambda: engine.search(st, "ismcts", engine.Limits(sims=1000), seed=1))
+    st = crossridor.load_game("crosswise").new_state(seed=1)
+    benchmark(lambda: crossridor.search(st, "ismcts", crossridor.Limits(sims=1000), seed=1))

@@ -1,6 +1,6 @@
 """Speed of the Quoridor core (pytest-benchmark; not run by the default pytest):
 
-    PYTHONPATH=src python3 -m pytest bench/ --benchmark-only
+    python3 -m pytest bench/ --benchmark-only
 
 Each benchmark also checks its result, so a fast wrong answer is not a win."""
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-import engine
-from engine import Limits
-from engine.bench import POSITIONS
-from engine.perft import perft
+import crossridor
+from crossridor import Limits
+from crossridor.engine.bench import POSITIONS
+from crossridor.engine.perft import perft
 
 MIDDLEGAME = next(p.moves for p in POSITIONS if p.name == "middlegame")
 # 14 walls placed, 6 left: many wall candidates need the path check
@@ -20,7 +20,7 @@ WALL_HEAVY = ("e2 e8 e3h c6h a3h g6h e3 e7 d7v f2v b5h h4h c1v e6 d3 f4v "
 
 
 def state(moves="", **params):
-    return engine.load_game("quoridor", **params).new_state(moves)
+    return crossridor.load_game("quoridor", **params).new_state(moves)
 
 
 def test_movegen_start(benchmark):
@@ -64,7 +64,7 @@ def test_perft3_middlegame(benchmark):
 
 def test_alphabeta_depth5(benchmark):
     s = state("e2 e8")
-    result = benchmark(engine.search, s, "alphabeta", Limits(depth=5))
+    result = benchmark(crossridor.search, s, "alphabeta", Limits(depth=5))
     assert result.depth == 5
     benchmark.extra_info["nodes"] = result.nodes
 
@@ -72,5 +72,5 @@ def test_alphabeta_depth5(benchmark):
 @pytest.mark.parametrize("rollout", ["random"])
 def test_mcts_2000_sims(benchmark, rollout):
     s = state()
-    result = benchmark(engine.search, s, "mcts", Limits(sims=2000), seed=1, rollout=rollout)
+    result = benchmark(crossridor.search, s, "mcts", Limits(sims=2000), seed=1, rollout=rollout)
     assert result.nodes == 2000

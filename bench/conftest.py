@@ -1,6 +1,6 @@
 """Collect bench/bench_*.py files that hold pytest-benchmark tests:
 
-    PYTHONPATH=src python3 -m pytest bench/ --benchmark-only
+    python3 -m pytest bench/ --benchmark-only
 
 The default `pytest` run (testpaths = ["tests"]) never comes here. Scripts
 meant to be run by hand (bench_cards.py) are not collected."""

@@ -1,5 +1,5 @@
 """Crosswise rules in plain Python, written straight from
-/work/shared/rules/crosswise.md (plus the decisions in games/crosswise.py),
+docs/rules/crosswise.md (plus the decisions in games/crosswise.py),
 to check the compiled core against. Slow and simple on purpose.
 
 Board: dict cell name -> symbol 1..6 (absent = empty). Tiles: "1".."6", "M"

@@ -1,5 +1,5 @@
 """Plain, slow, obviously correct Quoridor rules: the reference the Cython core
-is held to. Written straight from /work/shared/rules/quoridor.md; no bitboards.
+is held to. Written straight from docs/rules/quoridor.md; no bitboards.
 
 Internals:
 - a square is (col, row), both 0-based: (0, 0) is `a1`, (N-1, N-1) the far corner;

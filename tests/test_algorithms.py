@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import engine
-from engine.algorithms import alphabeta, greedy, ismcts, mcts, random_player
-from engine.errors import CrossridorError, UnsupportedGameError
-from engine.protocol import CHANCE, TERMINAL, GameTraits, Limits
+import crossridor
+from crossridor.engine.algorithms import alphabeta, greedy, ismcts, mcts, random_player
+from crossridor.engine.errors import CrossridorError, UnsupportedGameError
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits
 from toy_games import ALL_GAMES, ChanceToy, Nim, NimMove, Peek, Race, RandomTree, Sticks, TicTacToe
 
 WIN = alphabeta.WIN
@@ -474,7 +474,7 @@ def test_limits_an_algorithm_cannot_use():
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_dispatcher_runs_every_algorithm(name):
     s = TicTacToe().new_state("0 3 1 4")
-    r = engine.search(s, name, Limits(depth=2, sims=200), seed=1)
+    r = crossridor.search(s, name, Limits(depth=2, sims=200), seed=1)
     assert r.move in s.legal_moves()
     if name != "random":
         assert r.move == 2

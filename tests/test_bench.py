@@ -4,14 +4,14 @@ alone; a change that alters the search changes it.
 
 If you change the search ON PURPOSE (move ordering, pruning, evaluation, the
 bench positions), run
-    PYTHONPATH=src python3 -c "from engine.bench import bench_alphabeta as b; \
+    python3 -c "from crossridor.engine.bench import bench_alphabeta as b; \
 print([r[1] for r in b(depth=3)], sum(r[1] for r in b()))"
 and update SIGNATURE_DEPTH3 / SIGNATURE_FULL below, saying why in the commit.
 """
 
 from __future__ import annotations
 
-from engine.bench import POSITIONS, bench_alphabeta, bench_mcts
+from crossridor.engine.bench import POSITIONS, bench_alphabeta, bench_mcts
 
 # per position at depth 3: opening, opening-walls, middlegame, 7x7, 4-players
 SIGNATURE_DEPTH3 = [583, 463, 406, 299, 735]

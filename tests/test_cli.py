@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-import engine
-from engine.cli import main
+import crossridor
+from crossridor.engine.cli import main
 
 # where the imported package lives (src/ in a checkout, site-packages once installed)
-SRC = Path(engine.__file__).resolve().parents[1]
 
 
 def run(capsys, *argv):
@@ -34,7 +33,7 @@ def run_json(capsys, *argv):
 def test_legal_text_and_json(capsys):
     status, out, err = run(capsys, "legal", "quoridor", "--size", "5", "--moves", "c2 c4")
     assert status == 0 and err == ""
-    state = engine.load_game("quoridor", size=5).new_state("c2 c4")
+    state = crossridor.load_game("quoridor", size=5).new_state("c2 c4")
     assert out.split() == [str(m) for m in state.legal_moves()]
     data = run_json(capsys, "legal", "quoridor", "--moves", "e2")
     assert data["to_move"] == 1 and len(data["moves"]) == 131 and "e8" in data["moves"]
@@ -100,7 +99,7 @@ def test_best_json(capsys):
     data = run_json(capsys, "best", "quoridor", "--moves", "e2 e8", "--depth", "3")
     assert {"move", "score", "depth", "nodes", "nps", "pv"} <= set(data)
     assert data["depth"] == 3 and data["nodes"] > 0 and data["pv"][0] == data["move"]
-    state = engine.load_game("quoridor").new_state("e2 e8")
+    state = crossridor.load_game("quoridor").new_state("e2 e8")
     assert state.parse_move(data["move"])
 
 
@@ -183,12 +182,11 @@ def test_bad_input_exits_2_with_one_line(capsys, argv):
 
 
 def test_module_exit_status_via_subprocess():
-    env = {"PYTHONPATH": str(SRC)}
-    ok = subprocess.run([sys.executable, "-m", "engine", "perft", "quoridor", "--size", "5",
-                         "--depth", "2"], capture_output=True, text=True, env=env, timeout=60)
+    ok = subprocess.run([sys.executable, "-m", "crossridor", "perft", "quoridor", "--size", "5",
+                         "--depth", "2"], capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and ok.stdout.startswith("perft 2: 1109 nodes")
-    bad = subprocess.run([sys.executable, "-m", "engine", "legal", "quoridor", "--moves", "e2 e9"],
-                         capture_output=True, text=True, env=env, timeout=60)
+    bad = subprocess.run([sys.executable, "-m", "crossridor", "legal", "quoridor", "--moves", "e2 e9"],
+                         capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stdout == ""
     assert len(bad.stderr.splitlines()) == 1 and "e9" in bad.stderr
 

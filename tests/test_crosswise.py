@@ -7,16 +7,16 @@ from collections import Counter
 
 import pytest
 
-import engine
-from engine import IllegalMoveError, InvalidMoveError, InvalidPositionError, UnknownGameError
-from games import crosswise as cw
-from games.crosswise import CrosswiseMove
+import crossridor
+from crossridor import IllegalMoveError, InvalidMoveError, InvalidPositionError, UnknownGameError
+from crossridor.games import crosswise as cw
+from crossridor.games.crosswise import CrosswiseMove
 
 TOTAL = Counter({**{s: 7 for s in "123456"}, **{a: 3 for a in "MRPS"}})
 
 
 def game(players=2):
-    return engine.load_game("crosswise", players=players)
+    return crossridor.load_game("crosswise", players=players)
 
 
 def position(rows, turn="0", hands=("1234", "1234"), played="-", passes=0, players=2, bag=None):
@@ -58,9 +58,9 @@ def test_load_validates_params():
     assert game(2).traits.hidden_information and not game(2).traits.chance
     for bad in (1, 5, "x", True, 2.5):
         with pytest.raises(UnknownGameError):
-            engine.load_game("crosswise", players=bad)
+            crossridor.load_game("crosswise", players=bad)
     with pytest.raises(UnknownGameError, match="colour"):
-        engine.load_game("crosswise", colour=1)
+        crossridor.load_game("crosswise", colour=1)
 
 
 @pytest.mark.parametrize("players,sizes", [(2, [4, 4]), (3, [4, 6, 4]), (4, [4, 4, 4, 4])])
@@ -434,7 +434,7 @@ def test_information_state_hides_other_hands_only():
     b = load({"a1": 1}, hands=("1234", "556R"))
     assert a.information_state(0) == b.information_state(0)
     assert a.information_state(1) != b.information_state(1)
-    with pytest.raises(engine.CrossridorError):
+    with pytest.raises(crossridor.CrossridorError):
         a.information_state(2)
 
 

@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as hs
 
-import engine
-from games import crosswise as cw
+import crossridor
+from crossridor.games import crosswise as cw
 from crosswise_reference import RefState, line_points
 
 TOTAL = Counter({**{s: 7 for s in "123456"}, **{a: 3 for a in "MRPS"}})
@@ -29,7 +29,7 @@ def ref_from(st) -> RefState:
 def compare(st, ref):
     assert {str(m) for m in st.legal_moves()} == ref.legal_moves()
     assert st.scores() == ref.scores()
-    assert st.current_player == (engine.TERMINAL if ref.winner else ref.to_move())
+    assert st.current_player == (crossridor.TERMINAL if ref.winner else ref.to_move())
     assert (TEAM[st.winner_team()] if st.is_terminal() else None) == ref.winner
     for p in range(st.game.players):
         assert Counter(st.hand(p).replace("-", "")) == +ref.hands[p]
@@ -57,7 +57,7 @@ def action_heavy_choice(rng, moves):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_core_matches_reference_on_random_playouts(players):
     rng = random.Random(players)
-    g = engine.load_game("crosswise", players=players)
+    g = crossridor.load_game("crosswise", players=players)
     kinds = Counter()
     for seed in range(12):
         st = g.new_state(seed=seed)
@@ -75,7 +75,7 @@ def test_core_matches_reference_on_random_playouts(players):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_playouts_conserve_tiles_and_undo(players):
-    g = engine.load_game("crosswise", players=players)
+    g = crossridor.load_game("crosswise", players=players)
     rng = random.Random(100 + players)
     ends = Counter()
     for seed in range(60):
@@ -109,14 +109,14 @@ def test_random_playouts_conserve_tiles_and_undo(players):
 def test_line_score_matches_reference(line):
     if Counter(x for x in line if x).most_common(1) and Counter(x for x in line if x).most_common(1)[0][1] > 7:
         return
-    st = engine.load_game("crosswise").new_state(seed=0)
+    st = crossridor.load_game("crosswise").new_state(seed=0)
     # put the line on rank 2 of an otherwise empty board, through a position string
     rank = "".join("." if x is None else str(x) for x in line)
     used = Counter(rank.replace(".", "")) + Counter("12341234")
     pos = f"....../....../....../....../{rank}/...... 0 1234,1234 ?{54 - sum(used.values())} - 0"
     if any(used[s] > 7 for s in "123456"):
         return
-    st = engine.load_game("crosswise").state_from_position(pos)
+    st = crossridor.load_game("crosswise").state_from_position(pos)
     expect = line_points([None if x is None else str(x) for x in line])
     if expect == "six":
         assert st.is_terminal() and st.winner_team() == 0
@@ -125,7 +125,7 @@ def test_line_score_matches_reference(line):
 
 
 def test_core_rejects_garbage():
-    from engine._core import CrosswiseCore
+    from crossridor.engine._core import CrosswiseCore
     c = CrosswiseCore()                       # never set up: nothing may be played
     assert c.legal_codes() == [] and not c.is_legal(20480)
     for call in (lambda: c.play(20480), lambda: c.greedy(), lambda: c.random_move(1),

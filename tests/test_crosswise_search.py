@@ -1,4 +1,4 @@
-"""Crosswise search: ISMCTS and greedy through engine.search."""
+"""Crosswise search: ISMCTS and greedy through crossridor.search."""
 
 from __future__ import annotations
 
@@ -6,15 +6,15 @@ import time
 
 import pytest
 
-import engine
-from engine import Limits
+import crossridor
+from crossridor import Limits
 from test_crosswise import load
 
 
 def test_ismcts_returns_a_legal_move_and_is_seeded():
-    st = engine.load_game("crosswise").new_state(seed=3)
-    a = engine.search(st, "ismcts", Limits(sims=800), seed=5, mode="mcts")
-    b = engine.search(st, "ismcts", Limits(sims=800), seed=5, mode="mcts")
+    st = crossridor.load_game("crosswise").new_state(seed=3)
+    a = crossridor.search(st, "ismcts", Limits(sims=800), seed=5, mode="mcts")
+    b = crossridor.search(st, "ismcts", Limits(sims=800), seed=5, mode="mcts")
     assert a.move in st.legal_moves() and a.move == b.move and a.nodes == 800
     assert a.extra["top"] == b.extra["top"]
     assert -1.0 <= a.score <= 1.0
@@ -25,22 +25,22 @@ def test_ismcts_does_not_look_at_hidden_tiles():
     a = load({"a1": 1, "c3": 4}, hands=("1234", "56MR"))
     b = load({"a1": 1, "c3": 4}, hands=("1234", "556S"))
     assert a.information_state(0) == b.information_state(0)
-    ra = engine.search(a, "ismcts", Limits(sims=1500), seed=9, mode="mcts")
-    rb = engine.search(b, "ismcts", Limits(sims=1500), seed=9, mode="mcts")
+    ra = crossridor.search(a, "ismcts", Limits(sims=1500), seed=9, mode="mcts")
+    rb = crossridor.search(b, "ismcts", Limits(sims=1500), seed=9, mode="mcts")
     assert ra.move == rb.move and ra.extra["top"] == rb.extra["top"]
 
 
 def test_ismcts_time_limit():
-    st = engine.load_game("crosswise").new_state(seed=3)
+    st = crossridor.load_game("crosswise").new_state(seed=3)
     t = time.perf_counter()
-    r = engine.search(st, "ismcts", Limits(time=0.2), seed=1, mode="mcts")
+    r = crossridor.search(st, "ismcts", Limits(time=0.2), seed=1, mode="mcts")
     assert 0.15 < time.perf_counter() - t < 0.6 and r.nodes > 100
 
 
 @pytest.mark.parametrize("algorithm", ["ismcts", "greedy"])
 def test_takes_the_instant_win(algorithm):
     st = load({f"c{r}": 6 for r in range(1, 6)}, turn="1", hands=("1234", "1236"))
-    r = engine.search(st, algorithm, Limits(sims=3000), seed=1, **({"mode": "mcts"} if algorithm == "ismcts" else {}))
+    r = crossridor.search(st, algorithm, Limits(sims=3000), seed=1, **({"mode": "mcts"} if algorithm == "ismcts" else {}))
     assert str(r.move) == "6@c6"
 
 
@@ -49,18 +49,18 @@ def test_ismcts_team_play_four_players():
     st = load({f"{f}4": 3 for f in "abcef"}, players=4, turn="2",
               hands=("1245", "1245", "1356", "1245"))
     for opts in (dict(mode="mcts"), dict(mode="pimc", roll=2)):
-        r = engine.search(st, "ismcts", Limits(sims=3000 if opts["mode"] == "mcts" else 100), seed=2, **opts)
+        r = crossridor.search(st, "ismcts", Limits(sims=3000 if opts["mode"] == "mcts" else 100), seed=2, **opts)
         assert str(r.move) == "3@d4"
 
 
 def test_greedy_blocks_a_six_and_else_maximises_the_difference():
     # Columns (seat 1) hold five 5s in file e; Rows to move cannot win
     st = load({f"e{r}": 5 for r in range(1, 6)}, turn="0", hands=("1234", "1234"))
-    r = engine.search(st, "greedy", Limits(sims=1))
+    r = crossridor.search(st, "greedy", Limits(sims=1))
     assert str(r.move).endswith("@e6")
     # no threat: the move with the best Rows - Columns difference
     st = load({"a1": 2, "b1": 2, "a2": 4}, turn="0", hands=("2346", "1234"))
-    r = engine.search(st, "greedy", Limits(sims=1))
+    r = crossridor.search(st, "greedy", Limits(sims=1))
     best = []
     for m in st.legal_moves():
         st.play(m)
@@ -73,22 +73,22 @@ def test_greedy_blocks_a_six_and_else_maximises_the_difference():
 
 
 def test_search_rejects_bad_options():
-    st = engine.load_game("crosswise").new_state(seed=3)
-    with pytest.raises(engine.CrossridorError):
-        engine.search(st, "ismcts", Limits(sims=10), seed=1, bogus=1)
-    with pytest.raises(engine.CrossridorError):
-        engine.search(st, "ismcts", Limits(depth=3), seed=1)
+    st = crossridor.load_game("crosswise").new_state(seed=3)
+    with pytest.raises(crossridor.CrossridorError):
+        crossridor.search(st, "ismcts", Limits(sims=10), seed=1, bogus=1)
+    with pytest.raises(crossridor.CrossridorError):
+        crossridor.search(st, "ismcts", Limits(depth=3), seed=1)
 
 
 def test_match_scoring():
-    from games.crosswise import GameOutcome, first_to, sum_of, outcome_for
+    from crossridor.games.crosswise import GameOutcome, first_to, sum_of, outcome_for
     seq = [GameOutcome(1, 20, 18), GameOutcome(0, 22, 22), GameOutcome(-1, 10, 30),
            GameOutcome(1, 25, 24), GameOutcome(1, 19, 17)]
     m = first_to(3, lambda i: seq[i])
     assert (m.wins_a, m.wins_b, m.draws, m.games, m.winner) == (3, 1, 1, 5, "A")
     s = sum_of(4, lambda i: seq[i])
     assert (s.points_a, s.points_b, s.winner, s.wins_a) == (77, 94, "B", 2)
-    with pytest.raises(engine.CrossridorError):
+    with pytest.raises(crossridor.CrossridorError):
         first_to(0, lambda i: seq[i])
     st = load({f"c{r}": 6 for r in range(1, 6)}, turn="1", hands=("1234", "1236"))
     st.play("6@c6")
@@ -98,7 +98,7 @@ def test_match_scoring():
 def test_ismcts_blocks_a_six_it_cannot_outrun():
     # Columns hold five 5s in file e with e6 empty; Rows (to move) cannot win at once
     st = load({f"e{r}": 5 for r in range(1, 6)}, turn="0", hands=("1234", "1234"))
-    r = engine.search(st, "ismcts", Limits(sims=3000), seed=4, mode="mcts")
+    r = crossridor.search(st, "ismcts", Limits(sims=3000), seed=4, mode="mcts")
     assert str(r.move).endswith("@e6")
 
 
@@ -110,9 +110,9 @@ PIMC_VARIANTS = [dict(mode="pimc", depth=3), dict(mode="pimc", depth=1), dict(mo
 
 @pytest.mark.parametrize("opts", PIMC_VARIANTS)
 def test_pimc_is_seeded_and_counts_evaluations(opts):
-    st = engine.load_game("crosswise").new_state(seed=3)
-    a = engine.search(st, "ismcts", Limits(sims=60), seed=5, **opts)
-    b = engine.search(st, "ismcts", Limits(sims=60), seed=5, **opts)
+    st = crossridor.load_game("crosswise").new_state(seed=3)
+    a = crossridor.search(st, "ismcts", Limits(sims=60), seed=5, **opts)
+    b = crossridor.search(st, "ismcts", Limits(sims=60), seed=5, **opts)
     assert a.move in st.legal_moves() and a.move == b.move and a.nodes == 60 == b.nodes
     assert a.extra["top"] == b.extra["top"] and a.extra["mode"] == "pimc"
     assert -1.0 <= a.score <= 1.0
@@ -124,59 +124,59 @@ def test_pimc_does_not_look_at_hidden_tiles(opts):
     b = load({"a1": 1, "c3": 4, "d3": 4}, hands=("1234", "556S"))
     assert a.information_state(0) == b.information_state(0)
     assert a.position() != b.position()
-    ra = engine.search(a, "ismcts", Limits(sims=120), seed=9, **opts)
-    rb = engine.search(b, "ismcts", Limits(sims=120), seed=9, **opts)
+    ra = crossridor.search(a, "ismcts", Limits(sims=120), seed=9, **opts)
+    rb = crossridor.search(b, "ismcts", Limits(sims=120), seed=9, **opts)
     assert ra.move == rb.move and ra.extra["top"] == rb.extra["top"]
     assert ra.extra["leaf_moves"] == rb.extra["leaf_moves"]
 
 
 def test_pimc_time_limit():
-    st = engine.load_game("crosswise").new_state(seed=3)
+    st = crossridor.load_game("crosswise").new_state(seed=3)
     for opts in (dict(depth=3), dict(roll=2)):
         t = time.perf_counter()
-        r = engine.search(st, "ismcts", Limits(time=0.2), seed=1, mode="pimc", **opts)
+        r = crossridor.search(st, "ismcts", Limits(time=0.2), seed=1, mode="pimc", **opts)
         assert 0.15 < time.perf_counter() - t < 0.6 and r.nodes > 12
 
 
 @pytest.mark.parametrize("opts", PIMC_VARIANTS)
 def test_pimc_takes_the_win_and_blocks_a_six(opts):
     st = load({f"c{r}": 6 for r in range(1, 6)}, turn="1", hands=("1234", "1236"))
-    assert str(engine.search(st, "ismcts", Limits(sims=100), seed=1, **opts).move) == "6@c6"
+    assert str(crossridor.search(st, "ismcts", Limits(sims=100), seed=1, **opts).move) == "6@c6"
     st = load({f"e{r}": 5 for r in range(1, 6)}, turn="0", hands=("1234", "1234"))
-    assert str(engine.search(st, "ismcts", Limits(sims=200), seed=4, **opts).move).endswith("@e6")
+    assert str(crossridor.search(st, "ismcts", Limits(sims=200), seed=4, **opts).move).endswith("@e6")
 
 
 def test_pimc_rejects_bad_options():
-    st = engine.load_game("crosswise").new_state(seed=3)
+    st = crossridor.load_game("crosswise").new_state(seed=3)
     for bad in (dict(mode="pimc", c=0.5), dict(mode="pimc", depth=0), dict(mode="pimc", width=0),
                 dict(mode="pimc", scale=0), dict(mode="mcts", depth=2), dict(mode="alphazero")):
-        with pytest.raises(engine.CrossridorError):
-            engine.search(st, "ismcts", Limits(sims=10), seed=1, **bad)
+        with pytest.raises(crossridor.CrossridorError):
+            crossridor.search(st, "ismcts", Limits(sims=10), seed=1, **bad)
 
 
 def test_fast_greedy_rollout_move_is_greedy():
     # the rollout policy of roll=2 picks exactly the greedy baseline's move
     import random
-    g = engine.load_game("crosswise")
+    g = crossridor.load_game("crosswise")
     for seed in range(12):
         st, rng = g.new_state(seed=seed), random.Random(seed)
         while not st.is_terminal():
             assert st._c.greedy_fast() == st._c.greedy()
             moves = st.legal_moves()
             st.play(moves[rng.randrange(len(moves))] if rng.random() < 0.3 else
-                    engine.search(st, "greedy", Limits(sims=1)).move)
+                    crossridor.search(st, "greedy", Limits(sims=1)).move)
 
 
 def test_pimc_halving_keeps_the_best_two_alive():
-    st = engine.load_game("crosswise").new_state(seed=7)
-    r = engine.search(st, "ismcts", Limits(sims=200), seed=3, mode="pimc", roll=2, halving=1)
+    st = crossridor.load_game("crosswise").new_state(seed=7)
+    r = crossridor.search(st, "ismcts", Limits(sims=200), seed=3, mode="pimc", roll=2, halving=1)
     top = r.extra["top"]
     assert r.nodes == 200 and str(r.move) == top[0][0]
     assert abs(top[0][1] - top[1][1]) <= 1 and all(n <= max(top[0][1], top[1][1]) for _, n, _ in top)
 
 
 def test_default_mode():
-    from games import crosswise
-    st = engine.load_game("crosswise").new_state(seed=3)
-    r = engine.search(st, "ismcts", Limits(sims=40), seed=1)
+    from crossridor.games import crosswise
+    st = crossridor.load_game("crosswise").new_state(seed=3)
+    r = crossridor.search(st, "ismcts", Limits(sims=40), seed=1)
     assert (r.extra.get("mode") == "pimc") == (crosswise.DEFAULT_MODE == "pimc")

@@ -1,4 +1,4 @@
-"""Kreuz & Quer: the rules of shared/rules/kreuz-und-quer.md, the options,
+"""Kreuz & Quer: the rules of docs/rules/kreuz-und-quer.md, the options,
 the deck file, the path helper, hidden information, bad input, and seeded
 random playouts with invariants."""
 
@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-import engine
-from engine import CHANCE, TERMINAL
-from engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
+import crossridor
+from crossridor import CHANCE, TERMINAL
+from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError)
-from games.kreuz_und_quer import Move, heuristic_move
-from games.kuq_deck import (TERRAIN_COUNTS, TERRAINS, deck_to_text, generate_deck,
+from crossridor.games.kreuz_und_quer import Move, heuristic_move
+from crossridor.games.kuq_deck import (TERRAIN_COUNTS, TERRAINS, deck_to_text, generate_deck,
                             parse_deck_text)
-from games.kuq_paths import GOAL, START, Track, extensions, reach, walk
+from crossridor.games.kuq_paths import GOAL, START, Track, extensions, reach, walk
 
 T = {ch: i for i, ch in enumerate(TERRAINS)}
 
@@ -27,7 +27,7 @@ DECK = "# test deck\ngoals: w s g c\n" + f"card: {CARD1}\ncard: {CARD2}\n" + f"c
 
 
 def kuq(**kw):
-    return engine.load_game("kreuzundquer", **kw)
+    return crossridor.load_game("kreuzundquer", **kw)
 
 
 def tdeck(**kw):
@@ -409,7 +409,7 @@ def test_heuristic_decisions():
     # player 0 at (5,1): only field (straight ahead) helps; a face-up field is taken
     s = g.state_from_position(pos_collect("-/1,2/-/-/w/16/-/0", "-/3,4/-/-/s/-1/-/0", up="fs"))
     assert heuristic_move(s) == Move("take", T["f"])
-    r = engine.search(s, algorithm="greedy", limits=engine.Limits(depth=1))
+    r = crossridor.search(s, algorithm="greedy", limits=crossridor.Limits(depth=1))
     assert r.move == Move("take", T["f"])
     s = g.state_from_position(pos_collect("-/1,2/-/-/w/16/-/0", "-/3,4/-/-/s/-1/-/0", up="s"))
     assert heuristic_move(s) == Move("flip")
@@ -576,7 +576,7 @@ def test_cost_to_goal():
 
 
 def test_stage_evaluator():
-    from games.kuq_rollout import stage_evaluator
+    from crossridor.games.kuq_rollout import stage_evaluator
     g = tdeck(races=1)
     # player 0 to move with a pile that reaches the goal: it stops and wins
     s = g.state_from_position(pos_collect("-/1,2/-/-/w/31/sw/0", "-/3,4/-/-/s/-1/s/0"))
@@ -592,19 +592,19 @@ def test_stage_evaluator():
 
 def test_engine_searches():
     s = started(test_deck=False)
-    r = engine.search(s, algorithm="ismcts", limits=engine.Limits(sims=30), seed=1,
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1,
                       rollout="eval", rollout_depth=4)
     assert r.move in s.legal_moves()
-    r = engine.search(s, algorithm="random", limits=engine.Limits(depth=1), seed=1)
+    r = crossridor.search(s, algorithm="random", limits=crossridor.Limits(depth=1), seed=1)
     assert r.move in s.legal_moves()
     b = kuq().new_state(seed=3)
-    r = engine.search(b, algorithm="ismcts", limits=engine.Limits(sims=20), seed=1,
+    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1,
                       rollout="eval", rollout_depth=0)
     assert r.move in b.legal_moves()
 
 
 def test_policy_moves():
-    from games.kuq_policy import pile_cost, policy_move
+    from crossridor.games.kuq_policy import pile_cost, policy_move
     g = tdeck(races=1)
     s = g.state_from_position(pos_collect("-/1,2/-/-/w/31/sw/0", "-/3,4/-/-/s/-1/-/0"))
     assert policy_move(s) == Move("stop")
@@ -632,8 +632,8 @@ def test_policy_moves():
 
 def test_ismcts_game_defaults():
     s = started(test_deck=False)
-    r = engine.search(s, algorithm="ismcts", limits=engine.Limits(sims=20), seed=1)
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1)
     assert r.move in s.legal_moves() and r.extra["sims"] == 20
-    r = engine.search(s, algorithm="ismcts", limits=engine.Limits(sims=20), seed=1, rollout="random",
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, rollout="random",
                       prior=None)
     assert r.move in s.legal_moves()

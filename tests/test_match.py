@@ -1,7 +1,7 @@
 """The match runner and `crossridor match`, on a toy game written here (a
 race to a total) so that the tests need neither the compiled core nor the
 search modules: the toy answers `random` and `greedy` itself through the
-`native_search` hook of `engine.search`."""
+`native_search` hook of `crossridor.search`."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
-from engine import cli
-from engine.errors import IllegalMoveError, InvalidMoveError
-from engine.match import (MatchConfig, RecordsFile, base_seating, parse_openings, run_match,
+from crossridor.engine import cli
+from crossridor.engine.errors import IllegalMoveError, InvalidMoveError
+from crossridor.engine.match import (MatchConfig, RecordsFile, base_seating, parse_openings, run_match,
                           seating)
-from engine.protocol import TERMINAL, GameTraits, SearchResult
-from engine.workers import EngineSpec, GameTask, play_game
+from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult
+from crossridor.engine.workers import EngineSpec, GameTask, play_game
 
 # --- the toy game ---------------------------------------------------------------------
 
@@ -279,7 +279,7 @@ def test_four_players_four_engines():
 
 
 def test_sprt_stops_early_at_a_round_boundary():
-    from engine.stats import SprtSpec
+    from crossridor.engine.stats import SprtSpec
     result = run_match(config(games=400, sprt=SprtSpec(elo0=0, elo1=50, alpha=0.05, beta=0.05)))
     assert result.stopped == "sprt H1" and result.sprt.result == "H1"
     assert result.tally.games < 400 and result.tally.games % 2 == 0
@@ -414,8 +414,8 @@ def test_cli_match_rejects_an_engine_option_the_algorithm_refuses():
 
 def quoridor_or_skip():
     try:
-        import engine
-        return engine.load_game("quoridor", size=5)
+        import crossridor
+        return crossridor.load_game("quoridor", size=5)
     except Exception as exc:   # the compiled core is not built yet
         pytest.skip(f"quoridor unavailable: {exc}")
 
@@ -550,8 +550,8 @@ def test_cli_first_to_and_sum_of_need_two_engines():
 
 def crosswise_or_skip():
     try:
-        import engine
-        return engine.load_game("crosswise")
+        import crossridor
+        return crossridor.load_game("crosswise")
     except Exception as exc:   # the compiled core is not built yet
         pytest.skip(f"crosswise unavailable: {exc}")
 
@@ -583,9 +583,9 @@ def test_crosswise_first_to_and_sum_of_end_to_end(tmp_path, mode):
 
 def test_crosswise_points_follow_the_teams():
     crosswise_or_skip()
-    from engine.workers import seat_points
-    import engine
-    game = engine.load_game("crosswise", players=4)
+    from crossridor.engine.workers import seat_points
+    import crossridor
+    game = crossridor.load_game("crosswise", players=4)
     rec = play_game(GameTask(index=0, game="crosswise", params={"players": 4},
                              engines=(EngineSpec.parse("greedy"), EngineSpec.parse("random")),
                              seats=(0, 1, 0, 1), seed=3, deal_seed=9))

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import engine
-from engine.perft import perft
+import crossridor
+from crossridor.engine.perft import perft
 
 DATA = Path(__file__).parent / "data" / "perft_quoridor.txt"
 
@@ -32,7 +32,7 @@ CASES = load_cases()
 
 
 def make_state(size, players, walls, moves):
-    return engine.load_game("quoridor", size=size, players=players, walls=walls).new_state(moves)
+    return crossridor.load_game("quoridor", size=size, players=players, walls=walls).new_state(moves)
 
 
 def test_data_file_is_substantial():
@@ -71,7 +71,7 @@ def test_perft_divide(size, players, walls, moves, depth, count):
 
 
 def test_perft_depth_zero_and_errors():
-    state = engine.load_game("quoridor").new_state()
+    state = crossridor.load_game("quoridor").new_state()
     assert perft(state, 0) == 1
     with pytest.raises(ValueError):
         perft(state, -1)
@@ -81,7 +81,7 @@ def test_perft_depth_zero_and_errors():
 
 def test_perft_finished_game_counts_nothing():
     # 3x3: player 1 steps b2 then b3 and wins; the game is over
-    state = engine.load_game("quoridor", size=3).new_state("b2 a3 b3")
+    state = crossridor.load_game("quoridor", size=3).new_state("b2 a3 b3")
     assert state.is_terminal()
     assert perft(state, 0) == 1
     assert perft(state, 1) == 0
@@ -91,7 +91,7 @@ def test_perft_finished_game_counts_nothing():
 
 def test_perft_move_limit_draw():
     # max_plies ends the game: no moves at or below the limit (as legal_moves() says)
-    game = engine.load_game("quoridor", size=5, max_plies=2)
+    game = crossridor.load_game("quoridor", size=5, max_plies=2)
     assert perft(game.new_state(), 1) == 35
     assert perft(game.new_state(), 2) == 1109
     assert perft(game.new_state(), 3) == 0

@@ -10,9 +10,9 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
-from engine import cli
-from engine.play import PlaySession
-from engine.workers import EngineSpec
+from crossridor.engine import cli
+from crossridor.engine.play import PlaySession
+from crossridor.engine.workers import EngineSpec
 from test_match import GAME, RaceGame
 
 
@@ -121,8 +121,8 @@ def test_cli_play_rejects_bad_input(argv, message):
 
 def quoridor_or_skip():
     try:
-        import engine
-        return engine.load_game("quoridor", size=5)
+        import crossridor
+        return crossridor.load_game("quoridor", size=5)
     except Exception as exc:   # the compiled core is not built
         pytest.skip(f"quoridor unavailable: {exc}")
 

@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-import engine
+import crossridor
 from quoridor_reference import PASS, RefQuoridor, parse_square
 
 # (size, players, walls per player or None, games, seed)
@@ -147,7 +147,7 @@ def diff_message(size, players, walls, played, got, want) -> str:
                          ids=[f"{s}x{s}-{p}p-w{w}-s{seed}" for s, p, w, _, seed in CONFIGS])
 def test_core_matches_reference(size, players, walls, games, seed):
     rng = random.Random(seed)
-    game = engine.load_game("quoridor", size=size, players=players, walls=walls)
+    game = crossridor.load_game("quoridor", size=size, players=players, walls=walls)
     compared = wins = 0
     for g in range(games):
         # every third game pours in walls (the path rule bites), the others

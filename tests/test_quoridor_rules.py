@@ -1,18 +1,18 @@
-"""Every rule of /work/shared/rules/quoridor.md through the core's Python API
-(`engine.load_game("quoridor", ...)`). The hand-made positions are the same
+"""Every rule of docs/rules/quoridor.md through the core's Python API
+(`crossridor.load_game("quoridor", ...)`). The hand-made positions are the same
 table (RULE_CASES) the reference is held to in test_quoridor_reference.py."""
 
 from __future__ import annotations
 
 import pytest
 
-import engine
+import crossridor
 from quoridor_reference import RULE_CASES
 from test_quoridor_reference import check_case
 
 
 def new_state(size=9, players=2, walls=None, moves=""):
-    return engine.load_game("quoridor", size=size, players=players, walls=walls).new_state(moves)
+    return crossridor.load_game("quoridor", size=size, players=players, walls=walls).new_state(moves)
 
 
 def legal_set(state) -> set[str]:
@@ -80,7 +80,7 @@ def test_no_wall_moves_with_no_walls_left():
     assert tuple(s.walls_left) == (0, 1)
     s.play("c4")
     assert legal_set(s) == {"b1", "d1", "c2"}
-    with pytest.raises(engine.IllegalMoveError):
+    with pytest.raises(crossridor.IllegalMoveError):
         s.parse_move("c3h")
 
 
@@ -88,7 +88,7 @@ def test_win_ends_game():
     s = new_state(3, 2, None, "b2 a3")
     s.play("b3")
     assert s.is_terminal() and s.winner == 0 and list(s.legal_moves()) == []
-    with pytest.raises(engine.IllegalMoveError):
+    with pytest.raises(crossridor.IllegalMoveError):
         s.play("a3")
     s.undo()
     assert not s.is_terminal() and s.winner is None and "b3" in legal_set(s)
@@ -108,7 +108,7 @@ def test_pass_only_when_boxed():
     assert s.current_player == 1 and s.pawns == ("b1", "b2", "b3", "c1")
     s.undo()
     assert s.current_player == 0 and legal_set(s) == {"--"}
-    with pytest.raises(engine.IllegalMoveError):
+    with pytest.raises(crossridor.IllegalMoveError):
         new_state(9, 4).parse_move("--")
 
 
@@ -160,7 +160,7 @@ def test_numbered_game_record_input():
 @pytest.mark.parametrize("text", ["z9", "e3x", "", "e", "ee3", "e3hh", "e0", "e10", "3e",
                                   "e2 e3", "-", "j1"])
 def test_malformed_moves_9x9(text):
-    with pytest.raises(engine.InvalidMoveError):
+    with pytest.raises(crossridor.InvalidMoveError):
         new_state().parse_move(text)
 
 
@@ -169,7 +169,7 @@ def test_wall_anchor_out_of_range_is_invalid(text):
     # Wall anchors run from a1 to h8 on 9x9 (rule file, Notation): 'a9h' is
     # no wall of the notation, so an InvalidMoveError ("text that is not a
     # move in the game's notation"), as the brief lists it among parse errors.
-    with pytest.raises(engine.InvalidMoveError):
+    with pytest.raises(crossridor.InvalidMoveError):
         new_state().parse_move(text)
 
 
@@ -190,9 +190,9 @@ def test_off_board_5x5_rejected(text):
                                         ("e2 e8", "e4")])
 def test_illegal_moves_raise(moves, text):
     s = new_state(moves=moves)
-    with pytest.raises(engine.IllegalMoveError):
+    with pytest.raises(crossridor.IllegalMoveError):
         s.parse_move(text)
-    with pytest.raises(engine.IllegalMoveError):
+    with pytest.raises(crossridor.IllegalMoveError):
         s.play(text)
 
 
@@ -202,7 +202,7 @@ def test_errors_are_value_errors_and_name_the_input():
         s.parse_move("z9")
     with pytest.raises(ValueError, match="e5"):
         s.parse_move("e5")
-    with pytest.raises(engine.IllegalMoveError):
-        engine.load_game("quoridor").new_state("e2 e3")   # player 2 cannot reach e3
-    with pytest.raises(engine.InvalidMoveError):
-        engine.load_game("quoridor").new_state("e2 zz")
+    with pytest.raises(crossridor.IllegalMoveError):
+        crossridor.load_game("quoridor").new_state("e2 e3")   # player 2 cannot reach e3
+    with pytest.raises(crossridor.InvalidMoveError):
+        crossridor.load_game("quoridor").new_state("e2 zz")

@@ -1,5 +1,5 @@
 """The compiled Quoridor searches (alpha-beta, greedy, MCTS in C) reached through
-`engine.search`: wins found at the right depth, agreement with an exact solver
+`crossridor.search`: wins found at the right depth, agreement with an exact solver
 and across options, limits kept, determinism, option checking, and the core's
 random playouts. Positions are 'SIZExPLAYERS:pawns:walls-left:walls:to-move'."""
 
@@ -12,20 +12,19 @@ from pathlib import Path
 
 import pytest
 
-import engine
-from engine import Limits
-from engine._core import q_random_playout
-from engine.algorithms import mcts as py_mcts
-from games.quoridor import _code_table
+import crossridor
+from crossridor import Limits
+from crossridor.engine._core import q_random_playout
+from crossridor.engine.algorithms import mcts as py_mcts
+from crossridor.games.quoridor import _code_table
 
 WIN = 99000          # alpha-beta scores beyond this are forced wins (S_WIN_BOUND)
 S_WIN = 100000       # a win at ply p scores S_WIN - p
 # where the imported package lives (src/ in a checkout, site-packages once installed)
-SRC = Path(engine.__file__).resolve().parents[1]
 
 
 def quoridor(**params):
-    return engine.load_game("quoridor", **params)
+    return crossridor.load_game("quoridor", **params)
 
 
 def pos(text, **params):
@@ -34,7 +33,7 @@ def pos(text, **params):
 
 
 def ab(state, depth=None, **options):
-    return engine.search(state, "alphabeta", Limits(depth=depth), **options)
+    return crossridor.search(state, "alphabeta", Limits(depth=depth), **options)
 
 
 def solve(state, depth, memo):
@@ -169,28 +168,28 @@ def test_on_iteration_not_called_when_a_win_ends_the_search_early():
 
 @pytest.mark.parametrize("n", [1, 5000])
 def test_node_limit_never_exceeded(n):
-    r = engine.search(quoridor().new_state("e2 e8"), "alphabeta", Limits(nodes=n))
+    r = crossridor.search(quoridor().new_state("e2 e8"), "alphabeta", Limits(nodes=n))
     assert 1 <= r.nodes <= n
     assert r.move is not None
 
 
 @pytest.mark.parametrize("n", [2, 50, 1000, 20000])
 def test_node_limit_never_exceeded_mid_iteration(n):
-    r = engine.search(quoridor().new_state("e2 e8"), "alphabeta", Limits(nodes=n))
+    r = crossridor.search(quoridor().new_state("e2 e8"), "alphabeta", Limits(nodes=n))
     assert r.nodes <= n
 
 
 @pytest.mark.parametrize("rollout", ["eval", "random"])
 @pytest.mark.parametrize("sims", [1, 7, 300])
 def test_mcts_sims_exact(rollout, sims):
-    r = engine.search(quoridor().new_state("e2 e8"), "mcts", Limits(sims=sims), seed=1,
+    r = crossridor.search(quoridor().new_state("e2 e8"), "mcts", Limits(sims=sims), seed=1,
                       rollout=rollout)
     assert r.nodes == sims
     assert r.extra["sims"] == sims
 
 
 def test_mcts_nodes_limit_is_sims():
-    r = engine.search(quoridor().new_state(), "mcts", Limits(nodes=123), seed=1)
+    r = crossridor.search(quoridor().new_state(), "mcts", Limits(nodes=123), seed=1)
     assert r.nodes == 123
 
 
@@ -198,7 +197,7 @@ def test_mcts_nodes_limit_is_sims():
 def test_time_limit_loosely(algorithm):
     limit = 0.15
     start = time.perf_counter()
-    r = engine.search(quoridor().new_state("e2 e8"), algorithm, Limits(time=limit), seed=1)
+    r = crossridor.search(quoridor().new_state("e2 e8"), algorithm, Limits(time=limit), seed=1)
     elapsed = time.perf_counter() - start
     assert elapsed < 3 * limit + 0.2
     assert r.nodes > 0 and r.move in quoridor().new_state("e2 e8").legal_moves()
@@ -217,7 +216,7 @@ def test_alphabeta_node_counts_deterministic(moves):
 @pytest.mark.parametrize("rollout", ["eval", "random"])
 def test_mcts_same_seed_same_result(rollout):
     state = quoridor().new_state("e2 e8 e3")
-    runs = [engine.search(state, "mcts", Limits(sims=400), seed=42, rollout=rollout)
+    runs = [crossridor.search(state, "mcts", Limits(sims=400), seed=42, rollout=rollout)
             for _ in range(2)]
     a, b = (r.as_dict() for r in runs)
     for key in ("seconds", "nps"):
@@ -228,7 +227,7 @@ def test_mcts_same_seed_same_result(rollout):
 
 def test_mcts_seed_matters_for_random_rollouts():
     state = quoridor().new_state("e2 e8")
-    plies = {engine.search(state, "mcts", Limits(sims=50), seed=s,
+    plies = {crossridor.search(state, "mcts", Limits(sims=50), seed=s,
                            rollout="random").extra["playout_plies"] for s in range(4)}
     assert len(plies) > 1
 
@@ -240,7 +239,7 @@ def test_four_player_search():
     legal = state.legal_moves()
     r = ab(state, 4)
     assert r.depth == 4 and r.move in legal and abs(r.score) < WIN
-    m = engine.search(state, "mcts", Limits(sims=200), seed=1)
+    m = crossridor.search(state, "mcts", Limits(sims=200), seed=1)
     assert m.move in legal and m.nodes == 200 and -1 <= m.score <= 1
     # player 2 to move, nobody has walls; player 1 (on e8) reaches e9 at ply 4
     threat = pos("9x4:e8,a4,d4,i4:0,0,0,0:-:2")
@@ -250,14 +249,14 @@ def test_four_player_search():
 
 def test_greedy_is_one_ply_best():
     state = quoridor().new_state("e2 e8 e3 e7")
-    g = engine.search(state, "greedy", Limits(depth=3))
+    g = crossridor.search(state, "greedy", Limits(depth=3))
     assert g.move in state.legal_moves()
     assert g.depth == 1
     one_ply = ab(state, 1, prune_walls=False, lmr=False, tt=False)
     assert g.score == one_ply.score
     # with a win on the board, greedy takes it
     win = pos("9x2:e8,a5:10,10:-:1")
-    assert str(engine.search(win, "greedy", Limits(depth=1)).move) == "e9"
+    assert str(crossridor.search(win, "greedy", Limits(depth=1)).move) == "e9"
 
 
 # ------------------------------------------------------------ errors
@@ -278,8 +277,8 @@ def test_greedy_is_one_ply_best():
 ])
 def test_bad_options_raise(algorithm, options):
     limits = Limits(sims=10) if algorithm == "mcts" else Limits(depth=1)
-    with pytest.raises(engine.CrossridorError):
-        engine.search(quoridor().new_state(), algorithm, limits, **options)
+    with pytest.raises(crossridor.CrossridorError):
+        crossridor.search(quoridor().new_state(), algorithm, limits, **options)
 
 
 @pytest.mark.parametrize("algorithm,options", [
@@ -294,55 +293,55 @@ def test_bad_options_raise(algorithm, options):
 ])
 def test_bad_option_values_raise_crossridor_error(algorithm, options):
     limits = Limits(sims=10) if algorithm == "mcts" else Limits(depth=1)
-    with pytest.raises(engine.CrossridorError):
-        engine.search(quoridor().new_state(), algorithm, limits, **options)
+    with pytest.raises(crossridor.CrossridorError):
+        crossridor.search(quoridor().new_state(), algorithm, limits, **options)
 
 
 def run_isolated(call: str, timeout: float = 4.0) -> int:
-    """Run `engine.search(s, <call>)` on the 9x9 start in a child process (the bugs
+    """Run `crossridor.search(s, <call>)` on the 9x9 start in a child process (the bugs
     below crash or hang the interpreter): 0 = CrossridorError, 1 = returned."""
-    code = ("import engine\n"
-            "s = engine.load_game('quoridor').new_state()\n"
+    code = ("import crossridor\n"
+            "s = crossridor.load_game('quoridor').new_state()\n"
             "try:\n"
-            f"    engine.search(s, {call})\n"
-            "except engine.CrossridorError:\n"
+            f"    crossridor.search(s, {call})\n"
+            "except crossridor.CrossridorError:\n"
             "    raise SystemExit(0)\n"
             "raise SystemExit(1)\n")
     try:
-        proc = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(SRC)},
+        proc = subprocess.run([sys.executable, "-c", code],
                               timeout=timeout, capture_output=True)
     except subprocess.TimeoutExpired:
-        pytest.fail(f"engine.search(s, {call}) did not return in {timeout} s")
-    assert proc.returncode != -11, f"engine.search(s, {call}) crashed (SIGSEGV)"
+        pytest.fail(f"crossridor.search(s, {call}) did not return in {timeout} s")
+    assert proc.returncode != -11, f"crossridor.search(s, {call}) crashed (SIGSEGV)"
     return proc.returncode
 
 
 @pytest.mark.parametrize("option", ["c=float('nan')", "widening=float('nan')",
                                     "widening=float('inf')"])
 def test_mcts_non_finite_options_raise(option):
-    assert run_isolated(f"'mcts', engine.Limits(sims=10), {option}") == 0
+    assert run_isolated(f"'mcts', crossridor.Limits(sims=10), {option}") == 0
 
 
 def test_bad_algorithm_limits_and_terminal_state_raise():
     state = quoridor().new_state()
-    with pytest.raises(engine.CrossridorError):
-        engine.search(state, "nosuch", Limits(depth=1))
-    with pytest.raises(engine.CrossridorError):
-        engine.search(state, "mcts", Limits(depth=3))        # mcts needs sims/nodes/time
-    with pytest.raises(engine.CrossridorError):
-        engine.search(state, "alphabeta", {"depth": 1})
+    with pytest.raises(crossridor.CrossridorError):
+        crossridor.search(state, "nosuch", Limits(depth=1))
+    with pytest.raises(crossridor.CrossridorError):
+        crossridor.search(state, "mcts", Limits(depth=3))        # mcts needs sims/nodes/time
+    with pytest.raises(crossridor.CrossridorError):
+        crossridor.search(state, "alphabeta", {"depth": 1})
     over = quoridor(size=3).new_state("b2 a3 b3")
     assert over.is_terminal()
     for algorithm in ("alphabeta", "mcts", "greedy"):
-        with pytest.raises(engine.CrossridorError):
-            engine.search(over, algorithm, Limits(depth=1, sims=5))
+        with pytest.raises(crossridor.CrossridorError):
+            crossridor.search(over, algorithm, Limits(depth=1, sims=5))
     drawn = quoridor(size=5, max_plies=2).new_state("c2 c4")
-    with pytest.raises(engine.CrossridorError):
-        engine.search(drawn, "alphabeta", Limits(depth=1))
+    with pytest.raises(crossridor.CrossridorError):
+        crossridor.search(drawn, "alphabeta", Limits(depth=1))
 
 
 def test_alphabeta_with_sims_only_raises():
-    assert run_isolated("'alphabeta', engine.Limits(sims=10)") == 0
+    assert run_isolated("'alphabeta', crossridor.Limits(sims=10)") == 0
 
 
 # ------------------------------------------------------------ core random playouts
@@ -385,6 +384,6 @@ def test_mcts_core_and_python_find_the_win(seed):
     py = py_mcts.search(state, Limits(sims=300), seed=seed)
     assert str(py.move) == "a3"
     for rollout in ("eval", "random"):
-        c = engine.search(state, "mcts", Limits(sims=300), seed=seed, rollout=rollout)
+        c = crossridor.search(state, "mcts", Limits(sims=300), seed=seed, rollout=rollout)
         assert str(c.move) == "a3"
         assert c.score > 0.9

@@ -1,4 +1,4 @@
-"""Qwatrobat: every rule of shared/rules/qwatrobat.md, the options, the exact
+"""Qwatrobat: every rule of docs/rules/qwatrobat.md, the options, the exact
 solver on positions worked out by hand, hidden information, bad input."""
 
 import random
@@ -6,15 +6,15 @@ import time
 
 import pytest
 
-import engine
-from engine import CHANCE, TERMINAL
-from engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
+import crossridor
+from crossridor import CHANCE, TERMINAL
+from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
-from games.qwatrobat import First, Push, Setup, endgame_evaluator, resolve_field, solve, solve_value
+from crossridor.games.qwatrobat import First, Push, Setup, endgame_evaluator, resolve_field, solve, solve_value
 
 
 def load(**kw):
-    return engine.load_game("qwatrobat", **kw)
+    return crossridor.load_game("qwatrobat", **kw)
 
 
 def play(state, text):
@@ -54,7 +54,7 @@ def test_bad_params(bad):
 
 def test_registry_alias_and_unknown_game():
     with pytest.raises(UnknownGameError):
-        engine.load_game("qwatrobatt")
+        crossridor.load_game("qwatrobatt")
 
 
 # ----------------------------------------------------------------------------- setup
@@ -368,9 +368,9 @@ def test_solver_hand_positions(scores, result, margin):
     g = load(open=True, first=0)
     s = g.state_from_position(HAND.format(scores))
     assert s.current_player == 1
-    r = engine.search(s, algorithm="alphabeta", limits=engine.Limits(depth=1))
+    r = crossridor.search(s, algorithm="alphabeta", limits=crossridor.Limits(depth=1))
     assert r.score == result and r.extra["solved"]
-    m = engine.search(s, algorithm="alphabeta", limits=engine.Limits(depth=1), objective="margin")
+    m = crossridor.search(s, algorithm="alphabeta", limits=crossridor.Limits(depth=1), objective="margin")
     assert m.score == margin and str(m.move) in ("c3", "c4")
     # the pv replays to a finished game with that margin
     t = s.clone()
@@ -446,21 +446,21 @@ def test_solver_from_start_is_fast_and_never_loses_a_won_position():
 def test_solver_refuses_setup_and_secret_game():
     o = load(open=True).new_state("1234/4321")
     with pytest.raises(UnsupportedGameError, match="start of play"):
-        engine.search(o, algorithm="alphabeta", limits=engine.Limits(depth=1))
+        crossridor.search(o, algorithm="alphabeta", limits=crossridor.Limits(depth=1))
     s = load(open=True, first=0).new_state("1234/4321 4321/1234")
     with pytest.raises(UnsupportedGameError, match="objective"):
         solve(s, objective="points")
     secret = load(first=0).new_state("1234/4321 4321/1234")
-    assert secret.native_search("alphabeta", engine.Limits(depth=1), None, {}) is NotImplemented
+    assert secret.native_search("alphabeta", crossridor.Limits(depth=1), None, {}) is NotImplemented
 
 
 def test_greedy_takes_a_winning_last_push():
     # player 1, last push of round 3 (see HAND): greedy wants the 4 points now
     g = load(first=0)
     s = g.state_from_position(HAND.format("2,3"))
-    r = engine.search(s, algorithm="greedy", limits=engine.Limits(depth=1), seed=1)
+    r = crossridor.search(s, algorithm="greedy", limits=crossridor.Limits(depth=1), seed=1)
     assert str(r.move) in ("c3", "c4")
-    setup = engine.search(g.new_state(), algorithm="greedy", limits=engine.Limits(depth=1), seed=1)
+    setup = crossridor.search(g.new_state(), algorithm="greedy", limits=crossridor.Limits(depth=1), seed=1)
     assert isinstance(setup.move, Setup)
 
 
@@ -474,6 +474,6 @@ def test_endgame_evaluator():
     t = g.new_state("1234/4321")
     v = endgame_evaluator(t, rng=random.Random(2))
     assert v[0] in (-1.0, 0.0, 1.0) and v[1] == -v[0] and t.layout[1] is None
-    r = engine.search(load(first=0).new_state("1234/4321 4321/1234"), algorithm="ismcts",
-                      limits=engine.Limits(sims=50), seed=3, evaluator=endgame_evaluator)
+    r = crossridor.search(load(first=0).new_state("1234/4321 4321/1234"), algorithm="ismcts",
+                      limits=crossridor.Limits(sims=50), seed=3, evaluator=endgame_evaluator)
     assert isinstance(r.move, Push)

@@ -1,4 +1,4 @@
-"""Tiny games implementing the full game protocol (engine.protocol), with
+"""Tiny games implementing the full game protocol (crossridor.engine.protocol), with
 known values, for testing the search algorithms:
 
 * Nim          2 players; normal play; the first player wins iff xor != 0.
@@ -24,8 +24,8 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-from engine.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from engine.protocol import CHANCE, TERMINAL, GameTraits
+from crossridor.engine.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits
 
 __all__ = ["Nim", "NimMove", "TicTacToe", "ChanceToy", "Race", "Peek", "Sticks", "RandomTree", "ALL_GAMES"]
 

@@ -60,7 +60,7 @@ def bench_mcts(sims: int | None = None):
 
 def bench_movegen(calls: int = 200000):
     """Nanoseconds per call of the C move generator (timed in C), best of 3."""
-    from engine._core import q_time_movegen
+    from crossridor.engine._core import q_time_movegen
     rows = []
     for name, moves in (("start", ""), ("middlegame", POSITIONS[2].moves)):
         state = load_game("quoridor").new_state(moves)

@@ -1,5 +1,5 @@
 """Subcommands `match` and `play` (argument parsing and printing only; the
-work is in engine.match and engine.play)."""
+work is in crossridor.engine.match and engine.play)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 #
 # Included from _core.pyx (`include "crosswise.pxi"`). Self-contained: every
 # C-level name starts with `cw_`, every Python-visible class with `Crosswise`.
-# The rules are those of /work/shared/rules/crosswise.md; the Python facade
+# The rules are those of docs/rules/crosswise.md; the Python facade
 # (src/games/crosswise.py) validates all input before it reaches this file,
 # and the methods of CrosswiseCore validate again, so no call from Python can
 # corrupt the core.

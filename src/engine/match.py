@@ -1,8 +1,8 @@
 """The match runner: engines play each other over many games, in parallel,
-and the result comes with its statistics (`engine.stats`).
+and the result comes with its statistics (`crossridor.engine.stats`).
 
-    >>> from engine.match import MatchConfig, run_match
-    >>> from engine.workers import EngineSpec
+    >>> from crossridor.engine.match import MatchConfig, run_match
+    >>> from crossridor.engine.workers import EngineSpec
     >>> cfg = MatchConfig("quoridor", {"size": 5},
     ...                   [EngineSpec.parse("alphabeta:depth=2"), EngineSpec.parse("random")],
     ...                   games=20, concurrency=2, seed=1)

@@ -2,7 +2,7 @@
 
 Modelled on OpenSpiel's `State`: one mutable state per position, snake_case
 methods, moves as small immutable values with a text form. Search modules
-(`engine.algorithms`) use only what is written here; they import no game.
+(`crossridor.engine.algorithms`) use only what is written here; they import no game.
 
 Players are numbered 0..n-1. `current_player` is one of them, or `CHANCE`
 while a chance event (a deal, a draw) is pending, or `TERMINAL` once the

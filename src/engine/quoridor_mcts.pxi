@@ -343,10 +343,10 @@ cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, double d
 
 
 cdef object q_mcts_search(state, limits, seed, dict options):
-    from engine.protocol import SearchResult
-    from engine.errors import CrossridorError
+    from crossridor.engine.protocol import SearchResult
+    from crossridor.engine.errors import CrossridorError
     cdef QuoridorCore core = state.core
-    # options are checked by games.quoridor (engine.options) before they get here
+    # options are checked by crossridor.games.quoridor (crossridor.engine.options) before they get here
     rollout = options.get("rollout", "eval")
     cdef double c = options.get("c", 1.0 if rollout == "eval" else 1.4)
     cdef double widening = options.get("widening", 1.5)

@@ -401,8 +401,8 @@ cdef object q_code_to_move(object state, int code):
 
 
 def q_native_search(state, algorithm, limits, seed, options):
-    """engine.search for Quoridor states: alpha-beta, greedy and MCTS in C."""
-    # options are checked by games.quoridor (engine.options) before they get here
+    """crossridor.search for Quoridor states: alpha-beta, greedy and MCTS in C."""
+    # options are checked by crossridor.games.quoridor (crossridor.engine.options) before they get here
     if algorithm == "mcts":
         return q_mcts_search(state, limits, seed, options)
     if algorithm == "greedy":
@@ -412,8 +412,8 @@ def q_native_search(state, algorithm, limits, seed, options):
 
 
 cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
-    from engine.protocol import SearchResult
-    from engine.errors import CrossridorError
+    from crossridor.engine.protocol import SearchResult
+    from crossridor.engine.errors import CrossridorError
     cdef QuoridorCore core = state.core
     hash_mb = options.get("hash", 16)
     if options.get("tt", True) is False:

@@ -10,10 +10,10 @@ from .errors import UnknownGameError
 # name -> module; modules are imported on first use so that a pure-Python
 # game does not need the compiled core.
 GAMES = {
-    "quoridor": "games.quoridor",
-    "crosswise": "games.crosswise",
-    "qwatrobat": "games.qwatrobat",
-    "kreuzundquer": "games.kreuz_und_quer",
+    "quoridor": "crossridor.games.quoridor",
+    "crosswise": "crossridor.games.crosswise",
+    "qwatrobat": "crossridor.games.qwatrobat",
+    "kreuzundquer": "crossridor.games.kreuz_und_quer",
 }
 ALIASES = {"kreuz_und_quer": "kreuzundquer", "kreuz-und-quer": "kreuzundquer", "kuq": "kreuzundquer"}
 

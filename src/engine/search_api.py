@@ -10,11 +10,11 @@ from .errors import CrossridorError
 from .protocol import Limits, SearchResult
 
 ALGORITHMS = {
-    "alphabeta": "engine.algorithms.alphabeta",
-    "mcts": "engine.algorithms.mcts",
-    "ismcts": "engine.algorithms.ismcts",
-    "random": "engine.algorithms.random_player",
-    "greedy": "engine.algorithms.greedy",
+    "alphabeta": "crossridor.engine.algorithms.alphabeta",
+    "mcts": "crossridor.engine.algorithms.mcts",
+    "ismcts": "crossridor.engine.algorithms.ismcts",
+    "random": "crossridor.engine.algorithms.random_player",
+    "greedy": "crossridor.engine.algorithms.greedy",
 }
 
 

@@ -8,14 +8,13 @@ record, so any executor can run it: the in-process `InlineExecutor`, a
 
 * Dask: `distributed.Client(...).get_executor()` is a
   `concurrent.futures.Executor`; pass it as `executor=` to
-  `engine.match.run_match`.
+  `crossridor.engine.match.run_match`.
 * Ray: wrap `submit` in a few lines, e.g.
   `class RayExecutor: def submit(self, fn, *args): return ray.remote(fn).remote(*args).future()`
   (an ObjectRef's `future()` is a `concurrent.futures.Future`), plus a
   no-op `shutdown`.
 
-The workers need `engine` and the games importable (installed package, or
-`PYTHONPATH=src`).
+The workers need the `crossridor` package installed.
 """
 
 from __future__ import annotations

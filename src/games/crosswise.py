@@ -1,7 +1,7 @@
 """Crosswise (Cravotta, 2011): notation, rendering and the game protocol over
-the compiled core `engine._core.CrosswiseCore`.
+the compiled core `crossridor.engine._core.CrosswiseCore`.
 
-Rules: /work/shared/rules/crosswise.md. Decisions this module adds, beyond
+Rules: docs/rules/crosswise.md. Decisions this module adds, beyond
 the rule file's own **[decision]** points:
 
 - Replace with a symbol identical to the tile on the board is a no-op and not
@@ -64,9 +64,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
+from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
                            InvalidPositionError, UnknownGameError)
-from engine.protocol import TERMINAL, GameTraits, SearchResult
+from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult
 
 TILE_CHARS = "123456MRPS"
 ACTION_NAMES = ("Move", "Remove", "Replace", "Swap")
@@ -82,7 +82,7 @@ PIMC_DEPTH, PIMC_WIDTH, PIMC_ROOT_K, PIMC_SCALE, PIMC_ROLL, PIMC_HALVING = 3, 10
 
 
 def _core():
-    from engine import _core
+    from crossridor.engine import _core
     return _core
 
 

@@ -1,4 +1,4 @@
-"""Kreuz & Quer (Kosmos 2006) as a turn-based game (rules: shared/rules/kreuz-und-quer.md).
+"""Kreuz & Quer (Kosmos 2006) as a turn-based game (rules: docs/rules/kreuz-und-quer.md).
 
 Pure Python. Material and the deck file format: `games.kuq_deck`; the path
 helper ("from here, with this pile, how far do I get, which cards would
@@ -82,9 +82,9 @@ import time as _time
 from dataclasses import dataclass
 from itertools import combinations
 
-from engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
+from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
-from engine.protocol import CHANCE, TERMINAL, GameTraits, SearchResult
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, SearchResult
 
 from .kuq_deck import (LANES, NT, ROOMS, ROWS, TERRAIN_COUNTS, TERRAIN_NAMES, TERRAINS,
                        TOTAL_TERRAIN, Deck, generate_deck, parse_deck_text)
@@ -959,7 +959,7 @@ class KState:
         if algorithm == "ismcts":
             # game defaults for options not given: the policy of `kuq_policy` as a
             # progressive bias, leaves scored by a heuristic playout of the stage
-            from engine.algorithms import ismcts
+            from crossridor.engine.algorithms import ismcts
             from .kuq_rollout import stage_evaluator
             opts = dict(options)
             opts.setdefault("prior", _policy_prior)

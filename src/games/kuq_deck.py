@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.errors import UnknownGameError
+from crossridor.engine.errors import UnknownGameError
 
 TERRAINS = "bemfwcgs"
 TERRAIN_NAMES = ("blue tiles", "beige tiles", "mud", "field", "water", "cobblestones", "meadow", "sand")

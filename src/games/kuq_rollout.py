@@ -9,7 +9,7 @@ penalty and set-aside, and scores the result: the game's result when the
 last race ends, else the distance left
 to each goal (`Track.cost_to_goal`) and the route cards set aside, as in
 `KState.evaluate`. Use it with
-`engine.search(state, algorithm="ismcts", evaluator=stage_evaluator, ...)`.
+`crossridor.search(state, algorithm="ismcts", evaluator=stage_evaluator, ...)`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Quoridor: notation, rendering and the game protocol, over the compiled
-core (`engine._core.QuoridorCore`). Rules: shared/rules/quoridor.md.
+core (`crossridor.engine._core.QuoridorCore`). Rules: docs/rules/quoridor.md.
 
-    >>> import engine
-    >>> state = engine.load_game("quoridor").new_state("e2 e8 e3h")
+    >>> import crossridor
+    >>> state = crossridor.load_game("quoridor").new_state("e2 e8 e3h")
     >>> str(state.parse_move("E7"))
     'e7'
 """
@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine._core import QuoridorCore, q_native_search
-from engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
+from crossridor.engine._core import QuoridorCore, q_native_search
+from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError)
-from engine.options import check_options
-from engine.protocol import TERMINAL, GameTraits
+from crossridor.engine.options import check_options
+from crossridor.engine.protocol import TERMINAL, GameTraits
 
 # Move codes of the core (see quoridor.pxi): bits 0-6 index, bits 7-8 kind;
 # square index = row * 9 + col, wall anchor index = row * 8 + col.
@@ -423,7 +423,7 @@ def render_board(state: QuoridorState) -> str:
 
 
 def load(size=9, players=2, walls=None, max_plies=None, **unknown) -> QuoridorGame:
-    """Validated Quoridor config (engine.load_game('quoridor', ...))."""
+    """Validated Quoridor config (crossridor.load_game('quoridor', ...))."""
     if unknown:
         raise UnknownGameError(f"unknown quoridor option(s): {', '.join(sorted(unknown))} "
                                "(known: size, players, walls, max_plies)")

@@ -1,4 +1,4 @@
-"""Qwatrobat: a minimalist two-player card battle (rules: shared/rules/qwatrobat.md).
+"""Qwatrobat: a minimalist two-player card battle (rules: docs/rules/qwatrobat.md).
 
 Pure Python. Each player lays 8 cards (1 1 2 2 3 3 4 4) in 2 rows of 4 columns,
 then over 4 rounds each player pushes 2 cards onto a shared battlefield.
@@ -55,9 +55,9 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
+from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
-from engine.protocol import CHANCE, TERMINAL, GameTraits, SearchResult
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, SearchResult
 
 import time as _time
 
@@ -894,7 +894,7 @@ def endgame_evaluator(state: QState, exact_pushes: int = 10, rng=None) -> list:
     layouts and the first player are drawn at random, pushes are played at
     random until `exact_pushes` remain, then the exact solver gives the
     result with both sides playing perfectly (open information from there).
-    Use as `engine.search(..., algorithm="ismcts", evaluator=endgame_evaluator)`."""
+    Use as `crossridor.search(..., algorithm="ismcts", evaluator=endgame_evaluator)`."""
     rng = rng or _EVAL_RNG
     if state.is_terminal():
         return state.returns()

@@ -1,0 +1,26 @@
+"""crossridor: a game-AI engine for Quoridor, Crosswise, Qwatrobat and
+Kreuz & Quer.
+
+    >>> import crossridor
+    >>> game = crossridor.load_game("quoridor", size=9, players=2)
+    >>> state = game.new_state("e2 e8")
+    >>> result = crossridor.search(state, limits=crossridor.Limits(depth=2))
+
+The public API is what this module exports. `crossridor.engine` holds the
+compiled core, the searches, the match runner and the CLI; `crossridor.games`
+one module per game. The rules each game implements are in the project's
+`docs/rules/`, and `crossridor rules GAME` prints them.
+"""
+
+from .engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
+                            InvalidPositionError, UnknownGameError, UnsupportedGameError)
+from .engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
+from .engine.registry import game_names, load_game
+from .engine.search_api import algorithm_names, search
+
+__all__ = [
+    "CHANCE", "TERMINAL", "CrossridorError", "GameTraits", "IllegalMoveError", "InvalidMoveError",
+    "InvalidPositionError", "Limits", "SearchResult", "UnknownGameError", "UnsupportedGameError",
+    "__version__", "algorithm_names", "game_names", "load_game", "search",
+]
+__version__ = "0.2.0"
