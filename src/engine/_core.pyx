@@ -3,7 +3,7 @@
 `crossridor.games.*`).
 
 Each game's core is split into include files: position and move generation
-(`<game>.pxi`), searches (`<game>_search.pxi`, `quoridor_mcts.pxi`) and the
+(`<game>.pxi`), Quoridor's evaluation (`quoridor_eval.pxi`), searches (`<game>_search.pxi`, `quoridor_mcts.pxi`) and the
 Python boundary; C helpers shared by the games are in `bitboard.pxi`. The hot
 loops are typed C that runs without the GIL, while every entry point from
 Python validates its input first.
@@ -11,6 +11,7 @@ Python validates its input first.
 
 include "bitboard.pxi"
 include "quoridor.pxi"
+include "quoridor_eval.pxi"
 include "quoridor_search.pxi"
 include "quoridor_mcts.pxi"
 include "crosswise.pxi"
