@@ -163,9 +163,12 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_best)
 
-    p = sub.add_parser("bench", help="search fixed positions; print nodes and nodes/second")
-    p.add_argument("--depth", type=int, default=None, help="override the bench depths")
-    p.add_argument("--sims", type=int, default=None, help="MCTS simulations per position")
+    p = sub.add_parser("bench", help="search fixed positions; print nodes, speed and signatures")
+    p.add_argument("--game", default=None, metavar="GAME",
+                   help="only this game (quoridor, crosswise, qwatrobat); default: all")
+    p.add_argument("--depth", type=int, default=None, help="override the Quoridor alpha-beta depths")
+    p.add_argument("--sims", type=int, default=None,
+                   help="simulations per position (Quoridor MCTS, Crosswise playouts, ISMCTS and PIMC)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
 

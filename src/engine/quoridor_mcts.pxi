@@ -363,6 +363,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
         pv = []
         node = 0
         score = 0.0
+        root_visits = 0
         while t.nodes[node].n_children > 0:
             best = child = t.nodes[node].first_child
             while child >= 0:
@@ -373,6 +374,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
                 break
             if node == 0:
                 score = t.nodes[best].value / t.nodes[best].visits
+                root_visits = t.nodes[best].visits
             pv.append(t.nodes[best].move)
             node = best
         if pv:
@@ -384,7 +386,8 @@ cdef object q_mcts_search(state, limits, seed, dict options):
         return SearchResult(q_code_to_move(state, move_code), float(score), len(pv), sims, elapsed,
                             sims / elapsed if elapsed > 0 else 0.0,
                             tuple(q_code_to_move(state, m) for m in pv),
-                            {"sims": sims, "tree_nodes": t.n_nodes, "playout_plies": s.nodes})
+                            {"sims": sims, "tree_nodes": t.n_nodes, "playout_plies": s.nodes,
+                             "root_visits": root_visits})
     finally:
         free(t.nodes)
         free(t.arena)
