@@ -303,10 +303,44 @@ cdef inline void cw_give(cw_State* s, int p, int t) noexcept nogil:
     s.hand_n[p] += 1
     s.known[p][t] += 1
 
+cdef inline int cw_board_try(cw_State* s, int kind, int a, int b) noexcept nogil:
+    """Put a move (not a pass) on the board alone (hands, bag and turn stay)
+    and return the team that now has six identical through a changed cell,
+    or -1. cw_board_untry takes it back."""
+    cdef int sa = s.cell[a], sb, six = -1
+    if kind == CW_K_PLACE or kind == CW_K_REPLACE:
+        cw_set_cell(s, a, b)
+        six = cw_six_at(s, a)
+    elif kind == CW_K_REMOVE:
+        cw_set_cell(s, a, -1)
+    elif kind == CW_K_MOVE:
+        cw_set_cell(s, a, -1)
+        cw_set_cell(s, b, sa)
+        six = cw_six_at(s, b)
+    else:
+        sb = s.cell[b]
+        cw_set_cell(s, a, sb)
+        cw_set_cell(s, b, sa)
+        six = cw_six_at(s, a)
+        if six < 0:
+            six = cw_six_at(s, b)
+    return six
+
+cdef inline void cw_board_untry(cw_State* s, int kind, int a, int b, int sa) noexcept nogil:
+    """Undo cw_board_try (sa: what cell a held before, -1 for empty)."""
+    if kind == CW_K_MOVE:
+        cw_set_cell(s, b, -1)
+        cw_set_cell(s, a, sa)
+    elif kind == CW_K_SWAP:
+        cw_set_cell(s, b, s.cell[a])
+        cw_set_cell(s, a, sa)
+    else:
+        cw_set_cell(s, a, sa)
+
 cdef void cw_make(cw_State* s, int code, cw_Undo* u) noexcept nogil:
     """Play a legal move (the caller checked legality)."""
     cdef int p = cw_to_move(s)
-    cdef int kind = code >> 12, a = code & 63, b = (code >> 6) & 63, t, sa, sb, six = -1
+    cdef int kind = code >> 12, a = code & 63, b = (code >> 6) & 63, t, six = -1
     u.code = code
     u.slot = <int8_t>s.slot
     u.passes = <int8_t>s.passes
@@ -320,39 +354,18 @@ cdef void cw_make(cw_State* s, int code, cw_Undo* u) noexcept nogil:
         s.passes += 1
     else:
         s.passes = 0
+        # the hand: the tile played (a symbol, an action tile, or Replace and
+        # its symbol), and the symbol Remove / Replace take off the board
         if kind == CW_K_PLACE:
             cw_take(s, p, b)
-            cw_set_cell(s, a, b)
-            six = cw_six_at(s, a)
-        elif kind == CW_K_MOVE:
-            cw_take(s, p, CW_T_MOVE)
-            sa = s.cell[a]
-            cw_set_cell(s, a, -1)
-            cw_set_cell(s, b, sa)
-            six = cw_six_at(s, b)
-        elif kind == CW_K_REMOVE:
-            cw_take(s, p, CW_T_REMOVE)
-            sa = s.cell[a]
-            u.aux = <int8_t>sa
-            cw_set_cell(s, a, -1)
-            cw_give(s, p, sa)
-        elif kind == CW_K_REPLACE:
-            cw_take(s, p, CW_T_REPLACE)
-            cw_take(s, p, b)
-            sa = s.cell[a]
-            u.aux = <int8_t>sa
-            cw_set_cell(s, a, b)
-            cw_give(s, p, sa)
-            six = cw_six_at(s, a)
-        else:  # swap
-            cw_take(s, p, CW_T_SWAP)
-            sa = s.cell[a]
-            sb = s.cell[b]
-            cw_set_cell(s, a, sb)
-            cw_set_cell(s, b, sa)
-            six = cw_six_at(s, a)
-            if six < 0:
-                six = cw_six_at(s, b)
+        else:
+            cw_take(s, p, CW_T_MOVE + kind - 1)
+            if kind == CW_K_REPLACE:
+                cw_take(s, p, b)
+        if kind == CW_K_REMOVE or kind == CW_K_REPLACE:
+            u.aux = <int8_t>s.cell[a]
+            cw_give(s, p, s.cell[a])
+        six = cw_board_try(s, kind, a, b)
         if kind >= CW_K_MOVE:
             s.played[kind - 1] += 1
         while s.hand_n[p] < s.hand_size[p] and s.bag_n > 0:

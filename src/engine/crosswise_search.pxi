@@ -12,8 +12,8 @@ cdef int cw_random_move(const cw_State* s, uint64_t* rng) noexcept nogil:
     skipped. Pass if no tile has a target."""
     cdef int p = cw_to_move(s)
     cdef int tiles[16]
-    cdef int n = 0, t, i, k, a, b, sym
-    cdef uint64_t occ = s.occ, empty = CW_FULL & ~s.occ, x
+    cdef int n = 0, t, i, k, a
+    cdef uint64_t empty = CW_FULL & ~s.occ
     for t in range(CW_NTILE):
         for i in range(s.hand[p][t]):
             tiles[n] = t
@@ -24,29 +24,10 @@ cdef int cw_random_move(const cw_State* s, uint64_t* rng) noexcept nogil:
         if t < CW_NSYM:
             if empty:
                 return cw_random_bit(empty, rng) | (t << 6)
-        elif t == CW_T_MOVE:
-            if occ and empty:
-                return (cw_random_bit(occ, rng) | (cw_random_bit(empty, rng) << 6)
-                        | (CW_K_MOVE << 12))
-        elif t == CW_T_REMOVE:
-            if occ:
-                return cw_random_bit(occ, rng) | (CW_K_REMOVE << 12)
-        elif t == CW_T_REPLACE:
-            # a random symbol of the hand with a differing tile on the board
-            i = cw_rand_below(rng, CW_NSYM)
-            for sym in range(CW_NSYM):
-                b = (i + sym) % CW_NSYM
-                if s.hand[p][b]:
-                    x = occ & ~s.bb[b]
-                    if x:
-                        return cw_random_bit(x, rng) | (b << 6) | (CW_K_REPLACE << 12)
         else:
-            if cw_nsyms_on_board(s) >= 2:
-                a = cw_random_bit(occ, rng)
-                b = cw_random_bit(occ & ~s.bb[s.cell[a]], rng)
-                if a > b:
-                    a, b = b, a
-                return a | (b << 6) | (CW_K_SWAP << 12)
+            a = cw_random_action(s, t, rng)
+            if a >= 0:
+                return a
         # no target for this tile: drop every copy of it and retry
         i = 0
         for k in range(n):
@@ -231,39 +212,16 @@ cdef int cw_move_gain(cw_State* s, int code, int team) noexcept nogil:
     the lines it touches are scored); +-1000 for a six of either team. The
     board is changed and restored; hands are not touched."""
     cdef int kind = code >> 12, a = code & 63, b = (code >> 6) & 63
-    cdef int sa, sb, before, after, six = -1, c2 = -1
+    cdef int sa, before, after, six, c2 = -1
     if kind == CW_K_PASS:
         return 0
     if kind == CW_K_MOVE or kind == CW_K_SWAP:
         c2 = b
     before = cw_lines_value(s, a, c2, team)
     sa = s.cell[a]
-    if kind == CW_K_PLACE or kind == CW_K_REPLACE:
-        cw_set_cell(s, a, b)
-        six = cw_six_at(s, a)
-    elif kind == CW_K_REMOVE:
-        cw_set_cell(s, a, -1)
-    elif kind == CW_K_MOVE:
-        cw_set_cell(s, a, -1)
-        cw_set_cell(s, b, sa)
-        six = cw_six_at(s, b)
-    else:
-        sb = s.cell[b]
-        cw_set_cell(s, a, sb)
-        cw_set_cell(s, b, sa)
-        six = cw_six_at(s, a)
-        if six < 0:
-            six = cw_six_at(s, b)
+    six = cw_board_try(s, kind, a, b)
     after = cw_lines_value(s, a, c2, team)
-    # restore
-    if kind == CW_K_MOVE:
-        cw_set_cell(s, b, -1)
-        cw_set_cell(s, a, sa)
-    elif kind == CW_K_SWAP:
-        cw_set_cell(s, b, s.cell[a])
-        cw_set_cell(s, a, sa)
-    else:
-        cw_set_cell(s, a, sa)
+    cw_board_untry(s, kind, a, b, sa)
     if six >= 0:
         return 1000 if six == team else -1000
     return after - before
@@ -275,7 +233,7 @@ cdef int cw_greedy_fast(cw_State* s, int* buf) noexcept nogil:
     rescored and the move taken back (no make / unmake, no full rescoring)."""
     cdef int n = cw_gen_moves(s, buf)
     cdef int team = cw_team(cw_to_move(s))
-    cdef int i, code, kind, a, b, sa, sb, six, c2, before, after
+    cdef int i, code, kind, a, b, sa, six, c2, before, after
     cdef int best = buf[0], key_t, key_d, best_t = 1 << 30, best_d = -(1 << 30)
     for i in range(n):
         code = buf[i]
@@ -289,34 +247,11 @@ cdef int cw_greedy_fast(cw_State* s, int* buf) noexcept nogil:
             c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
             before = cw_lines_value(s, a, c2, team)
             sa = s.cell[a]
-            six = -1
-            if kind == CW_K_PLACE or kind == CW_K_REPLACE:
-                cw_set_cell(s, a, b)
-                six = cw_six_at(s, a)
-            elif kind == CW_K_REMOVE:
-                cw_set_cell(s, a, -1)
-            elif kind == CW_K_MOVE:
-                cw_set_cell(s, a, -1)
-                cw_set_cell(s, b, sa)
-                six = cw_six_at(s, b)
-            else:
-                sb = s.cell[b]
-                cw_set_cell(s, a, sb)
-                cw_set_cell(s, b, sa)
-                six = cw_six_at(s, a)
-                if six < 0:
-                    six = cw_six_at(s, b)
+            six = cw_board_try(s, kind, a, b)
             after = cw_lines_value(s, a, c2, team)
             key_t = cw_threats(s, 1 - team)
             key_d = after - before
-            if kind == CW_K_MOVE:
-                cw_set_cell(s, b, -1)
-                cw_set_cell(s, a, sa)
-            elif kind == CW_K_SWAP:
-                cw_set_cell(s, b, s.cell[a])
-                cw_set_cell(s, a, sa)
-            else:
-                cw_set_cell(s, a, sa)
+            cw_board_untry(s, kind, a, b, sa)
             if six == team:
                 return code
         if key_t < best_t or (key_t == best_t and key_d > best_d):
@@ -617,7 +552,7 @@ cdef int cw_leaf_best(cw_State* s, const int* buf, int n, int team, int base) no
     base + the move's gain; a six it makes wins, a six it leaves open for
     the next player (who holds the symbol in this deal) loses, filling the
     board ends the game."""
-    cdef int i, code, kind, a, b, sa, sb, six, c2, before, after, v, best = -CW_INF
+    cdef int i, code, kind, a, b, sa, six, c2, before, after, v, best = -CW_INF
     cdef int nxt = s.cycle[(s.slot + 1) % s.cycle_len]
     cdef int last = u64_popcount(s.occ) == 35
     for i in range(n):
@@ -633,23 +568,7 @@ cdef int cw_leaf_best(cw_State* s, const int* buf, int n, int team, int base) no
         c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
         before = cw_lines_value(s, a, c2, team)
         sa = s.cell[a]
-        six = -1
-        if kind == CW_K_PLACE or kind == CW_K_REPLACE:
-            cw_set_cell(s, a, b)
-            six = cw_six_at(s, a)
-        elif kind == CW_K_REMOVE:
-            cw_set_cell(s, a, -1)
-        elif kind == CW_K_MOVE:
-            cw_set_cell(s, a, -1)
-            cw_set_cell(s, b, sa)
-            six = cw_six_at(s, b)
-        else:
-            sb = s.cell[b]
-            cw_set_cell(s, a, sb)
-            cw_set_cell(s, b, sa)
-            six = cw_six_at(s, a)
-            if six < 0:
-                six = cw_six_at(s, b)
+        six = cw_board_try(s, kind, a, b)
         after = cw_lines_value(s, a, c2, team)
         if six >= 0:
             v = CW_SIXV if six == team else -CW_SIXV
@@ -663,14 +582,7 @@ cdef int cw_leaf_best(cw_State* s, const int* buf, int n, int team, int base) no
             v = -(CW_SIXV - 1)
         else:
             v = base + after - before
-        if kind == CW_K_MOVE:
-            cw_set_cell(s, b, -1)
-            cw_set_cell(s, a, sa)
-        elif kind == CW_K_SWAP:
-            cw_set_cell(s, b, s.cell[a])
-            cw_set_cell(s, a, sa)
-        else:
-            cw_set_cell(s, a, sa)
+        cw_board_untry(s, kind, a, b, sa)
         if v > best:
             best = v
             if v >= CW_SIXV:
