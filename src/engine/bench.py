@@ -140,27 +140,24 @@ def bench_crosswise_playouts(n: int | None = None) -> list[Row]:
     return rows
 
 
-def bench_crosswise_ismcts(sims: int | None = None) -> list[Row]:
-    """Crosswise information-set MCTS (mode=mcts); signature: playout moves."""
+def _crosswise_search(mode: str, sims: int, signature: str) -> list[Row]:
     rows = []
     for deal in DEALS:
         state = crosswise_state(deal)
-        result = search(state, "ismcts", Limits(sims=sims or ISMCTS_SIMS), seed=1, mode="mcts")
-        rows.append(Row(deal.name, result.nodes, result.seconds, str(result.move),
-                        result.extra["playout_moves"]))
+        result = search(state, "ismcts", Limits(sims=sims), seed=1, mode=mode)
+        rows.append(Row(deal.name, result.nodes, result.seconds, str(result.move), result.extra[signature]))
     return rows
+
+
+def bench_crosswise_ismcts(sims: int | None = None) -> list[Row]:
+    """Crosswise information-set MCTS (mode=mcts); signature: playout moves."""
+    return _crosswise_search("mcts", sims or ISMCTS_SIMS, "playout_moves")
 
 
 def bench_crosswise_pimc(evals: int | None = None) -> list[Row]:
     """Crosswise determinized search (mode=pimc, the default); signature:
     leaf moves played."""
-    rows = []
-    for deal in DEALS:
-        state = crosswise_state(deal)
-        result = search(state, "ismcts", Limits(sims=evals or PIMC_EVALS), seed=1, mode="pimc")
-        rows.append(Row(deal.name, result.nodes, result.seconds, str(result.move),
-                        result.extra["leaf_moves"]))
-    return rows
+    return _crosswise_search("pimc", evals or PIMC_EVALS, "leaf_moves")
 
 
 def bench_qwatrobat_solver() -> list[Row]:

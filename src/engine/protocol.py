@@ -76,6 +76,22 @@ class State(Protocol):
     #   evaluate() -> list[float]: per-player estimate in [min, max] return.
 
 
+def play_moves(state: State, moves: str | Iterable | None) -> State:
+    """Play `moves` on `state` in order and return it: a string of moves
+    separated by whitespace, or an iterable of moves or their texts."""
+    if moves:
+        for move in (moves.split() if isinstance(moves, str) else moves):
+            state.play(move)
+    return state
+
+
+def applied(state: State, move: Any) -> State:
+    """A copy of `state` with `move` played (`state` is unchanged)."""
+    copy = state.clone()
+    copy.play(move)
+    return copy
+
+
 @runtime_checkable
 class Game(Protocol):
     name: str
