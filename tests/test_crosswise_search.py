@@ -199,8 +199,17 @@ def test_pimc_halving_keeps_the_best_two_alive():
     assert abs(top[0][1] - top[1][1]) <= 1 and all(n <= max(top[0][1], top[1][1]) for _, n, _ in top)
 
 
-def test_default_mode():
-    from crossridor.games import crosswise
+def test_default_mode_is_the_documented_pimc():
+    """The README and the docstring: ismcts on Crosswise runs PIMC by default,
+    with greedy rollouts (roll=2), root_k 12, depth 3, width 10, scale 5, no
+    halving; mode=mcts is the tree search."""
     st = crossridor.load_game("crosswise").new_state(seed=3)
-    r = crossridor.search(st, "ismcts", Limits(sims=40), seed=1)
-    assert (r.extra.get("mode") == "pimc") == (crosswise.DEFAULT_MODE == "pimc")
+    default = crossridor.search(st, "ismcts", Limits(sims=40), seed=1)
+    spelled = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=2, root_k=12,
+                                depth=3, width=10, scale=5.0, halving=0)
+    assert default.extra["mode"] == "pimc"
+    assert (default.move, default.score, default.extra) == (spelled.move, spelled.score, spelled.extra)
+    rollouts = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=1)
+    assert rollouts.extra["leaf_moves"] != default.extra["leaf_moves"]     # roll matters
+    tree = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="mcts")
+    assert "mode" not in tree.extra and tree.extra["sims"] == 40
