@@ -156,6 +156,31 @@ def test_bench_one_game(capsys):
     assert "crosswise ismcts" in out and "quoridor" not in out
 
 
+# ------------------------------------------------------------ rules
+
+def test_rules_prints_the_games_file(capsys, monkeypatch, tmp_path):
+    from crossridor.engine import registry
+    (tmp_path / "kreuz-und-quer.md").write_text("# Kreuz & Quer\n\nThe rules.\n", encoding="utf-8")
+    monkeypatch.setattr(registry, "_rules_folders", lambda: iter([tmp_path / "absent", tmp_path]))
+    for name in ("kreuz-und-quer", "kuq", "KreuzUndQuer"):
+        assert main(["rules", name]) == 0
+        assert capsys.readouterr().out == "# Kreuz & Quer\n\nThe rules.\n"
+    assert main(["rules", "quoridor"]) == 2
+    assert capsys.readouterr().err == \
+        "crossridor: error: no rules file for quoridor (quoridor.md is not installed)\n"
+
+
+def test_rules_files_name_every_game_and_nothing_else():
+    from crossridor.engine import registry
+    assert set(registry.RULES_FILES) == set(registry.GAMES)
+    docs = Path(__file__).resolve().parents[1] / "docs" / "rules"
+    shipped = {p.name for p in docs.glob("*.md")}
+    assert shipped <= set(registry.RULES_FILES.values())
+    for game, name in registry.RULES_FILES.items():
+        if name in shipped:      # each file in the checkout is what `rules` prints
+            assert registry.rules_text(game) == (docs / name).read_text(encoding="utf-8")
+
+
 # ------------------------------------------------------------ bad input
 
 BAD = {
@@ -189,6 +214,7 @@ BAD = {
     "best-threads": ["best", "quoridor", "--depth", "1", "--threads", "2"],
     "bench-depth-0": ["bench", "--depth", "0"],
     "bench-game-without-core": ["bench", "--game", "kuq"],
+    "rules-unknown-game": ["rules", "chess"],
     "bench-unknown-game": ["bench", "--game", "chess"],
     "show-viewer-perfect-information": ["show", "quoridor", "--viewer", "1"],
     "show-viewer-out-of-range": ["show", "qwatrobat", "--seed", "1", "--viewer", "3"],

@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 from .cli_common import print_json
 from .errors import UnknownGameError
 from .protocol import Limits
-from .registry import ALIASES, load_game
+from .registry import game_key, load_game
 from .search_api import search
 
 
@@ -193,13 +193,12 @@ BENCH_GAMES = tuple(dict.fromkeys(s.game for s in SECTIONS))
 
 def bench_game_name(name: str) -> str:
     """A game name (or alias) -> the benched game, or ValueError."""
-    key = ALIASES.get(name.lower(), name.lower())
-    if key in BENCH_GAMES:
-        return key
     try:
-        load_game(key)
+        key = game_key(name)
     except UnknownGameError:
         raise ValueError(f"bench: unknown game {name!r} (benched: {', '.join(BENCH_GAMES)})") from None
+    if key in BENCH_GAMES:
+        return key
     raise ValueError(f"bench: no bench for {name!r}: it has no compiled core "
                      f"(benched: {', '.join(BENCH_GAMES)})")
 
