@@ -76,7 +76,7 @@ class State(Protocol):
     #   evaluate() -> list[float]: per-player estimate in [min, max] return.
 
 
-def play_moves(state: State, moves: str | Iterable | None) -> State:
+def play_moves(state: State, moves: str | Iterable[Any] | None) -> State:
     """Play `moves` on `state` in order and return it: a string of moves
     separated by whitespace, or an iterable of moves or their texts."""
     if moves:
@@ -96,9 +96,9 @@ def applied(state: State, move: Any) -> State:
 class Game(Protocol):
     name: str
     traits: GameTraits
-    params: dict
+    params: dict[str, Any]
 
-    def new_state(self, moves: str | Iterable | None = None, seed: int | None = None) -> State: ...
+    def new_state(self, moves: str | Iterable[Any] | None = None, seed: int | None = None) -> State: ...
 
     def state_from_position(self, position: str) -> State: ...
 
@@ -114,7 +114,7 @@ class Limits:
     nodes: int | None = None     # nodes visited
     sims: int | None = None      # MCTS simulations
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.time is None and self.depth is None and self.nodes is None and self.sims is None:
             raise ValueError("limits: set at least one of time, depth, nodes, sims")
         if self.time is not None and not (self.time > 0 and self.time < 1e7):
@@ -137,10 +137,10 @@ class SearchResult:
     nodes: int
     seconds: float
     nps: float
-    pv: tuple = field(default_factory=tuple)
-    extra: dict = field(default_factory=dict)
+    pv: tuple[Any, ...] = field(default_factory=tuple)
+    extra: dict[str, Any] = field(default_factory=dict)   # algorithm-specific figures
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         d = {
             "move": None if self.move is None else str(self.move),
             "score": self.score,

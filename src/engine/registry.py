@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.resources
+from collections.abc import Iterator
+from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any
 
 from .errors import CrossridorError, UnknownGameError
+from .protocol import Game
 
 # name -> module; modules are imported on first use so that a pure-Python
 # game does not need the compiled core.
@@ -41,7 +45,7 @@ def game_key(name: str) -> str:
     return key
 
 
-def _rules_folders():
+def _rules_folders() -> Iterator[Traversable]:
     # a source checkout (an editable install): docs/rules itself, always current
     checkout = Path(__file__).resolve().parents[2]
     if (checkout / "pyproject.toml").is_file():
@@ -61,8 +65,10 @@ def rules_text(name: str) -> str:
     raise CrossridorError(f"no rules file for {name} ({RULES_FILES[key]} is not installed)")
 
 
-def load_game(name: str, **params):
-    """`load_game("quoridor", size=7, players=4)` -> a Game."""
+def load_game(name: str, **params: Any) -> Game:
+    """`load_game("quoridor", size=7, players=4)` -> a Game. A bad option
+    raises UnknownGameError naming it."""
     key = game_key(name)
     module = importlib.import_module(GAMES[key])
-    return module.load(**params)
+    game: Game = module.load(**params)
+    return game
