@@ -207,24 +207,33 @@ cdef inline int cw_lines_value(const cw_State* s, int a, int b, int team) noexce
             v -= cw_line_score(s, CW_COL[b % 6])
     return v if team == 0 else -v
 
+cdef inline int cw_try_gain(cw_State* s, int code, int team, int* six, int* sa) noexcept nogil:
+    """Put a move (not a pass) on the board (cw_board_try) and return how
+    much it raised `team`'s score minus the other team's over the lines it
+    touches; six: the team with six identical now, or -1; sa: what cell a
+    held. cw_untry takes the move back."""
+    cdef int kind = code >> 12, a = code & 63, b = (code >> 6) & 63
+    cdef int c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
+    cdef int before = cw_lines_value(s, a, c2, team)
+    sa[0] = s.cell[a]
+    six[0] = cw_board_try(s, kind, a, b)
+    return cw_lines_value(s, a, c2, team) - before
+
+cdef inline void cw_untry(cw_State* s, int code, int sa) noexcept nogil:
+    cw_board_untry(s, code >> 12, code & 63, (code >> 6) & 63, sa)
+
 cdef int cw_move_gain(cw_State* s, int code, int team) noexcept nogil:
     """How much a move raises `team`'s score minus the other team's (only
     the lines it touches are scored); +-1000 for a six of either team. The
     board is changed and restored; hands are not touched."""
-    cdef int kind = code >> 12, a = code & 63, b = (code >> 6) & 63
-    cdef int sa, before, after, six, c2 = -1
-    if kind == CW_K_PASS:
+    cdef int gain, six, sa
+    if code >> 12 == CW_K_PASS:
         return 0
-    if kind == CW_K_MOVE or kind == CW_K_SWAP:
-        c2 = b
-    before = cw_lines_value(s, a, c2, team)
-    sa = s.cell[a]
-    six = cw_board_try(s, kind, a, b)
-    after = cw_lines_value(s, a, c2, team)
-    cw_board_untry(s, kind, a, b, sa)
+    gain = cw_try_gain(s, code, team, &six, &sa)
+    cw_untry(s, code, sa)
     if six >= 0:
         return 1000 if six == team else -1000
-    return after - before
+    return gain
 
 
 cdef int cw_greedy_fast(cw_State* s, int* buf) noexcept nogil:
@@ -233,7 +242,7 @@ cdef int cw_greedy_fast(cw_State* s, int* buf) noexcept nogil:
     rescored and the move taken back (no make / unmake, no full rescoring)."""
     cdef int n = cw_gen_moves(s, buf)
     cdef int team = cw_team(cw_to_move(s))
-    cdef int i, code, kind, a, b, sa, six, c2, before, after
+    cdef int i, code, kind, sa, six
     cdef int best = buf[0], key_t, key_d, best_t = 1 << 30, best_d = -(1 << 30)
     for i in range(n):
         code = buf[i]
@@ -242,16 +251,9 @@ cdef int cw_greedy_fast(cw_State* s, int* buf) noexcept nogil:
             key_t = cw_threats(s, 1 - team)
             key_d = 0
         else:
-            a = code & 63
-            b = (code >> 6) & 63
-            c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
-            before = cw_lines_value(s, a, c2, team)
-            sa = s.cell[a]
-            six = cw_board_try(s, kind, a, b)
-            after = cw_lines_value(s, a, c2, team)
+            key_d = cw_try_gain(s, code, team, &six, &sa)
             key_t = cw_threats(s, 1 - team)
-            key_d = after - before
-            cw_board_untry(s, kind, a, b, sa)
+            cw_untry(s, code, sa)
             if six == team:
                 return code
         if key_t < best_t or (key_t == best_t and key_d > best_d):
@@ -552,7 +554,7 @@ cdef int cw_leaf_best(cw_State* s, const int* buf, int n, int team, int base) no
     base + the move's gain; a six it makes wins, a six it leaves open for
     the next player (who holds the symbol in this deal) loses, filling the
     board ends the game."""
-    cdef int i, code, kind, a, b, sa, six, c2, before, after, v, best = -CW_INF
+    cdef int i, code, kind, sa, six, gain, v, best = -CW_INF
     cdef int nxt = s.cycle[(s.slot + 1) % s.cycle_len]
     cdef int last = u64_popcount(s.occ) == 35
     for i in range(n):
@@ -563,17 +565,11 @@ cdef int cw_leaf_best(cw_State* s, const int* buf, int n, int team, int base) no
             if v > best:
                 best = v
             continue
-        a = code & 63
-        b = (code >> 6) & 63
-        c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
-        before = cw_lines_value(s, a, c2, team)
-        sa = s.cell[a]
-        six = cw_board_try(s, kind, a, b)
-        after = cw_lines_value(s, a, c2, team)
+        gain = cw_try_gain(s, code, team, &six, &sa)
         if six >= 0:
             v = CW_SIXV if six == team else -CW_SIXV
         elif last and kind == CW_K_PLACE:
-            v = base + after - before
+            v = base + gain
             if v > 0:
                 v += CW_TERMB
             elif v < 0:
@@ -581,8 +577,8 @@ cdef int cw_leaf_best(cw_State* s, const int* buf, int n, int team, int base) no
         elif cw_open_six(s, 1 - team, s.hand[nxt]):
             v = -(CW_SIXV - 1)
         else:
-            v = base + after - before
-        cw_board_untry(s, kind, a, b, sa)
+            v = base + gain
+        cw_untry(s, code, sa)
         if v > best:
             best = v
             if v >= CW_SIXV:
