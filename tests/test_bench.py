@@ -1,43 +1,96 @@
-"""`crossridor bench`: the alpha-beta node count is a determinism signature
-(as Stockfish's bench). A change that only makes the search faster leaves it
-alone; a change that alters the search changes it.
+"""`crossridor bench`: every line's signature (nodes, playout moves, ...) is
+a determinism signature (as Stockfish's bench node count). A change that
+only makes a search faster leaves it alone; a change that alters a search
+changes it.
 
-If you change the search ON PURPOSE (move ordering, pruning, evaluation, the
-bench positions), run
-    python3 -c "from crossridor.engine.bench import bench_alphabeta as b; \
-print([r[1] for r in b(depth=3)], sum(r[1] for r in b()))"
-and update SIGNATURE_DEPTH3 / SIGNATURE_FULL below, saying why in the commit.
+If you change a search ON PURPOSE (move ordering, pruning, evaluation,
+playout policy, the bench positions), print the new values with
+    python3 -c "from crossridor.engine import bench as b; \
+print([r.signature for r in b.bench_alphabeta(depth=3)], \
+sum(r.signature for r in b.bench_alphabeta()), \
+[r.signature for r in b.bench_mcts(300)], \
+[r.signature for r in b.bench_crosswise_playouts(200)], \
+[r.signature for r in b.bench_crosswise_ismcts(300)], \
+[r.signature for r in b.bench_crosswise_pimc(60)], \
+[r.signature for r in b.bench_qwatrobat_solver()])"
+and update the constants below, saying why in the commit.
 """
 
 from __future__ import annotations
 
+import pytest
+
+from crossridor.engine import bench
 from crossridor.engine.bench import POSITIONS, bench_alphabeta, bench_mcts
 
-# per position at depth 3: opening, opening-walls, middlegame, 7x7, 4-players
+# Quoridor alpha-beta, per position at depth 3: opening, opening-walls,
+# middlegame, 7x7, 4-players; and the total at the bench's own depths
 SIGNATURE_DEPTH3 = [583, 463, 406, 299, 735]
-SIGNATURE_FULL = 570388     # total nodes at the bench's own depths
+SIGNATURE_FULL = 570388
+# Quoridor MCTS, 300 sims, seed 1: playout plies (random rollouts), visits
+# of the chosen move (eval leaves)
+SIGNATURE_MCTS_300 = [104358, 43]
+# Crosswise, per deal (2p-deal, 4p-deal, 2p-midgame)
+SIGNATURE_PLAYOUTS_200 = [8761, 8069, 5513]       # moves in 200 playouts
+SIGNATURE_ISMCTS_300 = [13012, 12140, 8236]       # playout moves, 300 sims
+SIGNATURE_PIMC_60 = [2799, 2796, 1782]            # leaf moves, 60 evaluations
+# Qwatrobat exact solver nodes (result, margin)
+SIGNATURE_SOLVER = [4526, 14516]
 
 
-def nodes(rows):
-    return [n for _, n, _, _ in rows]
+def signatures(rows):
+    return [r.signature for r in rows]
 
 
 def test_bench_depth3_deterministic():
     first, second = bench_alphabeta(depth=3), bench_alphabeta(depth=3)
-    assert nodes(first) == nodes(second)
-    assert [r[3] for r in first] == [r[3] for r in second]          # same best moves
-    assert [r[0] for r in first] == [p.name for p in POSITIONS]
+    assert signatures(first) == signatures(second)
+    assert [r.move for r in first] == [r.move for r in second]          # same best moves
+    assert [r.position for r in first] == [p.name for p in POSITIONS]
+    assert all(r.count == r.signature for r in first)                   # alpha-beta: nodes
 
 
 def test_bench_depth3_signature():
-    assert nodes(bench_alphabeta(depth=3)) == SIGNATURE_DEPTH3
+    assert signatures(bench_alphabeta(depth=3)) == SIGNATURE_DEPTH3
 
 
 def test_bench_full_signature():
-    assert sum(nodes(bench_alphabeta())) == SIGNATURE_FULL
+    assert sum(signatures(bench_alphabeta())) == SIGNATURE_FULL
 
 
-def test_bench_mcts_deterministic():
-    first, second = bench_mcts(sims=300), bench_mcts(sims=300)
-    assert nodes(first) == nodes(second) == [300, 300]
-    assert [r[3] for r in first] == [r[3] for r in second]
+def test_bench_mcts_signature():
+    rows = bench_mcts(sims=300)
+    assert [r.count for r in rows] == [300, 300]
+    assert signatures(rows) == SIGNATURE_MCTS_300
+    assert signatures(bench_mcts(sims=301)) != SIGNATURE_MCTS_300        # the budget is used
+
+
+def test_bench_crosswise_signatures():
+    playouts = bench.bench_crosswise_playouts(200)
+    assert [r.count for r in playouts] == [200] * 3
+    assert signatures(playouts) == SIGNATURE_PLAYOUTS_200
+    ismcts = bench.bench_crosswise_ismcts(300)
+    assert [r.count for r in ismcts] == [300] * 3
+    assert signatures(ismcts) == SIGNATURE_ISMCTS_300
+    pimc = bench.bench_crosswise_pimc(60)
+    assert [r.count for r in pimc] == [60] * 3
+    assert signatures(pimc) == SIGNATURE_PIMC_60
+
+
+def test_bench_qwatrobat_solver_signature():
+    rows = bench.bench_qwatrobat_solver()
+    assert signatures(rows) == SIGNATURE_SOLVER
+    assert [r.move for r in rows] == ["c1", "c2"]
+
+
+def test_bench_sections_per_game():
+    assert bench.BENCH_GAMES == ("quoridor", "crosswise", "qwatrobat")
+    only = bench.run_sections("qwatrobat")
+    assert list(only) == [("qwatrobat", "solver")]
+    assert bench.bench_game_name("Crosswise") == "crosswise"
+
+
+@pytest.mark.parametrize("name,message", [("kuq", "no compiled core"), ("chess", "unknown game")])
+def test_bench_game_name_rejects(name, message):
+    with pytest.raises(ValueError, match=message):
+        bench.bench_game_name(name)

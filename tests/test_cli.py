@@ -124,15 +124,61 @@ def test_best_mcts_sims(capsys):
 
 def test_bench_json(capsys):
     data = run_json(capsys, "bench", "--depth", "2", "--sims", "50")
-    assert set(data) == {"alphabeta", "mcts", "movegen", "nodes", "nps", "seconds"}
-    assert [row["moves"] for row in data["movegen"]] == [131, 85]
-    assert all(row["ns_per_call"] > 0 for row in data["movegen"])
-    assert data["nodes"] == sum(row["nodes"] for row in data["alphabeta"])
-    assert [row["position"] for row in data["alphabeta"]] == \
+    assert set(data) == {"quoridor", "crosswise", "qwatrobat", "signature", "seconds"}
+    q = data["quoridor"]
+    assert set(q) == {"alphabeta", "mcts", "movegen"}
+    assert [row["moves"] for row in q["movegen"]] == [131, 85]
+    assert all(row["ns_per_call"] > 0 for row in q["movegen"])
+    assert [row["position"] for row in q["alphabeta"]] == \
         ["opening", "opening-walls", "middlegame", "7x7", "4-players"]
-    assert all(set(row) == {"position", "nodes", "seconds", "move"} for row in data["alphabeta"])
-    assert all(row["sims"] == 50 for row in data["mcts"])
-    assert all(set(row) == {"position", "sims", "seconds", "sims_per_second"} for row in data["mcts"])
+    # depth 2 from the command line: the 2-ply node counts, not the bench's own depths
+    assert [row["nodes"] for row in q["alphabeta"]] == \
+        [r.nodes for r in _depth2_searches()]
+    assert all(row["sims"] == 50 for row in q["mcts"])
+    assert [row["playouts"] for row in data["crosswise"]["playouts"]] == [50] * 3
+    assert [row["sims"] for row in data["crosswise"]["ismcts"]] == [50] * 3
+    assert [row["evals"] for row in data["crosswise"]["pimc"]] == [50] * 3
+    assert data["signature"]["qwatrobat solver"] == 4526 + 14516
+
+
+def _depth2_searches():
+    from crossridor.engine.bench import POSITIONS
+    return [crossridor.search(crossridor.load_game("quoridor", **p.params).new_state(p.moves),
+                              "alphabeta", crossridor.Limits(depth=2), hash=16) for p in POSITIONS]
+
+
+def test_bench_one_game(capsys):
+    data = run_json(capsys, "bench", "--game", "qwatrobat")
+    assert set(data) == {"qwatrobat", "signature", "seconds"}
+    assert [row["move"] for row in data["qwatrobat"]["solver"]] == ["c1", "c2"]
+    assert main(["bench", "--game", "crosswise", "--sims", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "crosswise ismcts" in out and "quoridor" not in out
+
+
+# ------------------------------------------------------------ rules
+
+def test_rules_prints_the_games_file(capsys, monkeypatch, tmp_path):
+    from crossridor.engine import registry
+    (tmp_path / "kreuz-und-quer.md").write_text("# Kreuz & Quer\n\nThe rules.\n", encoding="utf-8")
+    monkeypatch.setattr(registry, "_rules_folders", lambda: iter([tmp_path / "absent", tmp_path]))
+    for name in ("kreuz-und-quer", "kuq", "KreuzUndQuer"):
+        assert main(["rules", name]) == 0
+        assert capsys.readouterr().out == "# Kreuz & Quer\n\nThe rules.\n"
+    assert main(["rules", "quoridor"]) == 2
+    assert capsys.readouterr().err == \
+        "crossridor: error: no rules file for quoridor (quoridor.md is not installed)\n"
+
+
+def test_rules_files_name_every_game_and_nothing_else():
+    from crossridor.engine import registry
+    assert set(registry.RULES_FILES) == set(registry.GAMES)
+    docs = Path(__file__).resolve().parents[1] / "docs" / "rules"
+    shipped = {p.name for p in docs.glob("*.md")}
+    assert shipped <= set(registry.RULES_FILES.values())
+    for game, name in registry.RULES_FILES.items():
+        if name in shipped:      # each file in the checkout is what `rules` prints
+            assert registry.rules_text(game) == (docs / name).read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------ bad input
@@ -167,6 +213,9 @@ BAD = {
     "best-finished-game": ["best", "quoridor", "--size", "3", "--moves", "b2 a3 b3", "--depth", "1"],
     "best-threads": ["best", "quoridor", "--depth", "1", "--threads", "2"],
     "bench-depth-0": ["bench", "--depth", "0"],
+    "bench-game-without-core": ["bench", "--game", "kuq"],
+    "rules-unknown-game": ["rules", "chess"],
+    "bench-unknown-game": ["bench", "--game", "chess"],
     "show-viewer-perfect-information": ["show", "quoridor", "--viewer", "1"],
     "show-viewer-out-of-range": ["show", "qwatrobat", "--seed", "1", "--viewer", "3"],
 }

@@ -80,19 +80,43 @@ def test_search_rejects_bad_options():
         crossridor.search(st, "ismcts", Limits(depth=3), seed=1)
 
 
-def test_match_scoring():
-    from crossridor.games.crosswise import GameOutcome, first_to, sum_of, outcome_for
-    seq = [GameOutcome(1, 20, 18), GameOutcome(0, 22, 22), GameOutcome(-1, 10, 30),
-           GameOutcome(1, 25, 24), GameOutcome(1, 19, 17)]
-    m = first_to(3, lambda i: seq[i])
-    assert (m.wins_a, m.wins_b, m.draws, m.games, m.winner) == (3, 1, 1, 5, "A")
-    s = sum_of(4, lambda i: seq[i])
-    assert (s.points_a, s.points_b, s.winner, s.wins_a) == (77, 94, "B", 2)
-    with pytest.raises(crossridor.CrossridorError):
-        first_to(0, lambda i: seq[i])
-    st = load({f"c{r}": 6 for r in range(1, 6)}, turn="1", hands=("1234", "1236"))
-    st.play("6@c6")
-    assert outcome_for(st, 1).result == 1 and outcome_for(st, 0).result == -1
+def test_match_scoring_is_the_match_runners():
+    """Crosswise's `match X` / `sumof X` are the match runner's first_to /
+    sum_of (engine/match.py); a finished game's points per seat come from
+    workers.seat_points (team Rows: seats 0 and 2, Columns: 1 and 3)."""
+    from crossridor.engine.match import FirstToStop, MatchConfig, MatchResult, Tally
+    from crossridor.engine.workers import EngineSpec, GameRecord, seat_points
+    game = crossridor.load_game("crosswise", players=4)
+    st = game.new_state(seed=3)
+    while not st.is_terminal():
+        st.play(crossridor.search(st, "greedy", Limits(depth=1)).move)
+    rows, cols = st.scores()
+    assert rows != cols
+    assert seat_points(game, st) == [rows, cols, rows, cols]
+
+    def record(i, winner, pa, pb):
+        return GameRecord(index=i, seed=0, deal_seed=None, seats=[0, 1], engines=["a", "b"],
+                          result="", returns=[], winner=winner, winner_engine=winner,
+                          reason="terminal", moves=[], opening_plies=0, plies=0, seconds=0.0,
+                          points=[pa, pb])
+    # (winning engine or None, engine 1's points, engine 2's)
+    games = [(0, 20, 18), (None, 22, 22), (1, 10, 30), (0, 25, 24), (0, 19, 17), (1, 0, 9)]
+    rule, tally, played = FirstToStop(3), Tally(), 0
+    for i, g in enumerate(games):
+        tally.add(record(i, *g))
+        played += 1
+        if rule.check(tally):
+            break
+    assert (tally.wins, tally.losses, tally.draws, played, rule.winner(tally)) == (3, 1, 1, 5, 1)
+    # sum of 4: engine 2 scores more points with fewer wins, and wins the match
+    tally = Tally()
+    records = [record(i, *g) for i, g in enumerate(games[:4])]
+    for r in records:
+        tally.add(r)
+    cfg = MatchConfig("crosswise", {}, [EngineSpec.parse("greedy"), EngineSpec.parse("random")],
+                      sum_of=4)
+    summary = MatchResult(cfg, 1, records, tally, None, None).summary()
+    assert (summary["points"], summary["match_winner"], tally.wins, tally.losses) == ([77, 94], 2, 2, 1)
 
 
 def test_ismcts_blocks_a_six_it_cannot_outrun():
@@ -175,8 +199,17 @@ def test_pimc_halving_keeps_the_best_two_alive():
     assert abs(top[0][1] - top[1][1]) <= 1 and all(n <= max(top[0][1], top[1][1]) for _, n, _ in top)
 
 
-def test_default_mode():
-    from crossridor.games import crosswise
+def test_default_mode_is_the_documented_pimc():
+    """The README and the docstring: ismcts on Crosswise runs PIMC by default,
+    with greedy rollouts (roll=2), root_k 12, depth 3, width 10, scale 5, no
+    halving; mode=mcts is the tree search."""
     st = crossridor.load_game("crosswise").new_state(seed=3)
-    r = crossridor.search(st, "ismcts", Limits(sims=40), seed=1)
-    assert (r.extra.get("mode") == "pimc") == (crosswise.DEFAULT_MODE == "pimc")
+    default = crossridor.search(st, "ismcts", Limits(sims=40), seed=1)
+    spelled = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=2, root_k=12,
+                                depth=3, width=10, scale=5.0, halving=0)
+    assert default.extra["mode"] == "pimc"
+    assert (default.move, default.score, default.extra) == (spelled.move, spelled.score, spelled.extra)
+    rollouts = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=1)
+    assert rollouts.extra["leaf_moves"] != default.extra["leaf_moves"]     # roll matters
+    tree = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="mcts")
+    assert "mode" not in tree.extra and tree.extra["sims"] == 40

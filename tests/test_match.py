@@ -606,3 +606,23 @@ def test_quoridor_first_to():
     obj = json.loads(out)
     assert max(obj["wins"], obj["losses"]) == 2 and obj["match_winner"] in (1, 2)
     assert "points" not in obj
+
+
+def test_abort_ends_the_worker_processes():
+    """stop_executor(abort=True) ends busy workers at once (no private
+    attribute of ProcessPoolExecutor: the pool's context tracks them)."""
+    import time as _time
+    from crossridor.engine.workers import make_executor, stop_executor
+    executor = make_executor(2)
+    futures = [executor.submit(_time.sleep, 60) for _ in range(2)]
+    deadline = _time.monotonic() + 30
+    while not all(f.running() for f in futures) and _time.monotonic() < deadline:
+        _time.sleep(0.05)
+    processes = list(executor.worker_context.processes)
+    assert len(processes) == 2 and all(p.is_alive() for p in processes)
+    stop_executor(executor, abort=True)
+    # the pool's own thread reaps them too, so poll the exit codes (not join)
+    deadline = _time.monotonic() + 10
+    while any(p.exitcode is None for p in processes) and _time.monotonic() < deadline:
+        _time.sleep(0.05)
+    assert [p.exitcode for p in processes] == [-15, -15]      # SIGTERM, long before the 60 s sleep

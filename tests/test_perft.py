@@ -1,34 +1,48 @@
 """Perft of the Quoridor core against tests/data/perft_quoridor.txt (python-chess
 examples/perft style): every case plain, with the subtree-count hash, and with
-divide; the counts come from an independent implementation and from the
-pure-Python reference (tests/quoridor_reference.py), not from the core itself."""
+divide. Each case names the source of its count: [ind] an independent
+implementation, [ref] the pure-Python reference (tests/quoridor_reference.py;
+test_ref_counts recomputes them), [core] the core's own count (9x9 depth 4
+only, too slow for the reference): a regression signature, not an
+independent check."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 import crossridor
 from crossridor.engine.perft import perft
+from quoridor_reference import RefQuoridor
 
 DATA = Path(__file__).parent / "data" / "perft_quoridor.txt"
 
 
+SOURCES = ("ind", "ref", "core")
+
+
 def load_cases():
+    """[(case, source)] from the data file; a case line without a source is an error."""
     cases = []
     for lineno, line in enumerate(DATA.read_text().splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
+        line, _, comment = line.partition("#")
+        line = line.strip()
         if not line:
             continue
+        source = re.fullmatch(r"\s*\[(\w+)\]\s*", comment)
+        assert source and source.group(1) in SOURCES, f"{DATA.name}:{lineno}: no [ind]/[ref]/[core] source"
         size, players, walls, moves, depth, count = line.split()
         moves = "" if moves == "-" else moves.replace(",", " ")
         case = (int(size), int(players), int(walls), moves, int(depth), int(count))
-        cases.append(pytest.param(*case, id=f"L{lineno}-{size}x{size}p{players}-d{depth}"))
+        cases.append((pytest.param(*case, id=f"L{lineno}-{size}x{size}p{players}-d{depth}"),
+                      source.group(1)))
     return cases
 
 
-CASES = load_cases()
+SOURCED = load_cases()
+CASES = [case for case, _ in SOURCED]
 
 
 def make_state(size, players, walls, moves):
@@ -38,6 +52,15 @@ def make_state(size, players, walls, moves):
 def test_data_file_is_substantial():
     assert len(CASES) >= 25
     assert any(c.values[4] == 4 and c.values[0] == 9 for c in CASES)
+    # only the 9x9 depth-4 count comes from the core alone
+    assert [c.values for c, src in SOURCED if src == "core"] == [(9, 2, 10, "", 4, 247569030)]
+
+
+@pytest.mark.parametrize("size,players,walls,moves,depth,count",
+                         [case for case, src in SOURCED if src == "ref"])
+def test_ref_counts(size, players, walls, moves, depth, count):
+    """The [ref] counts are what the pure-Python reference computes."""
+    assert RefQuoridor(size, players, walls).play_all(moves).perft(depth) == count
 
 
 @pytest.mark.parametrize("size,players,walls,moves,depth,count", CASES)

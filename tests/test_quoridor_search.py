@@ -5,6 +5,7 @@ random playouts. Positions are 'SIZExPLAYERS:pawns:walls-left:walls:to-move'."""
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 import time
@@ -257,6 +258,33 @@ def test_greedy_is_one_ply_best():
     # with a win on the board, greedy takes it
     win = pos("9x2:e8,a5:10,10:-:1")
     assert str(crossridor.search(win, "greedy", Limits(depth=1)).move) == "e9"
+
+
+
+def test_evaluate_is_the_documented_score():
+    # e3 vs e8, player 2 to move: one step ahead (100), equal walls, no tempo (-40)
+    assert quoridor().new_state("e2 e8 e3").evaluate() == pytest.approx(
+        [math.tanh(60 / 400), -math.tanh(60 / 400)])
+    # 4 players, all 7 steps away but player 4 (i5: 8), who is to move: each
+    # against the nearest other, walls equal; less the mean (zero-sum)
+    raw = [math.tanh(-40 / 400)] * 3 + [math.tanh((-100 + 40) / 400)]
+    mean = sum(raw) / 4
+    assert quoridor(players=4).new_state("e2 b5 e8").evaluate() == pytest.approx(
+        [v - mean for v in raw])
+
+
+def test_one_evaluation_for_alphabeta_and_python():
+    """greedy (alpha-beta to depth 1, in C) scores the best move by q_eval;
+    Python's evaluate() of each child gives the same best value."""
+    state = quoridor().new_state("e2 e8 e3 e7 d3h")
+    me = state.current_player            # player 2, after the wall
+    g = crossridor.search(state, "greedy", Limits(depth=1))
+    best = -1.0
+    for move in state.legal_moves():
+        state.play(move)
+        best = max(best, state.evaluate()[me])
+        state.undo()
+    assert math.tanh(g.score / 400) == pytest.approx(best)
 
 
 # ------------------------------------------------------------ errors

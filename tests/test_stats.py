@@ -101,8 +101,11 @@ def test_sprt_verdicts():
     assert sprt(100, 50, 100, spec).result == "continue"
     # 10 wins in a row is not yet enough to tell 0 from 10 Elo (LLR 0.28)
     assert sprt(10, 0, 0, spec).result == "continue"
-    r = sprt(6000, 3000, 5000, spec)
-    assert r.as_dict() == {"llr": round(r.llr, 4), "lower": -2.9444, "upper": 2.9444, "result": "H1"}
+    # as_dict: 4 decimals; W 1000 L 1000 by the binomial LLR worked out above
+    # (1000 ln(s1/s0) + 1000 ln((1-s1)/(1-s0)) = -0.8283)
+    assert sprt(1000, 0, 1000, spec).as_dict() == {"llr": -0.8283, "lower": -2.9444, "upper": 2.9444,
+                                                   "result": "continue"}
+    assert sprt(10, 0, 0, spec).as_dict()["llr"] == 0.2837
 
 
 def test_summary():
@@ -110,7 +113,10 @@ def test_summary():
     assert s["games"] == 100 and s["score"] == 0.6
     assert s["elo"] == pytest.approx(70.44, abs=0.01)          # -400 log10(1/0.6 - 1)
     assert s["los"] == pytest.approx(0.97725, abs=1e-5)
-    assert s["sprt"]["result"] in ("H0", "H1", "continue")
+    # W 60 L 40: LLR = 60 ln(s1/s0) + 40 ln((1-s1)/(1-s0)) = 0.5342, inside the bounds
+    assert s["sprt"] == {"llr": 0.5342, "lower": -2.9444, "upper": 2.9444, "result": "continue"}
+    assert summary(6000, 3000, 5000, SprtSpec())["sprt"]["result"] == "H1"
+    assert summary(5000, 3000, 6000, SprtSpec())["sprt"]["result"] == "H0"
     perfect = summary(10, 0, 0)
     assert perfect["elo"] is None and perfect["elo_error"] is None and "sprt" not in perfect
     assert summary(0, 0, 0)["elo"] is None

@@ -1,17 +1,38 @@
-"""`crossridor bench`: fixed positions searched to fixed depths (alpha-beta)
-and for a fixed number of simulations (MCTS). The total node count is a
-determinism signature (as Stockfish's bench): a change that alters the
-search changes it, a change that only speeds it up does not."""
+"""`crossridor bench`: fixed positions searched with fixed budgets, for every
+game with a compiled core (Quoridor, Crosswise) and one card-game line (the
+Qwatrobat exact solver). Each line has a determinism signature, as
+Stockfish's bench node count: a change that alters a search changes it, a
+change that only speeds it up does not.
+
+Signatures (the `signature` of each row):
+  quoridor alphabeta   nodes searched (fixed depth)
+  quoridor mcts        random rollouts: plies played in playouts;
+                       eval rollouts: visits of the chosen root move
+  crosswise playouts   moves played in n seeded playouts from redeals
+  crosswise ismcts     moves played in the playouts (mode=mcts)
+  crosswise pimc       leaf moves played (the default ismcts mode)
+  qwatrobat solver     nodes of the exact solver
+"""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Callable, NamedTuple
 
 from .cli_common import print_json
+from .errors import UnknownGameError
 from .protocol import Limits
-from .registry import load_game
+from .registry import game_key, load_game
 from .search_api import search
+
+
+class Row(NamedTuple):
+    position: str
+    count: int          # nodes, simulations, evaluations or playouts
+    seconds: float
+    move: str           # the best move ('' for playouts)
+    signature: int
 
 
 @dataclass(frozen=True)
@@ -36,25 +57,54 @@ MCTS_POSITIONS = (
     BenchPosition("start-random", {}, "", 0),
     BenchPosition("start-eval", {}, "", 0),
 )
+MCTS_SIMS = 20000
 
 
-def bench_alphabeta(depth: int | None = None):
-    """Per position: (name, nodes, seconds). Deterministic node counts."""
+@dataclass(frozen=True)
+class BenchDeal:
+    """A Crosswise deal (seed) after `greedy_plies` greedy moves."""
+    name: str
+    players: int
+    seed: int
+    greedy_plies: int
+
+
+DEALS = (
+    BenchDeal("2p-deal", 2, 1, 0),
+    BenchDeal("4p-deal", 4, 2, 0),
+    BenchDeal("2p-midgame", 2, 3, 16),
+)
+PLAYOUTS = 5000
+ISMCTS_SIMS = 3000
+PIMC_EVALS = 300
+
+# Qwatrobat, cards face up: the exact solver from the start of play
+SOLVER_POSITIONS = (
+    BenchPosition("open-8-result", {"open": True}, "1234/4321 1122/3344 first0", 0),
+    BenchPosition("open-8-margin", {"open": True}, "1234/4321 1122/3344 first0", 0),
+)
+
+
+def bench_alphabeta(depth: int | None = None) -> list[Row]:
+    """Quoridor alpha-beta to fixed depths; signature: nodes."""
     rows = []
     for pos in POSITIONS:
         state = load_game("quoridor", **pos.params).new_state(pos.moves)
         result = search(state, "alphabeta", Limits(depth=depth or pos.depth), hash=16)
-        rows.append((pos.name, result.nodes, result.seconds, str(result.move)))
+        rows.append(Row(pos.name, result.nodes, result.seconds, str(result.move), result.nodes))
     return rows
 
 
-def bench_mcts(sims: int | None = None):
+def bench_mcts(sims: int | None = None) -> list[Row]:
+    """Quoridor MCTS, fixed simulations and seed; signature: playout plies
+    (random rollouts) or visits of the chosen root move (eval leaves)."""
     rows = []
     for pos in MCTS_POSITIONS:
         state = load_game("quoridor", **pos.params).new_state(pos.moves)
         rollout = "random" if pos.name.endswith("random") else "eval"
-        result = search(state, "mcts", Limits(sims=sims or 20000), seed=1, rollout=rollout)
-        rows.append((pos.name, result.nodes, result.seconds, str(result.move)))
+        result = search(state, "mcts", Limits(sims=sims or MCTS_SIMS), seed=1, rollout=rollout)
+        signature = result.extra["playout_plies"] if rollout == "random" else result.extra["root_visits"]
+        rows.append(Row(pos.name, result.nodes, result.seconds, str(result.move), signature))
     return rows
 
 
@@ -70,41 +120,146 @@ def bench_movegen(calls: int = 200000):
     return rows
 
 
+def crosswise_state(deal: BenchDeal):
+    state = load_game("crosswise", players=deal.players).new_state(seed=deal.seed)
+    for _ in range(deal.greedy_plies):
+        state.play(search(state, "greedy", Limits(depth=1)).move)
+    return state
+
+
+def bench_crosswise_playouts(n: int | None = None) -> list[Row]:
+    """Crosswise playouts (the ISMCTS playout policy) from seeded redeals of
+    each deal, in C; signature: moves played."""
+    rows = []
+    for deal in DEALS:
+        state = crosswise_state(deal)
+        count = n or PLAYOUTS
+        t0 = time.perf_counter()
+        moves = state._c.bench_playouts(state.current_player, count, 12345)
+        rows.append(Row(deal.name, count, time.perf_counter() - t0, "", moves))
+    return rows
+
+
+def _crosswise_search(mode: str, sims: int, signature: str) -> list[Row]:
+    rows = []
+    for deal in DEALS:
+        state = crosswise_state(deal)
+        result = search(state, "ismcts", Limits(sims=sims), seed=1, mode=mode)
+        rows.append(Row(deal.name, result.nodes, result.seconds, str(result.move), result.extra[signature]))
+    return rows
+
+
+def bench_crosswise_ismcts(sims: int | None = None) -> list[Row]:
+    """Crosswise information-set MCTS (mode=mcts); signature: playout moves."""
+    return _crosswise_search("mcts", sims or ISMCTS_SIMS, "playout_moves")
+
+
+def bench_crosswise_pimc(evals: int | None = None) -> list[Row]:
+    """Crosswise determinized search (mode=pimc, the default); signature:
+    leaf moves played."""
+    return _crosswise_search("pimc", evals or PIMC_EVALS, "leaf_moves")
+
+
+def bench_qwatrobat_solver() -> list[Row]:
+    """The Qwatrobat exact solver (pure Python); signature: nodes."""
+    rows = []
+    for pos in SOLVER_POSITIONS:
+        state = load_game("qwatrobat", **pos.params).new_state(pos.moves)
+        objective = pos.name.rsplit("-", 1)[1]
+        result = search(state, "alphabeta", Limits(depth=1), objective=objective)
+        rows.append(Row(pos.name, result.nodes, result.seconds, str(result.move), result.nodes))
+    return rows
+
+
+@dataclass(frozen=True)
+class Section:
+    game: str
+    name: str
+    unit: str                       # what `count` counts
+    run: Callable[..., list[Row]]
+    budget: str | None              # which command-line option sets its budget
+
+
+SECTIONS = (
+    Section("quoridor", "alphabeta", "nodes", bench_alphabeta, "depth"),
+    Section("quoridor", "mcts", "sims", bench_mcts, "sims"),
+    Section("crosswise", "playouts", "playouts", bench_crosswise_playouts, "sims"),
+    Section("crosswise", "ismcts", "sims", bench_crosswise_ismcts, "sims"),
+    Section("crosswise", "pimc", "evals", bench_crosswise_pimc, "sims"),
+    Section("qwatrobat", "solver", "nodes", bench_qwatrobat_solver, None),
+)
+BENCH_GAMES = tuple(dict.fromkeys(s.game for s in SECTIONS))
+
+
+def bench_game_name(name: str) -> str:
+    """A game name (or alias) -> the benched game, or ValueError."""
+    try:
+        key = game_key(name)
+    except UnknownGameError:
+        raise ValueError(f"bench: unknown game {name!r} (benched: {', '.join(BENCH_GAMES)})") from None
+    if key in BENCH_GAMES:
+        return key
+    raise ValueError(f"bench: no bench for {name!r}: it has no compiled core "
+                     f"(benched: {', '.join(BENCH_GAMES)})")
+
+
+def run_sections(game: str | None = None, depth: int | None = None,
+                 sims: int | None = None) -> dict[tuple[str, str], list[Row]]:
+    """{(game, section): rows} for one game or all."""
+    out = {}
+    for section in SECTIONS:
+        if game is not None and section.game != game:
+            continue
+        if section.budget == "depth":
+            out[(section.game, section.name)] = section.run(depth)
+        elif section.budget == "sims":
+            out[(section.game, section.name)] = section.run(sims)
+        else:
+            out[(section.game, section.name)] = section.run()
+    return out
+
+
 def run_bench(args) -> int:
     if args.depth is not None and not 1 <= args.depth <= 20:
         raise ValueError(f"--depth must be 1..20, got {args.depth}")
     if args.sims is not None and args.sims < 1:
         raise ValueError(f"--sims must be >= 1, got {args.sims}")
+    game = bench_game_name(args.game) if args.game is not None else None
     start = time.perf_counter()
-    ab = bench_alphabeta(args.depth)
-    mc = bench_mcts(args.sims)
-    mg = bench_movegen()
-    total_nodes = sum(r[1] for r in ab)
-    ab_seconds = sum(r[2] for r in ab)
+    results = run_sections(game, args.depth, args.sims)
+    movegen = bench_movegen() if game in (None, "quoridor") else []
+    units = {(s.game, s.name): s.unit for s in SECTIONS}
     if args.json:
-        print_json({
-            "alphabeta": [{"position": n, "nodes": k, "seconds": round(s, 4), "move": m}
-                          for n, k, s, m in ab],
-            "mcts": [{"position": n, "sims": k, "seconds": round(s, 4), "sims_per_second": round(k / s)}
-                     for n, k, s, m in mc],
-            "movegen": [{"position": n, "moves": k, "ns_per_call": round(ns, 1)} for n, k, ns in mg],
-            "nodes": total_nodes,
-            "nps": round(total_nodes / ab_seconds) if ab_seconds else 0,
-            "seconds": round(time.perf_counter() - start, 3),
-        })
+        data: dict = {}
+        for (g, name), rows in results.items():
+            unit = units[(g, name)]
+            data.setdefault(g, {})[name] = [
+                {"position": r.position, unit: r.count, "signature": r.signature,
+                 "seconds": round(r.seconds, 4), f"{unit}_per_second": round(r.count / max(r.seconds, 1e-9)),
+                 "move": r.move} for r in rows]
+        if movegen:
+            data["quoridor"]["movegen"] = [{"position": n, "moves": k, "ns_per_call": round(ns, 1)}
+                                           for n, k, ns in movegen]
+        data["signature"] = {f"{g} {name}": sum(r.signature for r in rows)
+                             for (g, name), rows in results.items()}
+        data["seconds"] = round(time.perf_counter() - start, 3)
+        print_json(data)
         return 0
-    print(f"{'position':<16}{'nodes':>12}{'seconds':>10}{'nodes/s':>12}  best")
-    for name, nodes, seconds, move in ab:
-        print(f"{name:<16}{nodes:>12}{seconds:>10.3f}{nodes / max(seconds, 1e-9):>12.0f}  {move}")
-    print(f"{'alpha-beta total':<16}{total_nodes:>12}{ab_seconds:>10.3f}"
-          f"{total_nodes / max(ab_seconds, 1e-9):>12.0f}")
-    print()
-    print(f"{'mcts':<16}{'sims':>12}{'seconds':>10}{'sims/s':>12}  best")
-    for name, sims, seconds, move in mc:
-        print(f"{name:<16}{sims:>12}{seconds:>10.3f}{sims / max(seconds, 1e-9):>12.0f}  {move}")
-    print()
-    for name, k, ns in mg:
-        print(f"movegen {name:<11}{k:>5} moves {ns:>10.0f} ns/call")
-    print()
-    print(f"Nodes searched: {total_nodes}")
+    for (g, name), rows in results.items():
+        unit = units[(g, name)]
+        title = f"{g} {name}"
+        print(f"{title:<24}{unit:>10}{'seconds':>9}{unit + '/s':>13}{'signature':>12}  best")
+        for r in rows:
+            print(f"  {r.position:<22}{r.count:>10}{r.seconds:>9.3f}{r.count / max(r.seconds, 1e-9):>13.0f}"
+                  f"{r.signature:>12}  {r.move}")
+        count, seconds = sum(r.count for r in rows), sum(r.seconds for r in rows)
+        print(f"  {'total':<22}{count:>10}{seconds:>9.3f}{count / max(seconds, 1e-9):>13.0f}"
+              f"{sum(r.signature for r in rows):>12}")
+        print()
+    for name, k, ns in movegen:
+        print(f"quoridor movegen {name:<11}{k:>5} moves {ns:>10.0f} ns/call")
+    if movegen:
+        print()
+    if ("quoridor", "alphabeta") in results:
+        print(f"Nodes searched: {sum(r.count for r in results[('quoridor', 'alphabeta')])}")
     return 0

@@ -114,6 +114,13 @@ def cmd_best(args) -> int:
     return 0
 
 
+def cmd_rules(args) -> int:
+    from .registry import rules_text
+    text = rules_text(args.game)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import run_bench
     return run_bench(args)
@@ -163,11 +170,18 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_best)
 
-    p = sub.add_parser("bench", help="search fixed positions; print nodes and nodes/second")
-    p.add_argument("--depth", type=int, default=None, help="override the bench depths")
-    p.add_argument("--sims", type=int, default=None, help="MCTS simulations per position")
+    p = sub.add_parser("bench", help="search fixed positions; print nodes, speed and signatures")
+    p.add_argument("--game", default=None, metavar="GAME",
+                   help="only this game (quoridor, crosswise, qwatrobat); default: all")
+    p.add_argument("--depth", type=int, default=None, help="override the Quoridor alpha-beta depths")
+    p.add_argument("--sims", type=int, default=None,
+                   help="simulations per position (Quoridor MCTS, Crosswise playouts, ISMCTS and PIMC)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("rules", help="print the rules of a game as this engine implements them")
+    p.add_argument("game", metavar="GAME", help="quoridor, crosswise, qwatrobat or kreuz-und-quer")
+    p.set_defaults(func=cmd_rules)
 
     cli_match.add_parsers(sub)
     return parser

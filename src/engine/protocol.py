@@ -76,13 +76,29 @@ class State(Protocol):
     #   evaluate() -> list[float]: per-player estimate in [min, max] return.
 
 
+def play_moves(state: State, moves: str | Iterable[Any] | None) -> State:
+    """Play `moves` on `state` in order and return it: a string of moves
+    separated by whitespace, or an iterable of moves or their texts."""
+    if moves:
+        for move in (moves.split() if isinstance(moves, str) else moves):
+            state.play(move)
+    return state
+
+
+def applied(state: State, move: Any) -> State:
+    """A copy of `state` with `move` played (`state` is unchanged)."""
+    copy = state.clone()
+    copy.play(move)
+    return copy
+
+
 @runtime_checkable
 class Game(Protocol):
     name: str
     traits: GameTraits
-    params: dict
+    params: dict[str, Any]
 
-    def new_state(self, moves: str | Iterable | None = None, seed: int | None = None) -> State: ...
+    def new_state(self, moves: str | Iterable[Any] | None = None, seed: int | None = None) -> State: ...
 
     def state_from_position(self, position: str) -> State: ...
 
@@ -98,7 +114,7 @@ class Limits:
     nodes: int | None = None     # nodes visited
     sims: int | None = None      # MCTS simulations
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.time is None and self.depth is None and self.nodes is None and self.sims is None:
             raise ValueError("limits: set at least one of time, depth, nodes, sims")
         if self.time is not None and not (self.time > 0 and self.time < 1e7):
@@ -121,10 +137,10 @@ class SearchResult:
     nodes: int
     seconds: float
     nps: float
-    pv: tuple = field(default_factory=tuple)
-    extra: dict = field(default_factory=dict)
+    pv: tuple[Any, ...] = field(default_factory=tuple)
+    extra: dict[str, Any] = field(default_factory=dict)   # algorithm-specific figures
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         d = {
             "move": None if self.move is None else str(self.move),
             "score": self.score,

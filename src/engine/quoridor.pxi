@@ -750,6 +750,13 @@ cdef class QuoridorCore:
     def vwalls(self):
         return self.pos.vw
 
+    def values(self):
+        """Per-player values in (-1, 1) by the engine's evaluation
+        (quoridor_eval.pxi, default weights)."""
+        cdef double out[4]
+        q_values(&self.pos, S_WALL, S_TEMPO, S_LONE_WALL, out)
+        return [out[i] for i in range(self.pos.g.nplayers)]
+
     def distance(self, int player):
         if player < 0 or player >= self.players:
             raise ValueError(f"player must be 0..{self.players - 1}, got {player}")

@@ -6,7 +6,7 @@
 #   "random": uniform random legal moves to the end of the game (the
 #             classical playout, for comparison with other engines);
 #   "eval":   `rollout_depth` plies of a shortest-path-biased policy, then
-#             the static evaluation squashed into (-1, 1).
+#             the evaluation of quoridor_eval.pxi squashed into (-1, 1).
 
 from libc.math cimport sqrt, log
 
@@ -78,32 +78,6 @@ cdef inline int mt_width(const MNode* n, double widening) noexcept nogil:
     """Progressive widening: how many of the sorted moves may be tried."""
     cdef int w = 2 + <int>(widening * sqrt(<double>n.visits))
     return w if w < n.n_moves else n.n_moves
-
-
-cdef void q_values(QSearch* s, double* out) noexcept nogil:
-    """Per-player value in (-1, 1) of a non-terminal position (zero-sum)."""
-    cdef QPos* p = &s.pos
-    cdef int np = p.g.nplayers, i, j, best
-    cdef double mean = 0.0, v
-    cdef int dist[4]
-    for i in range(np):
-        dist[i] = q_distance(p, i)
-    if np == 2:
-        v = (dist[1] - dist[0]) + 1.0 * (p.walls_left[0] - p.walls_left[1]) \
-            + (0.4 if p.to_move == 0 else -0.4)
-        out[0] = tanh(v / 4.0)
-        out[1] = -out[0]
-        return
-    for i in range(np):
-        best = 1000
-        for j in range(np):
-            if j != i and dist[j] < best:
-                best = dist[j]
-        out[i] = tanh((best - dist[i] + 0.35 * p.walls_left[i]) / 4.0)
-        mean += out[i]
-    mean /= np
-    for i in range(np):
-        out[i] -= mean
 
 
 cdef inline void q_terminal_values(const QPos* p, double* out) noexcept nogil:
@@ -263,7 +237,7 @@ cdef void q_rollout(QSearch* s, Rng* rng, int mode, int depth, double* out) noex
         if s.pos.winner >= 0:
             q_terminal_values(&s.pos, out)
         else:
-            q_values(s, out)
+            q_values(&s.pos, s.w_wall, s.w_tempo, s.w_lone, out)
     s.nodes += plies
     s.pos = saved
 
@@ -380,6 +354,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
         s.root_player = core.pos.to_move
         s.w_wall = S_WALL
         s.w_tempo = S_TEMPO
+        s.w_lone = S_LONE_WALL
         mt_new_node(&t, -1, -1, -1)
         with nogil:
             sims = q_mcts_run(s, &t, &rng, max_sims, deadline, max_depth, c, widening, mode, rollout_depth)
@@ -388,6 +363,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
         pv = []
         node = 0
         score = 0.0
+        root_visits = 0
         while t.nodes[node].n_children > 0:
             best = child = t.nodes[node].first_child
             while child >= 0:
@@ -398,6 +374,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
                 break
             if node == 0:
                 score = t.nodes[best].value / t.nodes[best].visits
+                root_visits = t.nodes[best].visits
             pv.append(t.nodes[best].move)
             node = best
         if pv:
@@ -409,7 +386,8 @@ cdef object q_mcts_search(state, limits, seed, dict options):
         return SearchResult(q_code_to_move(state, move_code), float(score), len(pv), sims, elapsed,
                             sims / elapsed if elapsed > 0 else 0.0,
                             tuple(q_code_to_move(state, m) for m in pv),
-                            {"sims": sims, "tree_nodes": t.n_nodes, "playout_plies": s.nodes})
+                            {"sims": sims, "tree_nodes": t.n_nodes, "playout_plies": s.nodes,
+                             "root_visits": root_visits})
     finally:
         free(t.nodes)
         free(t.arena)

@@ -7,18 +7,11 @@
 # that keeps the side to move (one opponent followed by another) does not
 # negate the score.
 
-from libc.math cimport tanh
-
 cdef enum:
     S_WIN = 100000          # a win at ply p scores S_WIN - p
     S_WIN_BOUND = 99000     # scores beyond this are wins/losses
     S_INF = 1000000
     S_MAX_PLY = 100
-    S_STEP = 100            # one step of path length
-    S_WALL = 100            # one wall in hand (measured: 100 beats 35 and 150)
-    S_TEMPO = 40            # having the move
-    S_LONE_WALL = 100       # extra per wall against a player with none (depth 4, 40 games: 26-14)
-    S_RACE = 2500           # both out of walls: the race is (almost) decided
     TT_EXACT = 0
     TT_LOWER = 1
     TT_UPPER = 2
@@ -64,36 +57,11 @@ cdef inline int q_side(const QSearch* s, int player) noexcept nogil:
 
 
 cdef int q_eval(QSearch* s) noexcept nogil:
-    """Static score from the point of view of the side to move."""
-    cdef QPos* p = &s.pos
-    cdef int np = p.g.nplayers, i, d, best_other = 1000, root = s.root_player, v
+    """Static score (quoridor_eval.pxi) from the point of view of the side to move."""
     cdef int dist[4]
-    cdef int walls_other = 0
-    for i in range(np):
-        dist[i] = q_distance(p, i)
-    if np == 2:
-        v = S_STEP * (dist[1 - root] - dist[root]) + s.w_wall * (p.walls_left[root] - p.walls_left[1 - root])
-        # walls against a player who has none left are worth more: no counter-walls
-        if p.walls_left[root] == 0:
-            v -= s.w_lone * p.walls_left[1 - root]
-        elif p.walls_left[1 - root] == 0:
-            v += s.w_lone * p.walls_left[root]
-        if p.walls_left[0] == 0 and p.walls_left[1] == 0:
-            # a pure race: whoever needs fewer moves, counting the tempo, wins
-            d = dist[root] - dist[1 - root]
-            if p.to_move != root:
-                d -= 1
-            v += S_RACE if d <= 0 else -S_RACE
-    else:
-        for i in range(np):
-            if i != root:
-                if dist[i] < best_other:
-                    best_other = dist[i]
-                walls_other += p.walls_left[i]
-        v = S_STEP * (best_other - dist[root]) + s.w_wall * (3 * p.walls_left[root] - walls_other) // 3
-    if q_side(s, p.to_move) != q_side(s, root):
-        v = -v
-    return v + s.w_tempo
+    q_distances(&s.pos, dist)
+    cdef int v = q_score(&s.pos, dist, s.root_player, s.w_wall, s.w_tempo, s.w_lone)
+    return v if q_side(s, s.pos.to_move) == q_side(s, s.root_player) else -v
 
 
 cdef inline uint64_t q_to_anchors(const QGeom* g, u128 squares) noexcept nogil:

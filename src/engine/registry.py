@@ -4,8 +4,14 @@ and validates its own parameters (raising UnknownGameError on a bad one)."""
 from __future__ import annotations
 
 import importlib
+import importlib.resources
+from collections.abc import Iterator
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
 
-from .errors import UnknownGameError
+from .errors import CrossridorError, UnknownGameError
+from .protocol import Game
 
 # name -> module; modules are imported on first use so that a pure-Python
 # game does not need the compiled core.
@@ -16,17 +22,53 @@ GAMES = {
     "kreuzundquer": "crossridor.games.kreuz_und_quer",
 }
 ALIASES = {"kreuz_und_quer": "kreuzundquer", "kreuz-und-quer": "kreuzundquer", "kuq": "kreuzundquer"}
+# name -> its rules file: docs/rules/<file> in the repository, installed as
+# crossridor/rules/<file>
+RULES_FILES = {
+    "quoridor": "quoridor.md",
+    "crosswise": "crosswise.md",
+    "qwatrobat": "qwatrobat.md",
+    "kreuzundquer": "kreuz-und-quer.md",
+}
 
 
 def game_names() -> list[str]:
     return sorted(GAMES)
 
 
-def load_game(name: str, **params):
-    """`load_game("quoridor", size=7, players=4)` -> a Game."""
+def game_key(name: str) -> str:
+    """The registered name of a game name or alias; UnknownGameError if none."""
     key = str(name).lower()
     key = ALIASES.get(key, key)
     if key not in GAMES:
         raise UnknownGameError(f"unknown game {name!r} (known: {', '.join(game_names())})")
+    return key
+
+
+def _rules_folders() -> Iterator[Traversable]:
+    # a source checkout (an editable install): docs/rules itself, always current
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file():
+        yield checkout / "docs" / "rules"
+    # the installed package: CMakeLists.txt installs docs/rules as crossridor/rules
+    yield importlib.resources.files("crossridor").joinpath("rules")
+
+
+def rules_text(name: str) -> str:
+    """The rules of a game as this project implements them (Markdown)."""
+    key = game_key(name)
+    for folder in _rules_folders():
+        try:
+            return folder.joinpath(RULES_FILES[key]).read_text(encoding="utf-8")
+        except OSError:
+            continue
+    raise CrossridorError(f"no rules file for {name} ({RULES_FILES[key]} is not installed)")
+
+
+def load_game(name: str, **params: Any) -> Game:
+    """`load_game("quoridor", size=7, players=4)` -> a Game. A bad option
+    raises UnknownGameError naming it."""
+    key = game_key(name)
     module = importlib.import_module(GAMES[key])
-    return module.load(**params)
+    game: Game = module.load(**params)
+    return game

@@ -5,9 +5,10 @@ every game and algorithm. A state may offer a compiled fast path
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from .errors import CrossridorError
-from .protocol import Limits, SearchResult
+from .protocol import Limits, SearchResult, State
 
 ALGORITHMS = {
     "alphabeta": "crossridor.engine.algorithms.alphabeta",
@@ -22,9 +23,12 @@ def algorithm_names() -> list[str]:
     return sorted(ALGORITHMS)
 
 
-def search(state, algorithm: str = "alphabeta", limits: Limits | None = None,
-           seed: int | None = None, **options) -> SearchResult:
-    """Search `state` and return the best move found for the player to move."""
+def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = None,
+           seed: int | None = None, **options: Any) -> SearchResult:
+    """Search `state` and return the best move found for the player to move
+    (`state` is left as it was). `algorithm` is one of `algorithm_names()`;
+    `limits` defaults to one second; `seed` fixes every random choice;
+    `options` are the algorithm's (e.g. hash=64, rollout="random")."""
     if algorithm not in ALGORITHMS:
         raise CrossridorError(f"unknown algorithm {algorithm!r} (known: {', '.join(algorithm_names())})")
     if limits is None:
@@ -35,8 +39,9 @@ def search(state, algorithm: str = "alphabeta", limits: Limits | None = None,
         raise CrossridorError("cannot search a finished game")
     native = getattr(state, "native_search", None)
     if native is not None:
-        result = native(algorithm, limits, seed, options)
+        result: SearchResult = native(algorithm, limits, seed, options)
         if result is not NotImplemented:
             return result
     module = importlib.import_module(ALGORITHMS[algorithm])
-    return module.search(state, limits, seed=seed, **options)
+    found: SearchResult = module.search(state, limits, seed=seed, **options)
+    return found

@@ -23,6 +23,7 @@ import concurrent.futures
 import dataclasses
 import hashlib
 import importlib
+import multiprocessing
 import os
 import random
 import signal
@@ -396,19 +397,52 @@ def _worker_init(parent_pid: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+class _WorkerContext:
+    """The multiprocessing context of a worker pool (the default start
+    method) that remembers the processes it makes: ProcessPoolExecutor has
+    no public way to end its workers before Python 3.14."""
+
+    def __init__(self):
+        self._context = multiprocessing.get_context()
+        self.processes: list = []
+
+    def Process(self, *args, **kwargs):  # noqa: N802 (the context API's name)
+        process = self._context.Process(*args, **kwargs)
+        self.processes.append(process)
+        return process
+
+    def __getattr__(self, name):
+        return getattr(self._context, name)
+
+
+class WorkerPool(concurrent.futures.ProcessPoolExecutor):
+    """A process pool for games whose workers can be ended at once."""
+
+    def __init__(self, max_workers: int):
+        self.worker_context = _WorkerContext()
+        super().__init__(max_workers=max_workers, mp_context=self.worker_context,
+                         initializer=_worker_init, initargs=(os.getpid(),))
+
+    def terminate_workers(self) -> None:
+        """End every worker process now (as Python 3.14's method of this name)."""
+        for process in self.worker_context.processes:
+            if process.is_alive():
+                process.terminate()
+
+
 def make_executor(concurrency: int) -> concurrent.futures.Executor:
     if concurrency <= 1:
         return InlineExecutor()
-    return concurrent.futures.ProcessPoolExecutor(max_workers=concurrency, initializer=_worker_init,
-                                                  initargs=(os.getpid(),))
+    return WorkerPool(concurrency)
 
 
 def stop_executor(executor: concurrent.futures.Executor, abort: bool) -> None:
     """Shut an executor down: wait for the running games, or (abort: after
     an error or an interrupt) end the worker processes at once."""
     if abort:
-        for process in list((getattr(executor, "_processes", None) or {}).values()):
-            process.terminate()
+        terminate = getattr(executor, "terminate_workers", None)
+        if terminate is not None:
+            terminate()
         executor.shutdown(wait=False, cancel_futures=True)
     else:
         executor.shutdown(wait=True, cancel_futures=True)

@@ -62,7 +62,7 @@ import random
 import re
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Iterable
 
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
                            InvalidPositionError, UnknownGameError)
@@ -687,76 +687,3 @@ class CrosswiseState:
         score = max(-1.0, min(1.0, score))
         return SearchResult(move=move, score=score, depth=1, nodes=nodes, seconds=dt,
                             nps=nodes / dt if dt > 0 else 0.0, pv=(move,), extra=extra)
-
-
-# ------------------------------------------------------------------ match scoring
-
-@dataclass(frozen=True)
-class GameOutcome:
-    """One game seen from two sides A and B (the runner maps sides to seats):
-    result 1 A won, -1 B won, 0 draw; the points each side's team scored."""
-
-    result: int
-    points_a: int
-    points_b: int
-
-
-def outcome_for(state: CrosswiseState, team_a: int) -> GameOutcome:
-    """The outcome of a finished game for side A playing team `team_a` (0
-    Rows, 1 Columns). Points are the board points when the game ended
-    **[decision]**: a game won by six identical counts the board as it stood."""
-    if not state.is_terminal():
-        raise CrossridorError("crosswise: the game is not over")
-    w = state.winner_team()
-    r, c = state.scores()
-    pa, pb = (r, c) if team_a == 0 else (c, r)
-    res = 0 if w == 2 else (1 if w == team_a else -1)
-    return GameOutcome(res, pa, pb)
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    wins_a: int
-    wins_b: int
-    draws: int
-    points_a: int
-    points_b: int
-    games: int
-    winner: str | None     # "A", "B", or None (tie / undecided)
-
-
-def first_to(x: int, play_game: Callable[[int], GameOutcome], max_games: int | None = None) -> MatchResult:
-    """`match X` of the rules: play games (play_game(i) for i = 0, 1, ...)
-    until one side has X wins. Draws count for nobody; `max_games` (default
-    10 X) stops a run of draws, leaving the match undecided."""
-    if isinstance(x, bool) or not isinstance(x, int) or x < 1:
-        raise CrossridorError(f"crosswise: first_to needs a positive number of wins, got {x!r}")
-    limit = 10 * x if max_games is None else max_games
-    wa = wb = dr = pa = pb = g = 0
-    while wa < x and wb < x and g < limit:
-        o = play_game(g)
-        g += 1
-        wa += o.result == 1
-        wb += o.result == -1
-        dr += o.result == 0
-        pa += o.points_a
-        pb += o.points_b
-    winner = "A" if wa >= x else ("B" if wb >= x else None)
-    return MatchResult(wa, wb, dr, pa, pb, g, winner)
-
-
-def sum_of(x: int, play_game: Callable[[int], GameOutcome]) -> MatchResult:
-    """`sumof X` of the rules: play X games; the higher total of points wins
-    (equal totals: no winner)."""
-    if isinstance(x, bool) or not isinstance(x, int) or x < 1:
-        raise CrossridorError(f"crosswise: sum_of needs a positive number of games, got {x!r}")
-    wa = wb = dr = pa = pb = 0
-    for g in range(x):
-        o = play_game(g)
-        wa += o.result == 1
-        wb += o.result == -1
-        dr += o.result == 0
-        pa += o.points_a
-        pb += o.points_b
-    winner = "A" if pa > pb else ("B" if pb > pa else None)
-    return MatchResult(wa, wb, dr, pa, pb, x, winner)

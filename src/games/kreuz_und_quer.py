@@ -84,7 +84,7 @@ from itertools import combinations
 
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
-from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, SearchResult
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, SearchResult, applied, play_moves
 
 from .kuq_deck import (LANES, NT, ROOMS, ROWS, TERRAIN_COUNTS, TERRAIN_NAMES, TERRAINS,
                        TOTAL_TERRAIN, Deck, generate_deck, parse_deck_text)
@@ -246,12 +246,7 @@ class KreuzUndQuer:
         for p in range(self.n):
             s.hands[p] = tuple(sorted(ids[p * self.deal:(p + 1) * self.deal]))
         s.pile = sorted(ids[self.n * self.deal:])
-        if moves:
-            if isinstance(moves, str):
-                moves = moves.split()
-            for m in moves:
-                s.play(m)
-        return s
+        return play_moves(s, moves)
 
     def state_from_position(self, position: str) -> "KState":
         return KState.from_position(self, position)
@@ -482,9 +477,7 @@ class KState:
             self._finish_stage()
 
     def apply(self, move) -> "KState":
-        c = self.clone()
-        c.play(move)
-        return c
+        return applied(self, move)
 
     # -- stage / race flow
     def _start_stage(self):

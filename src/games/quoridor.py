@@ -9,7 +9,6 @@ core (`crossridor.engine._core.QuoridorCore`). Rules: docs/rules/quoridor.md.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -263,19 +262,10 @@ class QuoridorState:
         return (self.core.hash, self.core.ply if self.game.max_plies else 0)
 
     def evaluate(self) -> list[float]:
-        """Heuristic value per player in (-1, 1), from path lengths."""
-        n = self.game.players
-        d = [self.core.distance(i) for i in range(n)]
-        if n == 2:
-            diff = (d[1] - d[0]) + 0.5 * (self.core.walls_left[0] - self.core.walls_left[1])
-            v = math.tanh(diff / 6.0)
-            return [v, -v]
-        vals = []
-        for i in range(n):
-            best_other = min(d[j] for j in range(n) if j != i)
-            vals.append(math.tanh((best_other - d[i]) / 6.0))
-        mean = sum(vals) / n
-        return [v - mean for v in vals]
+        """Value per player in (-1, 1): the engine's one evaluation (path
+        lengths, walls in hand, tempo; src/engine/quoridor_eval.pxi), as the
+        MCTS leaf uses it."""
+        return self.core.values()
 
     # --- fast paths
     def native_search(self, algorithm, limits, seed, options):

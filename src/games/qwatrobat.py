@@ -57,7 +57,7 @@ from functools import lru_cache
 
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
-from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, SearchResult
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, SearchResult, applied, play_moves
 
 import time as _time
 
@@ -192,13 +192,7 @@ class Qwatrobat:
         return self._setups
 
     def new_state(self, moves=None, seed=None) -> "QState":
-        s = QState(self)
-        if moves:
-            if isinstance(moves, str):
-                moves = moves.split()
-            for m in moves:
-                s.play(m)
-        return s
+        return play_moves(QState(self), moves)
 
     def state_from_position(self, position: str) -> "QState":
         return QState.from_position(self, position)
@@ -411,9 +405,7 @@ class QState:
         self._restore(snap)
 
     def apply(self, move) -> "QState":
-        c = self.clone()
-        c.play(move)
-        return c
+        return applied(self, move)
 
     @property
     def history(self) -> list:

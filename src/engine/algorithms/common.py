@@ -4,16 +4,17 @@ checks, game traits, move lists and the random-playout step. Imports no game."""
 from __future__ import annotations
 
 import math
+import random
 import time
 from typing import Any, Callable
 
 from ..errors import CrossridorError
-from ..protocol import CHANCE, TERMINAL, GameTraits, Limits
+from ..protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
 
 __all__ = [
     "CHANCE", "TERMINAL", "now", "traits_of", "parse_options", "check_root", "move_list",
     "sample_chance", "opt_bool", "opt_int", "opt_number", "opt_callable", "opt_choice",
-    "evaluator_for", "deadline_of",
+    "evaluator_for", "deadline_of", "tree_setup", "backup", "tree_result",
 ]
 
 now = time.perf_counter
@@ -191,3 +192,33 @@ def rollout(st, rng, evalf, rollout_depth: int, deadline) -> tuple[list, int]:
             moves = st.legal_moves()
             st.play(moves[randrange(len(moves))])
         played += 1
+
+
+def tree_setup(traits: GameTraits, limits: Limits, seed: int | None) -> tuple:
+    """What MCTS and ISMCTS set up alike: (rng, lo, span, max_depth, start,
+    deadline): the seeded generator, the return range UCB scales to [0, 1],
+    the tree depth cap and the clock."""
+    lo = traits.min_return
+    span = (traits.max_return - lo) or 1.0
+    max_depth = limits.depth if limits.depth is not None else 1 << 30
+    start = now()
+    return random.Random(seed), lo, span, max_depth, start, deadline_of(limits, start)
+
+
+def backup(path, ret) -> None:
+    """Add one simulation's return vector to the nodes (or edges) it went
+    through: a visit and the returns summed per player."""
+    for x in path:
+        x.n += 1
+        w = x.w
+        for i in range(len(w)):
+            w[i] += ret[i]
+
+
+def tree_result(move, score: float, sims: int, seconds: float, pv: tuple, tree_nodes: int,
+                tree_depth: int) -> SearchResult:
+    """The SearchResult of a tree search: nodes are simulations."""
+    return SearchResult(
+        move=move, score=score, depth=tree_depth, nodes=sims, seconds=seconds,
+        nps=sims / seconds if seconds > 0 else 0.0, pv=pv,
+        extra={"sims": sims, "tree_nodes": tree_nodes, "tree_depth": tree_depth})

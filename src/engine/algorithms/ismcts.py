@@ -33,12 +33,11 @@ most visited decision moves (chance events in between are not shown).
 from __future__ import annotations
 
 import math
-import random
 
 from ..errors import UnsupportedGameError
 from ..protocol import CHANCE, GameTraits, Limits, SearchResult
-from .common import Timeout, check_root, deadline_of, mcts_options, move_list, now, opt_callable, \
-    opt_number, parse_options, rollout, sample_chance, sim_budget, traits_of
+from .common import Timeout, backup, check_root, mcts_options, move_list, now, opt_callable, \
+    opt_number, parse_options, rollout, sample_chance, sim_budget, traits_of, tree_result, tree_setup
 
 __all__ = ["search", "check_game"]
 
@@ -98,16 +97,11 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
     if hidden and not callable(getattr(state, "information_state", None)):
         raise UnsupportedGameError(f"ismcts cannot search {traits.name!r}: "
                                    "the state has no information_state(player)")
-    rng = random.Random(seed)
     n_players = traits.num_players
-    lo = traits.min_return
-    span = (traits.max_return - lo) or 1.0
     c = opts["c"]
     evalf, rdepth = opts["evalf"], opts["rollout_depth"]
-    max_depth = limits.depth if limits.depth is not None else 1 << 30
     root_moves = move_list(state)
-    start = now()
-    deadline = deadline_of(limits, start)
+    rng, lo, span, max_depth, start, deadline = tree_setup(traits, limits, seed)
     log, sqrt = math.log, math.sqrt
     shared = None if hidden else state.clone()
 
@@ -183,11 +177,7 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
         if not hidden:
             for _ in range(played + extra):
                 d.undo()
-        for e in path:
-            e.n += 1
-            w = e.w
-            for i in range(n_players):
-                w[i] += ret[i]
+        backup(path, ret)
         sims += 1
 
     seconds = now() - start
@@ -212,8 +202,5 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
         deepest = max(deepest, nd.depth)
         for e in nd.edges.values():
             stack.extend(e.children.values())
-    return SearchResult(
-        move=move, score=score, depth=deepest, nodes=sims, seconds=seconds,
-        nps=sims / seconds if seconds > 0 else 0.0, pv=tuple(pv),
-        extra={"sims": sims, "tree_nodes": count, "tree_depth": deepest})
+    return tree_result(move, score, sims, seconds, tuple(pv), count, deepest)
 

@@ -33,12 +33,11 @@ rollout_depth (int >= 0, default 0: evaluate the new leaf), evaluator
 from __future__ import annotations
 
 import math
-import random
 
 from ..errors import UnsupportedGameError
 from ..protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
-from .common import Timeout, check_root, deadline_of, mcts_options, move_list, now, rollout, \
-    sample_chance, sim_budget, traits_of
+from .common import Timeout, backup, check_root, mcts_options, move_list, now, rollout, \
+    sample_chance, sim_budget, traits_of, tree_result, tree_setup
 
 __all__ = ["search", "check_game", "Node"]
 
@@ -106,16 +105,11 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
     check_game(traits)
     budget = sim_budget("mcts", limits)
     check_root("mcts", state)
-    rng = random.Random(seed)
     st = state.clone()
     n_players = traits.num_players
-    lo = traits.min_return
-    span = (traits.max_return - lo) or 1.0
     c = opts["c"]
     evalf, rdepth = opts["evalf"], opts["rollout_depth"]
-    max_depth = limits.depth if limits.depth is not None else 1 << 30
-    start = now()
-    deadline = deadline_of(limits, start)
+    rng, lo, span, max_depth, start, deadline = tree_setup(traits, limits, seed)
     log = math.log
     sqrt = math.sqrt
 
@@ -174,11 +168,7 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
             break
         for _ in range(played + extra):
             st.undo()
-        for nd in path:
-            nd.n += 1
-            w = nd.w
-            for i in range(n_players):
-                w[i] += ret[i]
+        backup(path, ret)
         sims += 1
 
     mover = root.player
@@ -189,7 +179,4 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
         move, score = move_list(st)[0], 0.0
     else:
         move, score = best[0], best[1].mean(mover)
-    return SearchResult(
-        move=move, score=score, depth=deepest, nodes=sims, seconds=seconds,
-        nps=sims / seconds if seconds > 0 else 0.0, pv=principal_line(root),
-        extra={"sims": sims, "tree_nodes": count, "tree_depth": deepest})
+    return tree_result(move, score, sims, seconds, principal_line(root), count, deepest)
