@@ -30,7 +30,7 @@ def cmd_match(args) -> int:
         raise UsageError("--resume needs --records FILE")
     for name, value, low in (("--first-to", args.first_to, 1), ("--sum-of", args.sum_of, 1),
                              ("--games", args.games, 1), ("--concurrency", args.concurrency, 1),
-                             ("--max-plies", args.max_plies, 1), ("--random-openings", args.random_openings, 0)):
+                             ("--max-plies", args.max_plies, 0), ("--random-openings", args.random_openings, 0)):
         if value is not None and value < low:
             raise UsageError(f"{name} must be >= {low}, got {value}")
     if args.sum_of is not None and args.games is not None and args.games != args.sum_of:
@@ -76,6 +76,8 @@ def cmd_match(args) -> int:
     out = result.summary()
     if args.json:
         print_json(out)
+        if out["max_plies_draws"]:
+            sys.stderr.write(f"crossridor: {max_plies_warning(out['max_plies_draws'], out['games'], out['max_plies'])}\n")
     else:
         print_report(out, result)
     return 0
@@ -93,6 +95,12 @@ def _elo_text(out: dict) -> str:
     return f"{elo_s} +/- {'inf' if err is None else f'{err:.1f}'} (95%)"
 
 
+def max_plies_warning(cut: int, games: int, cap) -> str:
+    """The loud line for games ended by the ply cap (scored as draws)."""
+    return (f"WARNING: {cut} of {games} games were cut off at {cap} plies and scored as draws: "
+            f"the score is distorted; raise --max-plies (0: no cap)")
+
+
 def print_report(out: dict, result) -> None:
     engines = out["engines"]
     print(f"engine 1: {engines[0]}")
@@ -102,6 +110,8 @@ def print_report(out: dict, result) -> None:
     n = out["games"]
     print(f"games {n}: W {out['wins']}  D {out['draws']}  L {out['losses']}"
           + (f"  ({out['max_plies_draws']} drawn by --max-plies)" if out["max_plies_draws"] else ""))
+    if out["max_plies_draws"]:
+        print(max_plies_warning(out["max_plies_draws"], n, out["max_plies"]))
     if "wins_by_engine" in out:
         print("wins by engine: " + "  ".join(f"{i}: {w}" for i, w in enumerate(out["wins_by_engine"], 1)))
     if n:
@@ -178,8 +188,9 @@ def add_parsers(sub) -> None:
     g.add_argument("--random-openings", type=int, default=None, metavar="PLIES",
                    help="openings of PLIES seeded random legal moves")
     p.add_argument("--seed", type=int, default=None, help="match seed (default: random, printed)")
-    p.add_argument("--max-plies", type=int, default=400, metavar="N",
-                   help="a game still running after N plies is a draw (default 400)")
+    p.add_argument("--max-plies", type=int, default=None, metavar="N",
+                   help="a game still running after N plies is a draw (0: no cap; default: Quoridor "
+                        "200 per player, none for the games that always end)")
     p.add_argument("--sprt", metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
                    help="run a sequential test; stop when it decides")
     p.add_argument("--records", metavar="FILE", help="append every finished game to FILE (JSON lines)")

@@ -60,7 +60,10 @@ from .stats import SprtResult, SprtSpec, sprt, summary
 from .workers import (GameRecord, GameTask, derive_seed, make_executor,
                       new_game_state, play_game, resolve_game, seat_points, stop_executor)
 
-DEFAULT_MAX_PLIES = 400
+# Quoridor can go on for ever (pawns shuffling, walls in hand), so a match
+# caps it: 200 plies per player (400 for 2 players, 800 for 4), far beyond
+# any real game. The other games always end, so they get no cap.
+QUORIDOR_PLIES_PER_PLAYER = 200
 DEFAULT_GAMES = 100
 FIRST_TO_CAP = 10          # first_to=X without `games`: at most 10 X games
 
@@ -75,7 +78,7 @@ class MatchConfig:
     openings: list | None = None               # move lists (tuples of notation)
     random_openings: int = 0                   # plies of seeded random moves
     seed: int | None = None                    # None: random (or the records' on resume)
-    max_plies: int = DEFAULT_MAX_PLIES
+    max_plies: int | None = None               # None: the game's default; 0: no cap
     sprt: SprtSpec | None = None
     records: str | None = None                 # JSON-lines file, one finished game a line
     resume: bool = False
@@ -110,8 +113,8 @@ class MatchConfig:
             raise CrossridorError(f"games must be >= 1, got {self.games}")
         if self.concurrency is not None and self.concurrency < 1:
             raise CrossridorError(f"concurrency must be >= 1, got {self.concurrency}")
-        if self.max_plies < 1:
-            raise CrossridorError(f"max plies must be >= 1, got {self.max_plies}")
+        if self.max_plies is not None and self.max_plies < 0:
+            raise CrossridorError(f"max plies must be >= 0 (0: no cap), got {self.max_plies}")
         if self.random_openings < 0:
             raise CrossridorError(f"random openings must be >= 0 plies, got {self.random_openings}")
         if self.openings is not None and self.random_openings:
@@ -120,6 +123,14 @@ class MatchConfig:
             raise CrossridorError("the openings file holds no opening")
         if self.resume and not self.records:
             raise CrossridorError("resume needs a records file")
+
+
+def default_max_plies(game) -> int | None:
+    """The match's ply cap for `game` when none is given: Quoridor
+    200 plies per player; None (no cap) for games that always end."""
+    if game.traits.name == "quoridor":
+        return QUORIDOR_PLIES_PER_PLAYER * game.traits.num_players
+    return None
 
 
 def _positive_int(value) -> bool:
@@ -339,12 +350,14 @@ class MatchResult:
     sprt: SprtResult | None
     stopped: str | None      # why the match stopped early, e.g. "sprt H1"
     uncounted: int = 0       # games finished after the stop rule decided
+    max_plies: int | None = None   # the cap in force (None: no cap)
 
     def summary(self) -> dict:
         t = self.tally
         out = summary(t.wins, t.draws, t.losses, self.config.sprt)
         out["engines"] = [str(e) for e in self.config.engines]
         out["seed"] = self.seed
+        out["max_plies"] = self.max_plies
         out["max_plies_draws"] = t.max_plies_draws
         if len(self.config.engines) > 2:
             out["wins_by_engine"] = t.wins_by_engine + [0] * (len(self.config.engines) - len(t.wins_by_engine))
@@ -377,6 +390,11 @@ class Match:
         self.num_players = self.game.traits.num_players
         self.base = base_seating(self.num_players, len(config.engines))
         self.round_size = self.num_players
+        # the cap in force: None when there is none
+        if config.max_plies is None:
+            self.max_plies = default_max_plies(self.game)
+        else:
+            self.max_plies = config.max_plies or None
         if config.sum_of is not None and seat_points(self.game, new_game_state(self.game)) is None:
             raise CrossridorError("sum-of needs a game with points")
         self.records_file = RecordsFile(config.records) if config.records else None
@@ -411,7 +429,7 @@ class Match:
     def _check_prior(self, record: GameRecord) -> None:
         cfg = self.config
         mine = {"game": cfg.game, "params": cfg.params, "match_engines": [str(e) for e in cfg.engines],
-                "match_seed": self.seed, "max_plies": cfg.max_plies}
+                "match_seed": self.seed, "max_plies": self.max_plies}
         for key, value in mine.items():
             if getattr(record, key) != value:
                 raise CrossridorError(f"records file {cfg.records!r}: game {record.index} was played with "
@@ -443,9 +461,9 @@ class Match:
             state = new_game_state(self.game, opening, deal)
             if state.is_terminal():
                 raise CrossridorError(f"opening {' '.join(opening)!r} ends the game")
-            if len(opening) >= cfg.max_plies:
+            if self.max_plies is not None and len(opening) >= self.max_plies:
                 raise CrossridorError(f"opening {' '.join(opening)!r} is as long as --max-plies "
-                                      f"({cfg.max_plies})")
+                                      f"({self.max_plies})")
             self._openings[round_index] = opening
         return self._openings[round_index]
 
@@ -457,7 +475,7 @@ class Match:
         return GameTask(index=index, game=self.config.game, params=dict(self.config.params),
                         engines=tuple(self.config.engines), seats=seating(self.base, rotation),
                         opening=self.opening(round_index), seed=derive_seed(self.seed, "game", index),
-                        deal_seed=self.deal_seed(round_index), max_plies=self.config.max_plies,
+                        deal_seed=self.deal_seed(round_index), max_plies=self.max_plies,
                         match_seed=self.seed)
 
     def preflight(self) -> None:
@@ -547,7 +565,7 @@ class Match:
         records = [self.done[i] for i in range(end)]
         sprt_result = sprt(counted.wins, counted.draws, counted.losses, cfg.sprt) if cfg.sprt else None
         return MatchResult(cfg, self.seed, records, counted, sprt_result, state["stopped"],
-                           sum(1 for i in self.done if i >= end))
+                           sum(1 for i in self.done if i >= end), self.max_plies)
 
 
 def run_match(config: MatchConfig, executor=None, on_record=None) -> MatchResult:

@@ -38,6 +38,7 @@ ctypedef struct QSearch:
     long long node_limit        # 0 = none
     double deadline             # 0 = none
     int stop
+    volatile_int* ext_stop      # the caller's StopFlag, or NULL
     int root_player
     int prune_walls             # selective walls below the root
     int lmr                     # late-move reductions
@@ -173,6 +174,9 @@ cdef inline int q_score_from_tt(int score, int ply) noexcept nogil:
 
 cdef inline bint q_out_of_budget(QSearch* s) noexcept nogil:
     if s.stop:
+        return True
+    if s.ext_stop != NULL and s.ext_stop[0]:
+        s.stop = 1
         return True
     if s.node_limit and s.nodes >= s.node_limit:
         s.stop = 1
@@ -432,6 +436,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     try:
         s.pos = core.pos
         s.root_player = core.pos.to_move
+        s.ext_stop = stop_pointer(options.get("stop"))
         s.prune_walls = 1 if prune else 0
         s.lmr = 1 if options.get("lmr", True) else 0
         s.null_move = 1 if options.get("null_move", True) else 0

@@ -244,7 +244,7 @@ class GameTask:
     opening: tuple = ()       # moves in notation
     seed: int = 0             # the engines' seeds derive from it
     deal_seed: int | None = None   # chance games: the start position's seed
-    max_plies: int = 400
+    max_plies: int | None = None   # None: play to the end
     match_seed: int = 0
 
 
@@ -270,7 +270,7 @@ class GameRecord:
     params: dict = field(default_factory=dict)
     match_engines: list = field(default_factory=list)   # engine specs, match order
     match_seed: int = 0
-    max_plies: int = 0
+    max_plies: int | None = 0
     points: list | None = None   # per seat, from the final state; absent for games without points
 
     def as_dict(self) -> dict:
@@ -320,7 +320,8 @@ def play_game(task: GameTask) -> GameRecord:
     state = new_game_state(game, task.opening, task.deal_seed)
     moves = list(task.opening)
     chance_rng = random.Random(derive_seed(task.seed, "chance"))
-    while not state.is_terminal() and len(moves) < task.max_plies:
+    cap = task.max_plies
+    while not state.is_terminal() and (cap is None or len(moves) < cap):
         player = state.current_player
         if player == CHANCE:
             outcomes = state.chance_outcomes()
