@@ -119,6 +119,11 @@ def cmd_bench(args) -> int:
     return run_bench(args)
 
 
+def cmd_uci(args) -> int:
+    from .uci import run
+    return run(load_game_from_args(args))
+
+
 def add_limit_arguments(parser) -> None:
     parser.add_argument("--time", type=float, help="seconds to think (default 1)")
     parser.add_argument("--depth", type=int, help="search depth in plies")
@@ -168,6 +173,12 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--sims", type=int, default=None, help="MCTS simulations per position")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("uci", help="run as a UCI-style engine on stdin/stdout",
+                       description="A UCI-style text engine: uci, isready, ucinewgame, setoption, "
+                                   "position startpos|pos STRING [moves ...], go, stop, quit.")
+    add_game_arguments(p, moves=False, default_game="quoridor")
+    p.set_defaults(func=cmd_uci)
 
     cli_match.add_parsers(sub)
     return parser

@@ -404,6 +404,12 @@ cdef object q_code_to_move(object state, int code):
     return state._from_code[code]
 
 
+# Alpha-beta scores, for readers of SearchResult.score (the UCI loop's
+# "score win N"): a win in n plies scores WIN_SCORE - n.
+WIN_SCORE = S_WIN
+WIN_BOUND = S_WIN_BOUND
+
+
 def q_native_search(state, algorithm, limits, seed, options):
     """crossridor.search for Quoridor states: alpha-beta, greedy and MCTS in C."""
     # options are checked by crossridor.games.quoridor (crossridor.engine.options) before they get here
