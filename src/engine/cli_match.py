@@ -112,6 +112,10 @@ def print_report(out: dict, result) -> None:
           + (f"  ({out['max_plies_draws']} drawn by --max-plies)" if out["max_plies_draws"] else ""))
     if out["max_plies_draws"]:
         print(max_plies_warning(out["max_plies_draws"], n, out["max_plies"]))
+    if "engine_failures" in out:
+        lost = out["engine_failures"]
+        print(f"{sum(lost.values())} games lost by an outside engine's failure ("
+              + ", ".join(f"{reason} {k}" for reason, k in lost.items()) + "): the records say which and why")
     if "wins_by_engine" in out:
         print("wins by engine: " + "  ".join(f"{i}: {w}" for i, w in enumerate(out["wins_by_engine"], 1)))
     if n:

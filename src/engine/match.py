@@ -222,8 +222,11 @@ class Tally:
     max_plies_draws: int = 0
     points: list = field(default_factory=lambda: [0, 0])   # engines 1 and 2, over the games with points
     games_without_points: int = 0
+    failures: dict = field(default_factory=dict)            # reason -> games lost by an outside engine
 
     def add(self, record: GameRecord) -> None:
+        if record.failure is not None:
+            self.failures[record.reason] = self.failures.get(record.reason, 0) + 1
         pts = engine_points(record, len(self.points))
         if pts is None:
             self.games_without_points += 1
@@ -359,6 +362,8 @@ class MatchResult:
         out["seed"] = self.seed
         out["max_plies"] = self.max_plies
         out["max_plies_draws"] = t.max_plies_draws
+        if t.failures:
+            out["engine_failures"] = dict(sorted(t.failures.items()))
         if len(self.config.engines) > 2:
             out["wins_by_engine"] = t.wins_by_engine + [0] * (len(self.config.engines) - len(t.wins_by_engine))
         if self.stopped:
@@ -395,6 +400,10 @@ class Match:
             self.max_plies = default_max_plies(self.game)
         else:
             self.max_plies = config.max_plies or None
+        traits = self.game.traits
+        if any(e.command is not None for e in config.engines) and (traits.chance or traits.hidden_information):
+            raise CrossridorError(f"outside (uci:) engines play only games without chance or hidden "
+                                  f"information (e.g. quoridor), not {traits.name}")
         if config.sum_of is not None and seat_points(self.game, new_game_state(self.game)) is None:
             raise CrossridorError("sum-of needs a game with points")
         self.records_file = RecordsFile(config.records) if config.records else None
@@ -485,11 +494,21 @@ class Match:
         state = new_game_state(self.game, self.opening(0), self.deal_seed(0))
         if state.current_player < 0:
             return
+        from .uci_engine import EngineFailure
+        moves = list(self.opening(0))
         for spec in dict.fromkeys(self.config.engines):
             limits = spec.limits
             if limits.time is not None and limits.time > 0.05:
                 limits = dataclasses.replace(limits, time=0.05)
-            dataclasses.replace(spec, limits=limits).search(state.clone(), seed=0)
+            try:
+                player = dataclasses.replace(spec, limits=limits).open()
+                try:
+                    player.choose(state.clone(), moves, 0)
+                finally:
+                    player.close()
+            except EngineFailure as exc:
+                tail = f" (stderr: {' | '.join(exc.stderr[-3:])})" if exc.stderr else ""
+                raise CrossridorError(f"engine {spec} fails before the match: {exc}{tail}") from None
 
     # running
     def run(self, executor: concurrent.futures.Executor | None = None,
