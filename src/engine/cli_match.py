@@ -39,6 +39,10 @@ def cmd_match(args) -> int:
     if args.sprt is not None and (args.first_to is not None or args.sum_of is not None):
         raise UsageError(f"--sprt and {'--first-to' if args.first_to is not None else '--sum-of'} "
                          f"exclude each other")
+    if args.tournament is not None and len(args.engine) < 3:
+        raise UsageError(f"--tournament needs three or more engines, got {len(args.engine)}")
+    if args.tournament is not None and (args.sprt or args.first_to is not None or args.sum_of is not None):
+        raise UsageError("--tournament excludes --sprt, --first-to and --sum-of")
     if (args.first_to is not None or args.sum_of is not None) and len(args.engine) != 2:
         raise UsageError(f"{'--first-to' if args.first_to is not None else '--sum-of'} needs two engines, "
                          f"got {len(args.engine)} engines")
@@ -49,19 +53,20 @@ def cmd_match(args) -> int:
                          concurrency=args.concurrency, openings=openings,
                          random_openings=args.random_openings or 0, seed=args.seed,
                          max_plies=args.max_plies, sprt=sprt, records=args.records, resume=args.resume,
-                         first_to=args.first_to, sum_of=args.sum_of)
+                         first_to=args.first_to, sum_of=args.sum_of, tournament=args.tournament)
     match = Match(config)
     bar = None
     if not args.json and sys.stderr.isatty():
         from tqdm import tqdm
-        bar = tqdm(total=config.games, initial=len(match.done), desc="match", unit="game",
+        bar = tqdm(total=match.total_games, initial=len(match.done), desc="match", unit="game",
                    file=sys.stderr, dynamic_ncols=True)
 
     def on_record(record, tally):
         if bar is not None:
             bar.update(1)
-            bar.set_postfix_str(f"W {tally.wins} D {tally.draws} L {tally.losses} "
-                                f"({100 * (tally.score or 0):.1f}%)", refresh=False)
+            if config.tournament is None:
+                bar.set_postfix_str(f"W {tally.wins} D {tally.draws} L {tally.losses} "
+                                    f"({100 * (tally.score or 0):.1f}%)", refresh=False)
 
     def on_term(signum, frame):
         raise KeyboardInterrupt
@@ -101,6 +106,15 @@ def max_plies_warning(cut: int, games: int, cap) -> str:
             f"the score is distorted; raise --max-plies (0: no cap)")
 
 
+def _print_warnings(out: dict, n: int) -> None:
+    if out["max_plies_draws"]:
+        print(max_plies_warning(out["max_plies_draws"], n, out["max_plies"]))
+    if "engine_failures" in out:
+        lost = out["engine_failures"]
+        print(f"{sum(lost.values())} games lost by an outside engine's failure ("
+              + ", ".join(f"{reason} {k}" for reason, k in lost.items()) + "): the records say which and why")
+
+
 def print_report(out: dict, result) -> None:
     engines = out["engines"]
     print(f"engine 1: {engines[0]}")
@@ -108,14 +122,19 @@ def print_report(out: dict, result) -> None:
         print(f"engine {i}: {e}")
     print(f"seed {out['seed']}")
     n = out["games"]
+    if "tournament" in out:
+        from .tournament import cross_table_text
+        per = result.config.games
+        print(f"{out['tournament']}: {n} games ({per} per pairing)")
+        for line in cross_table_text(out):
+            print(line)
+        _print_warnings(out, n)
+        if result.stopped:
+            print(f"stopped early ({result.stopped}) after {n} games")
+        return
     print(f"games {n}: W {out['wins']}  D {out['draws']}  L {out['losses']}"
           + (f"  ({out['max_plies_draws']} drawn by --max-plies)" if out["max_plies_draws"] else ""))
-    if out["max_plies_draws"]:
-        print(max_plies_warning(out["max_plies_draws"], n, out["max_plies"]))
-    if "engine_failures" in out:
-        lost = out["engine_failures"]
-        print(f"{sum(lost.values())} games lost by an outside engine's failure ("
-              + ", ".join(f"{reason} {k}" for reason, k in lost.items()) + "): the records say which and why")
+    _print_warnings(out, n)
     if "wins_by_engine" in out:
         print("wins by engine: " + "  ".join(f"{i}: {w}" for i, w in enumerate(out["wins_by_engine"], 1)))
     if n:
@@ -185,6 +204,9 @@ def add_parsers(sub) -> None:
     m.add_argument("--sum-of", type=int, default=None, metavar="X",
                    help="two engines play X games; the higher total of points wins (games with points "
                         "only, e.g. crosswise)")
+    p.add_argument("--tournament", choices=("round-robin", "gauntlet"), default=None,
+                   help="three or more engines: every pair plays (round-robin) or engine 1 plays each "
+                        "other (gauntlet), --games games per pairing; cross table and Elo for all")
     p.add_argument("--concurrency", type=int, default=None, metavar="K",
                    help="games played at once, in worker processes (default: the number of cores)")
     g = p.add_mutually_exclusive_group()

@@ -57,6 +57,7 @@ from typing import Callable, Protocol
 
 from .errors import CrossridorError
 from .stats import SprtResult, SprtSpec, sprt, summary
+from .tournament import pairings, tournament_summary
 from .workers import (GameRecord, GameTask, derive_seed, make_executor,
                       new_game_state, play_game, resolve_game, seat_points, stop_executor)
 
@@ -84,6 +85,7 @@ class MatchConfig:
     resume: bool = False
     first_to: int | None = None                # stop when an engine has this many wins
     sum_of: int | None = None                  # play this many games; most points wins
+    tournament: str | None = None              # "round-robin" or "gauntlet": `games` per pairing
 
     def __post_init__(self):
         if self.games is None:
@@ -95,6 +97,10 @@ class MatchConfig:
                 self.games = DEFAULT_GAMES
 
     def validate(self) -> None:
+        if self.tournament is not None:
+            for name, value in (("first-to", self.first_to), ("sum-of", self.sum_of), ("sprt", self.sprt)):
+                if value is not None:
+                    raise CrossridorError(f"a tournament and {name} exclude each other")
         if self.first_to is not None and self.sum_of is not None:
             raise CrossridorError("give first-to or sum-of, not both")
         for name, value in (("first-to", self.first_to), ("sum-of", self.sum_of)):
@@ -357,14 +363,18 @@ class MatchResult:
 
     def summary(self) -> dict:
         t = self.tally
-        out = summary(t.wins, t.draws, t.losses, self.config.sprt)
+        if self.config.tournament is not None:
+            out = {"games": t.games, **tournament_summary(self.config.tournament, self.config.engines,
+                                                          self.records)}
+        else:
+            out = summary(t.wins, t.draws, t.losses, self.config.sprt)
         out["engines"] = [str(e) for e in self.config.engines]
         out["seed"] = self.seed
         out["max_plies"] = self.max_plies
         out["max_plies_draws"] = t.max_plies_draws
         if t.failures:
             out["engine_failures"] = dict(sorted(t.failures.items()))
-        if len(self.config.engines) > 2:
+        if len(self.config.engines) > 2 and self.config.tournament is None:
             out["wins_by_engine"] = t.wins_by_engine + [0] * (len(self.config.engines) - len(t.wins_by_engine))
         if self.stopped:
             out["stopped"] = self.stopped
@@ -393,8 +403,19 @@ class Match:
         self.config = config
         self.game = resolve_game(config.game, config.params)
         self.num_players = self.game.traits.num_players
-        self.base = base_seating(self.num_players, len(config.engines))
         self.round_size = self.num_players
+        if config.tournament is not None:
+            # each pairing is a two-engine match of `games` games; their rounds interleave
+            self.pairs = pairings(config.tournament, len(config.engines))
+            two = base_seating(self.num_players, 2)
+            self.pair_bases = [tuple(pair[k] for k in two) for pair in self.pairs]
+        else:
+            self.pairs = None
+            self.pair_bases = [base_seating(self.num_players, len(config.engines))]
+        # the game indices to play, in counting order (see game_index)
+        self.order = sorted(self.game_index(pair, local) for pair in range(len(self.pair_bases))
+                            for local in range(config.games))
+        self.total_games = len(self.order)
         # the cap in force: None when there is none
         if config.max_plies is None:
             self.max_plies = default_max_plies(self.game)
@@ -407,12 +428,13 @@ class Match:
         if config.sum_of is not None and seat_points(self.game, new_game_state(self.game)) is None:
             raise CrossridorError("sum-of needs a game with points")
         self.records_file = RecordsFile(config.records) if config.records else None
+        self._wanted = set(self.order)
         prior = self._load_prior()
         self.seed = self._choose_seed(prior)
         self._openings: dict = {}
         self.done: dict = {}
         for record in prior:
-            if record.index < config.games:
+            if record.index in self._wanted:
                 self._check_prior(record)
                 self.done.setdefault(record.index, record)
 
@@ -479,10 +501,20 @@ class Match:
     def deal_seed(self, round_index: int) -> int:
         return derive_seed(self.seed, "deal", round_index)
 
+    def game_index(self, pair: int, local: int) -> int:
+        """The index of game `local` of pairing `pair`: a tournament plays
+        round k of every pairing before round k + 1 of any, so a larger
+        --games (with --resume) extends it and keeps every index; a match
+        is one pairing, index = local."""
+        rs, n = self.round_size, len(self.pair_bases)
+        return (local // rs) * rs * n + pair * rs + local % rs
+
     def task(self, index: int) -> GameTask:
-        round_index, rotation = divmod(index, self.round_size)
+        rs, n = self.round_size, len(self.pair_bases)
+        block, rotation = divmod(index, rs)
+        round_index, pair = divmod(block, n)
         return GameTask(index=index, game=self.config.game, params=dict(self.config.params),
-                        engines=tuple(self.config.engines), seats=seating(self.base, rotation),
+                        engines=tuple(self.config.engines), seats=seating(self.pair_bases[pair], rotation),
                         opening=self.opening(round_index), seed=derive_seed(self.seed, "game", index),
                         deal_seed=self.deal_seed(round_index), max_plies=self.max_plies,
                         match_seed=self.seed)
@@ -528,11 +560,12 @@ class Match:
         def advance():
             # Count finished games in index order; check the stop rules
             # after each complete round (or each game, for an every_game rule).
-            while state["stopped"] is None and state["prefix"] in self.done:
-                counted.add(self.done[state["prefix"]])
+            while (state["stopped"] is None and state["prefix"] < self.total_games
+                   and self.order[state["prefix"]] in self.done):
+                counted.add(self.done[self.order[state["prefix"]]])
                 state["prefix"] += 1
                 p = state["prefix"]
-                boundary = p % self.round_size == 0 or p == cfg.games
+                boundary = p % self.round_size == 0 or p == self.total_games
                 for rule in rules:
                     if not (boundary or getattr(rule, "every_game", False)):
                         continue
@@ -542,12 +575,12 @@ class Match:
                         break
 
         advance()
-        todo = iter([i for i in range(cfg.games) if i not in self.done])
-        if state["stopped"] is None and preflight and len(self.done) < cfg.games:
+        todo = iter([i for i in self.order if i not in self.done])
+        if state["stopped"] is None and preflight and len(self.done) < self.total_games:
             self.preflight()
         own_executor = executor is None
         if own_executor:
-            executor = make_executor(min(concurrency, max(1, cfg.games - len(self.done))))
+            executor = make_executor(min(concurrency, max(1, self.total_games - len(self.done))))
         in_flight: dict = {}
         finished_cleanly = False
         try:
@@ -581,10 +614,10 @@ class Match:
             if self.records_file is not None:
                 self.records_file.close()
         end = state["prefix"]
-        records = [self.done[i] for i in range(end)]
+        records = [self.done[i] for i in self.order[:end]]
         sprt_result = sprt(counted.wins, counted.draws, counted.losses, cfg.sprt) if cfg.sprt else None
         return MatchResult(cfg, self.seed, records, counted, sprt_result, state["stopped"],
-                           sum(1 for i in self.done if i >= end), self.max_plies)
+                           len(self.done) - end, self.max_plies)
 
 
 def run_match(config: MatchConfig, executor=None, on_record=None) -> MatchResult:
