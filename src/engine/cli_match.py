@@ -53,7 +53,8 @@ def cmd_match(args) -> int:
                          concurrency=args.concurrency, openings=openings,
                          random_openings=args.random_openings or 0, seed=args.seed,
                          max_plies=args.max_plies, sprt=sprt, records=args.records, resume=args.resume,
-                         first_to=args.first_to, sum_of=args.sum_of, tournament=args.tournament)
+                         first_to=args.first_to, sum_of=args.sum_of, tournament=args.tournament,
+                         pgn=args.pgn)
     match = Match(config)
     bar = None
     if not args.json and sys.stderr.isatty():
@@ -220,6 +221,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--sprt", metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
                    help="run a sequential test; stop when it decides")
     p.add_argument("--records", metavar="FILE", help="append every finished game to FILE (JSON lines)")
+    p.add_argument("--pgn", metavar="FILE", help="append every finished game to FILE as PGN-style text")
     p.add_argument("--resume", action="store_true", help="continue the match recorded in --records")
     p.add_argument("--json", action="store_true", help="print one JSON object; no progress bar")
     p.set_defaults(func=cmd_match)

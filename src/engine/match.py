@@ -57,8 +57,9 @@ from typing import Callable, Protocol
 
 from .errors import CrossridorError
 from .stats import SprtResult, SprtSpec, sprt, summary
+from .pgn import PgnFile
 from .tournament import pairings, tournament_summary
-from .workers import (GameRecord, GameTask, derive_seed, make_executor,
+from .workers import (GameRecord, GameTask, dealt, derive_seed, make_executor,
                       new_game_state, play_game, resolve_game, seat_points, stop_executor)
 
 # Quoridor can go on for ever (pawns shuffling, walls in hand), so a match
@@ -86,6 +87,7 @@ class MatchConfig:
     first_to: int | None = None                # stop when an engine has this many wins
     sum_of: int | None = None                  # play this many games; most points wins
     tournament: str | None = None              # "round-robin" or "gauntlet": `games` per pairing
+    pgn: str | None = None                     # PGN-style text file, one finished game appended at a time
 
     def __post_init__(self):
         if self.games is None:
@@ -428,6 +430,9 @@ class Match:
         if config.sum_of is not None and seat_points(self.game, new_game_state(self.game)) is None:
             raise CrossridorError("sum-of needs a game with points")
         self.records_file = RecordsFile(config.records) if config.records else None
+        self.pgn_file = PgnFile(config.pgn, config.engines,
+                                f"crossridor {config.tournament or 'match'}",
+                                dealt(self.game)) if config.pgn else None
         self._wanted = set(self.order)
         prior = self._load_prior()
         self.seed = self._choose_seed(prior)
@@ -508,6 +513,10 @@ class Match:
         is one pairing, index = local."""
         rs, n = self.round_size, len(self.pair_bases)
         return (local // rs) * rs * n + pair * rs + local % rs
+
+    def round_number(self, index: int) -> int:
+        """The round of game `index`, from 1 (its opening's number)."""
+        return index // self.round_size // len(self.pair_bases) + 1
 
     def task(self, index: int) -> GameTask:
         rs, n = self.round_size, len(self.pair_bases)
@@ -599,6 +608,8 @@ class Match:
                     record = future.result()
                     if self.records_file is not None:
                         self.records_file.append(record)
+                    if self.pgn_file is not None:
+                        self.pgn_file.append(record, self.round_number(record.index))
                     self.done[record.index] = record
                     live.add(record)
                     advance()
@@ -613,6 +624,8 @@ class Match:
                 stop_executor(executor, abort=not finished_cleanly)
             if self.records_file is not None:
                 self.records_file.close()
+            if self.pgn_file is not None:
+                self.pgn_file.close()
         end = state["prefix"]
         records = [self.done[i] for i in self.order[:end]]
         sprt_result = sprt(counted.wins, counted.draws, counted.losses, cfg.sprt) if cfg.sprt else None

@@ -248,9 +248,15 @@ def derive_seed(*parts) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def dealt(game) -> bool:
+    """Whether the start position is dealt from a seed."""
+    return bool(game.traits.chance or game.traits.hidden_information)
+
+
 def new_game_state(game, opening=(), seed: int | None = None):
-    """The start position (seeded for games with chance), then the opening."""
-    if seed is not None and game.traits.chance:
+    """The start position (seeded for games that deal one: with chance or
+    hidden information, e.g. Crosswise's tiles), then the opening."""
+    if seed is not None and dealt(game):
         state = game.new_state(None, seed=seed)
     else:
         state = game.new_state()
