@@ -56,6 +56,10 @@ def cmd_match(args) -> int:
                          first_to=args.first_to, sum_of=args.sum_of, tournament=args.tournament,
                          pgn=args.pgn)
     match = Match(config)
+    executor = None
+    if args.scheduler:
+        from .cluster import ClusterExecutor
+        executor = ClusterExecutor(args.scheduler)
     bar = None
     if not args.json and sys.stderr.isatty():
         from tqdm import tqdm
@@ -74,9 +78,11 @@ def cmd_match(args) -> int:
 
     previous = signal.signal(signal.SIGTERM, on_term)
     try:
-        result = match.run(on_record=on_record)
+        result = match.run(executor=executor, on_record=on_record)
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
         if bar is not None:
             bar.close()
     out = result.summary()
@@ -209,7 +215,10 @@ def add_parsers(sub) -> None:
                    help="three or more engines: every pair plays (round-robin) or engine 1 plays each "
                         "other (gauntlet), --games games per pairing; cross table and Elo for all")
     p.add_argument("--concurrency", type=int, default=None, metavar="K",
-                   help="games played at once, in worker processes (default: the number of cores)")
+                   help="games played at once, in worker processes (default: the number of cores; "
+                        "with --scheduler the cluster's worker threads)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="play the games on a running Dask cluster (pip install 'crossridor[cluster]')")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--openings", metavar="FILE", help="one opening (move list) a line; # comments")
     g.add_argument("--random-openings", type=int, default=None, metavar="PLIES",

@@ -556,7 +556,10 @@ class Match:
             on_record: Callable[[GameRecord, Tally], None] | None = None,
             preflight: bool = True) -> MatchResult:
         cfg = self.config
-        concurrency = cfg.concurrency or os.cpu_count() or 1
+        # games in flight: as asked, else what the executor can run at once (a
+        # cluster's worker threads), else the number of cores
+        capacity = getattr(executor, "capacity", None)
+        concurrency = cfg.concurrency or (capacity() if capacity else None) or os.cpu_count() or 1
         rules: list = [SprtStop(cfg.sprt)] if cfg.sprt else []
         if cfg.first_to is not None:
             rules.append(FirstToStop(cfg.first_to))

@@ -4,17 +4,12 @@
 only picklable values (the game's registry name and parameters, engine
 specs, seats, opening moves in notation, a seed, a ply cap), and so does the
 record, so any executor can run it: the in-process `InlineExecutor`, a
-`concurrent.futures.ProcessPoolExecutor` (the default), or a cluster:
+`concurrent.futures.ProcessPoolExecutor` (the default), or a Dask cluster
+(`crossridor.engine.cluster.ClusterExecutor`, `match --scheduler`).
 
-* Dask: `distributed.Client(...).get_executor()` is a
-  `concurrent.futures.Executor`; pass it as `executor=` to
-  `crossridor.engine.match.run_match`.
-* Ray: wrap `submit` in a few lines, e.g.
-  `class RayExecutor: def submit(self, fn, *args): return ray.remote(fn).remote(*args).future()`
-  (an ObjectRef's `future()` is a `concurrent.futures.Future`), plus a
-  no-op `shutdown`.
-
-The workers need the `crossridor` package installed.
+An engine is opened once per game (`EngineSpec.open()`): a built-in one
+searches in this process, an outside one (`uci:COMMAND`) runs as a child
+process for the game (`crossridor.engine.uci_engine`).
 """
 
 from __future__ import annotations
