@@ -40,14 +40,16 @@ def test_uci_spec_parse_and_text():
             EngineSpec.parse(bad)
 
 
-def test_match_against_our_own_uci_engine_equals_the_library(tmp_path):
+@pytest.mark.parametrize("players", [2, 4])
+def test_match_against_our_own_uci_engine_equals_the_library(tmp_path, players):
     # crossridor uci at depth 2 plays the same moves as the built-in alphabeta:depth=2
     def play(engine, path):
-        cfg = MatchConfig("quoridor", {"size": 5}, [EngineSpec.parse(engine), EngineSpec.parse("alphabeta:depth=1")],
-                          games=2, concurrency=2, seed=4, random_openings=2, records=str(path))
+        cfg = MatchConfig("quoridor", {"size": 5, "players": players},
+                          [EngineSpec.parse(engine), EngineSpec.parse("alphabeta:depth=1")],
+                          games=players, concurrency=2, seed=4, random_openings=2, records=str(path))
         return run_match(cfg)
 
-    outside = play(OURS + ";depth=2", tmp_path / "a.jsonl")
+    outside = play(OURS + f" --players {players};depth=2", tmp_path / "a.jsonl")
     inside = play("alphabeta:depth=2", tmp_path / "b.jsonl")
     assert [r.moves for r in outside.records] == [r.moves for r in inside.records]
     assert all(r.reason == "terminal" and r.failure is None for r in outside.records)
