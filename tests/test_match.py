@@ -17,6 +17,7 @@ from crossridor.engine.errors import IllegalMoveError, InvalidMoveError
 from crossridor.engine.match import (MatchConfig, RecordsFile, base_seating, parse_openings, run_match,
                           seating)
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult
+from crossridor.engine.registry import load_game
 from crossridor.engine.workers import EngineSpec, GameTask, play_game
 
 # --- the toy game ---------------------------------------------------------------------
@@ -356,6 +357,7 @@ def test_cli_match_text_and_max_plies():
                              "--concurrency", "2", "--seed", "3", "--max-plies", "2")
     assert code == 0, err
     assert "games 4: W 0  D 4  L 0  (4 drawn by --max-plies)" in out
+    assert "WARNING: 4 of 4 games were cut off at 2 plies and scored as draws" in out
     assert "elo" in out and "los" in out
 
 
@@ -381,7 +383,7 @@ def test_cli_records_and_resume(tmp_path):
     (["--engine", "random:foo", "--engine", "random"], "key=value"),
     (["--engine", "random", "--engine", "random", "--games", "0"], "--games"),
     (["--engine", "random", "--engine", "random", "--concurrency", "0"], "--concurrency"),
-    (["--engine", "random", "--engine", "random", "--max-plies", "0"], "--max-plies"),
+    (["--engine", "random", "--engine", "random", "--max-plies", "-1"], "--max-plies"),
     (["--engine", "random", "--engine", "random", "--sprt", "elo0=10,elo1=0"], "elo0"),
     (["--engine", "random", "--engine", "random", "--sprt", "elo=3"], "sprt"),
     (["--engine", "random", "--engine", "random", "--resume"], "--records"),
@@ -443,6 +445,24 @@ def test_quoridor_four_players_max_plies():
     assert code == 0, err
     obj = json.loads(out)
     assert obj["games"] == 4 and obj["draws"] == 4 and obj["max_plies_draws"] == 4
+    assert obj["max_plies"] == 6
+    assert "WARNING: 4 of 4 games were cut off at 6 plies" in err
+
+
+def test_max_plies_defaults_per_game():
+    from crossridor.engine.match import Match, MatchConfig, default_max_plies
+    quoridor_or_skip()
+    assert default_max_plies(load_game("quoridor")) == 400
+    assert default_max_plies(load_game("quoridor", size=5, players=4)) == 800
+    for name in ("crosswise", "qwatrobat", "kreuzundquer"):
+        assert default_max_plies(load_game(name)) is None
+    # no cap: the toy game is played to its end; 0 asks for no cap explicitly
+    for cap in (None, 0):
+        match = Match(MatchConfig(GAME, {}, [EngineSpec.parse("random"), EngineSpec.parse("random")],
+                                  games=2, concurrency=1, seed=1, max_plies=cap))
+        result = match.run()
+        assert match.max_plies is None and result.summary()["max_plies"] is None
+        assert all(r.reason == "terminal" and r.max_plies is None for r in result.records)
 
 
 # --- first-to and sum-of ------------------------------------------------------------------------

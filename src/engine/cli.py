@@ -48,8 +48,39 @@ def cmd_perft(args) -> int:
     return 0
 
 
+def state_from_pgn(args):
+    """The position of `show --pgn FILE --game K [--ply N]`."""
+    from .pgn import read_file
+    from .registry import ALIASES
+    from .workers import new_game_state
+    if args.moves or args.position or args.size or args.players or args.walls or args.option:
+        raise UsageError("--pgn takes the moves and the game options from the file: "
+                         "give no --moves, --position or game options")
+    games = read_file(args.pgn)
+    if not games:
+        raise UsageError(f"--pgn {args.pgn}: no game in the file")
+    k = 1 if args.game_number is None else args.game_number
+    if not 1 <= k <= len(games):
+        raise UsageError(f"--game must be 1..{len(games)} (games in {args.pgn}), got {k}")
+    record = games[k - 1]
+    name = record.tags.get("Game", "")
+    wanted = ALIASES.get(args.game.lower(), args.game.lower())
+    if name != wanted:
+        raise UsageError(f"--pgn {args.pgn}: game {k} is {name or 'of no game'!r}, not {args.game!r}")
+    ply = len(record.moves) if args.ply is None else args.ply
+    if not 0 <= ply <= len(record.moves):
+        raise UsageError(f"--ply must be 0..{len(record.moves)} (plies of game {k}), got {ply}")
+    from .registry import load_game
+    return new_game_state(load_game(name, **record.params), record.moves[:ply], record.deal_seed)
+
+
 def cmd_show(args) -> int:
-    state = state_from_args(load_game_from_args(args), args)
+    if args.pgn is not None:
+        state = state_from_pgn(args)
+    elif args.game_number is not None or args.ply is not None:
+        raise UsageError("--game and --ply need --pgn FILE")
+    else:
+        state = state_from_args(load_game_from_args(args), args)
     if args.viewer is not None:
         # a hidden-information game seen by one player: only what they may see
         render = getattr(state, "render", None)
@@ -126,6 +157,11 @@ def cmd_bench(args) -> int:
     return run_bench(args)
 
 
+def cmd_uci(args) -> int:
+    from .uci import run
+    return run(load_game_from_args(args))
+
+
 def add_limit_arguments(parser) -> None:
     parser.add_argument("--time", type=float, help="seconds to think (default 1)")
     parser.add_argument("--depth", type=int, help="search depth in plies")
@@ -155,6 +191,9 @@ def build_parser() -> ArgumentParser:
     add_game_arguments(p)
     p.add_argument("--viewer", type=int, metavar="N",
                    help="show only what player N sees (hidden-information games)")
+    p.add_argument("--pgn", metavar="FILE", help="a position of a game in a PGN-style file (match --pgn)")
+    p.add_argument("--game", dest="game_number", type=int, metavar="K", help="with --pgn: the K-th game (default 1)")
+    p.add_argument("--ply", type=int, metavar="N", help="with --pgn: after N plies (default: the end)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_show)
 
@@ -182,6 +221,12 @@ def build_parser() -> ArgumentParser:
     p = sub.add_parser("rules", help="print the rules of a game as this engine implements them")
     p.add_argument("game", metavar="GAME", help="quoridor, crosswise, qwatrobat or kreuz-und-quer")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("uci", help="run as a UCI-style engine on stdin/stdout",
+                       description="A UCI-style text engine: uci, isready, ucinewgame, setoption, "
+                                   "position startpos|pos STRING [moves ...], go, stop, quit.")
+    add_game_arguments(p, moves=False, default_game="quoridor")
+    p.set_defaults(func=cmd_uci)
 
     cli_match.add_parsers(sub)
     return parser

@@ -51,9 +51,14 @@ def convert_value(raw: str):
     return raw
 
 
-def add_game_arguments(parser: argparse.ArgumentParser, moves: bool = True) -> None:
-    """The game name and its options, common to legal/perft/show/best/play/match."""
-    parser.add_argument("game", help="quoridor, crosswise, qwatrobat or kreuzundquer")
+def add_game_arguments(parser: argparse.ArgumentParser, moves: bool = True,
+                       default_game: str | None = None) -> None:
+    """The game name and its options, common to legal/perft/show/best/play/match/uci."""
+    if default_game is None:
+        parser.add_argument("game", help="quoridor, crosswise, qwatrobat or kreuzundquer")
+    else:
+        parser.add_argument("game", nargs="?", default=default_game,
+                            help=f"quoridor, crosswise, qwatrobat or kreuzundquer (default {default_game})")
     parser.add_argument("--size", type=int, help="board size (Quoridor: odd, 3..9)")
     parser.add_argument("--players", type=int, help="number of players")
     parser.add_argument("--walls", type=int, help="walls per player (Quoridor)")

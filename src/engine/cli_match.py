@@ -30,7 +30,7 @@ def cmd_match(args) -> int:
         raise UsageError("--resume needs --records FILE")
     for name, value, low in (("--first-to", args.first_to, 1), ("--sum-of", args.sum_of, 1),
                              ("--games", args.games, 1), ("--concurrency", args.concurrency, 1),
-                             ("--max-plies", args.max_plies, 1), ("--random-openings", args.random_openings, 0)):
+                             ("--max-plies", args.max_plies, 0), ("--random-openings", args.random_openings, 0)):
         if value is not None and value < low:
             raise UsageError(f"{name} must be >= {low}, got {value}")
     if args.sum_of is not None and args.games is not None and args.games != args.sum_of:
@@ -39,6 +39,10 @@ def cmd_match(args) -> int:
     if args.sprt is not None and (args.first_to is not None or args.sum_of is not None):
         raise UsageError(f"--sprt and {'--first-to' if args.first_to is not None else '--sum-of'} "
                          f"exclude each other")
+    if args.tournament is not None and len(args.engine) < 3:
+        raise UsageError(f"--tournament needs three or more engines, got {len(args.engine)}")
+    if args.tournament is not None and (args.sprt or args.first_to is not None or args.sum_of is not None):
+        raise UsageError("--tournament excludes --sprt, --first-to and --sum-of")
     if (args.first_to is not None or args.sum_of is not None) and len(args.engine) != 2:
         raise UsageError(f"{'--first-to' if args.first_to is not None else '--sum-of'} needs two engines, "
                          f"got {len(args.engine)} engines")
@@ -49,33 +53,43 @@ def cmd_match(args) -> int:
                          concurrency=args.concurrency, openings=openings,
                          random_openings=args.random_openings or 0, seed=args.seed,
                          max_plies=args.max_plies, sprt=sprt, records=args.records, resume=args.resume,
-                         first_to=args.first_to, sum_of=args.sum_of)
+                         first_to=args.first_to, sum_of=args.sum_of, tournament=args.tournament,
+                         pgn=args.pgn)
     match = Match(config)
+    executor = None
+    if args.scheduler:
+        from .cluster import ClusterExecutor
+        executor = ClusterExecutor(args.scheduler)
     bar = None
     if not args.json and sys.stderr.isatty():
         from tqdm import tqdm
-        bar = tqdm(total=config.games, initial=len(match.done), desc="match", unit="game",
+        bar = tqdm(total=match.total_games, initial=len(match.done), desc="match", unit="game",
                    file=sys.stderr, dynamic_ncols=True)
 
     def on_record(record, tally):
         if bar is not None:
             bar.update(1)
-            bar.set_postfix_str(f"W {tally.wins} D {tally.draws} L {tally.losses} "
-                                f"({100 * (tally.score or 0):.1f}%)", refresh=False)
+            if config.tournament is None:
+                bar.set_postfix_str(f"W {tally.wins} D {tally.draws} L {tally.losses} "
+                                    f"({100 * (tally.score or 0):.1f}%)", refresh=False)
 
     def on_term(signum, frame):
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, on_term)
     try:
-        result = match.run(on_record=on_record)
+        result = match.run(executor=executor, on_record=on_record)
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
         if bar is not None:
             bar.close()
     out = result.summary()
     if args.json:
         print_json(out)
+        if out["max_plies_draws"]:
+            sys.stderr.write(f"crossridor: {max_plies_warning(out['max_plies_draws'], out['games'], out['max_plies'])}\n")
     else:
         print_report(out, result)
     return 0
@@ -93,6 +107,21 @@ def _elo_text(out: dict) -> str:
     return f"{elo_s} +/- {'inf' if err is None else f'{err:.1f}'} (95%)"
 
 
+def max_plies_warning(cut: int, games: int, cap) -> str:
+    """The loud line for games ended by the ply cap (scored as draws)."""
+    return (f"WARNING: {cut} of {games} games were cut off at {cap} plies and scored as draws: "
+            f"the score is distorted; raise --max-plies (0: no cap)")
+
+
+def _print_warnings(out: dict, n: int) -> None:
+    if out["max_plies_draws"]:
+        print(max_plies_warning(out["max_plies_draws"], n, out["max_plies"]))
+    if "engine_failures" in out:
+        lost = out["engine_failures"]
+        print(f"{sum(lost.values())} games lost by an outside engine's failure ("
+              + ", ".join(f"{reason} {k}" for reason, k in lost.items()) + "): the records say which and why")
+
+
 def print_report(out: dict, result) -> None:
     engines = out["engines"]
     print(f"engine 1: {engines[0]}")
@@ -100,8 +129,19 @@ def print_report(out: dict, result) -> None:
         print(f"engine {i}: {e}")
     print(f"seed {out['seed']}")
     n = out["games"]
+    if "tournament" in out:
+        from .tournament import cross_table_text
+        per = result.config.games
+        print(f"{out['tournament']}: {n} games ({per} per pairing)")
+        for line in cross_table_text(out):
+            print(line)
+        _print_warnings(out, n)
+        if result.stopped:
+            print(f"stopped early ({result.stopped}) after {n} games")
+        return
     print(f"games {n}: W {out['wins']}  D {out['draws']}  L {out['losses']}"
           + (f"  ({out['max_plies_draws']} drawn by --max-plies)" if out["max_plies_draws"] else ""))
+    _print_warnings(out, n)
     if "wins_by_engine" in out:
         print("wins by engine: " + "  ".join(f"{i}: {w}" for i, w in enumerate(out["wins_by_engine"], 1)))
     if n:
@@ -171,18 +211,26 @@ def add_parsers(sub) -> None:
     m.add_argument("--sum-of", type=int, default=None, metavar="X",
                    help="two engines play X games; the higher total of points wins (games with points "
                         "only, e.g. crosswise)")
+    p.add_argument("--tournament", choices=("round-robin", "gauntlet"), default=None,
+                   help="three or more engines: every pair plays (round-robin) or engine 1 plays each "
+                        "other (gauntlet), --games games per pairing; cross table and Elo for all")
     p.add_argument("--concurrency", type=int, default=None, metavar="K",
-                   help="games played at once, in worker processes (default: the number of cores)")
+                   help="games played at once, in worker processes (default: the number of cores; "
+                        "with --scheduler the cluster's worker threads)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="play the games on a running Dask cluster (pip install 'crossridor[cluster]')")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--openings", metavar="FILE", help="one opening (move list) a line; # comments")
     g.add_argument("--random-openings", type=int, default=None, metavar="PLIES",
                    help="openings of PLIES seeded random legal moves")
     p.add_argument("--seed", type=int, default=None, help="match seed (default: random, printed)")
-    p.add_argument("--max-plies", type=int, default=400, metavar="N",
-                   help="a game still running after N plies is a draw (default 400)")
+    p.add_argument("--max-plies", type=int, default=None, metavar="N",
+                   help="a game still running after N plies is a draw (0: no cap; default: Quoridor "
+                        "200 per player, none for the games that always end)")
     p.add_argument("--sprt", metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
                    help="run a sequential test; stop when it decides")
     p.add_argument("--records", metavar="FILE", help="append every finished game to FILE (JSON lines)")
+    p.add_argument("--pgn", metavar="FILE", help="append every finished game to FILE as PGN-style text")
     p.add_argument("--resume", action="store_true", help="continue the match recorded in --records")
     p.add_argument("--json", action="store_true", help="print one JSON object; no progress bar")
     p.set_defaults(func=cmd_match)

@@ -57,10 +57,15 @@ from typing import Callable, Protocol
 
 from .errors import CrossridorError
 from .stats import SprtResult, SprtSpec, sprt, summary
-from .workers import (GameRecord, GameTask, derive_seed, make_executor,
+from .pgn import PgnFile
+from .tournament import pairings, tournament_summary
+from .workers import (GameRecord, GameTask, dealt, derive_seed, make_executor,
                       new_game_state, play_game, resolve_game, seat_points, stop_executor)
 
-DEFAULT_MAX_PLIES = 400
+# Quoridor can go on for ever (pawns shuffling, walls in hand), so a match
+# caps it: 200 plies per player (400 for 2 players, 800 for 4), far beyond
+# any real game. The other games always end, so they get no cap.
+QUORIDOR_PLIES_PER_PLAYER = 200
 DEFAULT_GAMES = 100
 FIRST_TO_CAP = 10          # first_to=X without `games`: at most 10 X games
 
@@ -75,12 +80,14 @@ class MatchConfig:
     openings: list | None = None               # move lists (tuples of notation)
     random_openings: int = 0                   # plies of seeded random moves
     seed: int | None = None                    # None: random (or the records' on resume)
-    max_plies: int = DEFAULT_MAX_PLIES
+    max_plies: int | None = None               # None: the game's default; 0: no cap
     sprt: SprtSpec | None = None
     records: str | None = None                 # JSON-lines file, one finished game a line
     resume: bool = False
     first_to: int | None = None                # stop when an engine has this many wins
     sum_of: int | None = None                  # play this many games; most points wins
+    tournament: str | None = None              # "round-robin" or "gauntlet": `games` per pairing
+    pgn: str | None = None                     # PGN-style text file, one finished game appended at a time
 
     def __post_init__(self):
         if self.games is None:
@@ -92,6 +99,10 @@ class MatchConfig:
                 self.games = DEFAULT_GAMES
 
     def validate(self) -> None:
+        if self.tournament is not None:
+            for name, value in (("first-to", self.first_to), ("sum-of", self.sum_of), ("sprt", self.sprt)):
+                if value is not None:
+                    raise CrossridorError(f"a tournament and {name} exclude each other")
         if self.first_to is not None and self.sum_of is not None:
             raise CrossridorError("give first-to or sum-of, not both")
         for name, value in (("first-to", self.first_to), ("sum-of", self.sum_of)):
@@ -110,8 +121,8 @@ class MatchConfig:
             raise CrossridorError(f"games must be >= 1, got {self.games}")
         if self.concurrency is not None and self.concurrency < 1:
             raise CrossridorError(f"concurrency must be >= 1, got {self.concurrency}")
-        if self.max_plies < 1:
-            raise CrossridorError(f"max plies must be >= 1, got {self.max_plies}")
+        if self.max_plies is not None and self.max_plies < 0:
+            raise CrossridorError(f"max plies must be >= 0 (0: no cap), got {self.max_plies}")
         if self.random_openings < 0:
             raise CrossridorError(f"random openings must be >= 0 plies, got {self.random_openings}")
         if self.openings is not None and self.random_openings:
@@ -120,6 +131,14 @@ class MatchConfig:
             raise CrossridorError("the openings file holds no opening")
         if self.resume and not self.records:
             raise CrossridorError("resume needs a records file")
+
+
+def default_max_plies(game) -> int | None:
+    """The match's ply cap for `game` when none is given: Quoridor
+    200 plies per player; None (no cap) for games that always end."""
+    if game.traits.name == "quoridor":
+        return QUORIDOR_PLIES_PER_PLAYER * game.traits.num_players
+    return None
 
 
 def _positive_int(value) -> bool:
@@ -211,8 +230,11 @@ class Tally:
     max_plies_draws: int = 0
     points: list = field(default_factory=lambda: [0, 0])   # engines 1 and 2, over the games with points
     games_without_points: int = 0
+    failures: dict = field(default_factory=dict)            # reason -> games lost by an outside engine
 
     def add(self, record: GameRecord) -> None:
+        if record.failure is not None:
+            self.failures[record.reason] = self.failures.get(record.reason, 0) + 1
         pts = engine_points(record, len(self.points))
         if pts is None:
             self.games_without_points += 1
@@ -339,14 +361,22 @@ class MatchResult:
     sprt: SprtResult | None
     stopped: str | None      # why the match stopped early, e.g. "sprt H1"
     uncounted: int = 0       # games finished after the stop rule decided
+    max_plies: int | None = None   # the cap in force (None: no cap)
 
     def summary(self) -> dict:
         t = self.tally
-        out = summary(t.wins, t.draws, t.losses, self.config.sprt)
+        if self.config.tournament is not None:
+            out = {"games": t.games, **tournament_summary(self.config.tournament, self.config.engines,
+                                                          self.records)}
+        else:
+            out = summary(t.wins, t.draws, t.losses, self.config.sprt)
         out["engines"] = [str(e) for e in self.config.engines]
         out["seed"] = self.seed
+        out["max_plies"] = self.max_plies
         out["max_plies_draws"] = t.max_plies_draws
-        if len(self.config.engines) > 2:
+        if t.failures:
+            out["engine_failures"] = dict(sorted(t.failures.items()))
+        if len(self.config.engines) > 2 and self.config.tournament is None:
             out["wins_by_engine"] = t.wins_by_engine + [0] * (len(self.config.engines) - len(t.wins_by_engine))
         if self.stopped:
             out["stopped"] = self.stopped
@@ -375,17 +405,41 @@ class Match:
         self.config = config
         self.game = resolve_game(config.game, config.params)
         self.num_players = self.game.traits.num_players
-        self.base = base_seating(self.num_players, len(config.engines))
         self.round_size = self.num_players
+        if config.tournament is not None:
+            # each pairing is a two-engine match of `games` games; their rounds interleave
+            self.pairs = pairings(config.tournament, len(config.engines))
+            two = base_seating(self.num_players, 2)
+            self.pair_bases = [tuple(pair[k] for k in two) for pair in self.pairs]
+        else:
+            self.pairs = None
+            self.pair_bases = [base_seating(self.num_players, len(config.engines))]
+        # the game indices to play, in counting order (see game_index)
+        self.order = sorted(self.game_index(pair, local) for pair in range(len(self.pair_bases))
+                            for local in range(config.games))
+        self.total_games = len(self.order)
+        # the cap in force: None when there is none
+        if config.max_plies is None:
+            self.max_plies = default_max_plies(self.game)
+        else:
+            self.max_plies = config.max_plies or None
+        traits = self.game.traits
+        if any(e.command is not None for e in config.engines) and (traits.chance or traits.hidden_information):
+            raise CrossridorError(f"outside (uci:) engines play only games without chance or hidden "
+                                  f"information (e.g. quoridor), not {traits.name}")
         if config.sum_of is not None and seat_points(self.game, new_game_state(self.game)) is None:
             raise CrossridorError("sum-of needs a game with points")
         self.records_file = RecordsFile(config.records) if config.records else None
+        self.pgn_file = PgnFile(config.pgn, config.engines,
+                                f"crossridor {config.tournament or 'match'}",
+                                dealt(self.game)) if config.pgn else None
+        self._wanted = set(self.order)
         prior = self._load_prior()
         self.seed = self._choose_seed(prior)
         self._openings: dict = {}
         self.done: dict = {}
         for record in prior:
-            if record.index < config.games:
+            if record.index in self._wanted:
                 self._check_prior(record)
                 self.done.setdefault(record.index, record)
 
@@ -411,7 +465,7 @@ class Match:
     def _check_prior(self, record: GameRecord) -> None:
         cfg = self.config
         mine = {"game": cfg.game, "params": cfg.params, "match_engines": [str(e) for e in cfg.engines],
-                "match_seed": self.seed, "max_plies": cfg.max_plies}
+                "match_seed": self.seed, "max_plies": self.max_plies}
         for key, value in mine.items():
             if getattr(record, key) != value:
                 raise CrossridorError(f"records file {cfg.records!r}: game {record.index} was played with "
@@ -443,21 +497,35 @@ class Match:
             state = new_game_state(self.game, opening, deal)
             if state.is_terminal():
                 raise CrossridorError(f"opening {' '.join(opening)!r} ends the game")
-            if len(opening) >= cfg.max_plies:
+            if self.max_plies is not None and len(opening) >= self.max_plies:
                 raise CrossridorError(f"opening {' '.join(opening)!r} is as long as --max-plies "
-                                      f"({cfg.max_plies})")
+                                      f"({self.max_plies})")
             self._openings[round_index] = opening
         return self._openings[round_index]
 
     def deal_seed(self, round_index: int) -> int:
         return derive_seed(self.seed, "deal", round_index)
 
+    def game_index(self, pair: int, local: int) -> int:
+        """The index of game `local` of pairing `pair`: a tournament plays
+        round k of every pairing before round k + 1 of any, so a larger
+        --games (with --resume) extends it and keeps every index; a match
+        is one pairing, index = local."""
+        rs, n = self.round_size, len(self.pair_bases)
+        return (local // rs) * rs * n + pair * rs + local % rs
+
+    def round_number(self, index: int) -> int:
+        """The round of game `index`, from 1 (its opening's number)."""
+        return index // self.round_size // len(self.pair_bases) + 1
+
     def task(self, index: int) -> GameTask:
-        round_index, rotation = divmod(index, self.round_size)
+        rs, n = self.round_size, len(self.pair_bases)
+        block, rotation = divmod(index, rs)
+        round_index, pair = divmod(block, n)
         return GameTask(index=index, game=self.config.game, params=dict(self.config.params),
-                        engines=tuple(self.config.engines), seats=seating(self.base, rotation),
+                        engines=tuple(self.config.engines), seats=seating(self.pair_bases[pair], rotation),
                         opening=self.opening(round_index), seed=derive_seed(self.seed, "game", index),
-                        deal_seed=self.deal_seed(round_index), max_plies=self.config.max_plies,
+                        deal_seed=self.deal_seed(round_index), max_plies=self.max_plies,
                         match_seed=self.seed)
 
     def preflight(self) -> None:
@@ -467,18 +535,31 @@ class Match:
         state = new_game_state(self.game, self.opening(0), self.deal_seed(0))
         if state.current_player < 0:
             return
+        from .uci_engine import EngineFailure
+        moves = list(self.opening(0))
         for spec in dict.fromkeys(self.config.engines):
             limits = spec.limits
             if limits.time is not None and limits.time > 0.05:
                 limits = dataclasses.replace(limits, time=0.05)
-            dataclasses.replace(spec, limits=limits).search(state.clone(), seed=0)
+            try:
+                player = dataclasses.replace(spec, limits=limits).open()
+                try:
+                    player.choose(state.clone(), moves, 0)
+                finally:
+                    player.close()
+            except EngineFailure as exc:
+                tail = f" (stderr: {' | '.join(exc.stderr[-3:])})" if exc.stderr else ""
+                raise CrossridorError(f"engine {spec} fails before the match: {exc}{tail}") from None
 
     # running
     def run(self, executor: concurrent.futures.Executor | None = None,
             on_record: Callable[[GameRecord, Tally], None] | None = None,
             preflight: bool = True) -> MatchResult:
         cfg = self.config
-        concurrency = cfg.concurrency or os.cpu_count() or 1
+        # games in flight: as asked, else what the executor can run at once (a
+        # cluster's worker threads), else the number of cores
+        capacity = getattr(executor, "capacity", None)
+        concurrency = cfg.concurrency or (capacity() if capacity else None) or os.cpu_count() or 1
         rules: list = [SprtStop(cfg.sprt)] if cfg.sprt else []
         if cfg.first_to is not None:
             rules.append(FirstToStop(cfg.first_to))
@@ -491,11 +572,12 @@ class Match:
         def advance():
             # Count finished games in index order; check the stop rules
             # after each complete round (or each game, for an every_game rule).
-            while state["stopped"] is None and state["prefix"] in self.done:
-                counted.add(self.done[state["prefix"]])
+            while (state["stopped"] is None and state["prefix"] < self.total_games
+                   and self.order[state["prefix"]] in self.done):
+                counted.add(self.done[self.order[state["prefix"]]])
                 state["prefix"] += 1
                 p = state["prefix"]
-                boundary = p % self.round_size == 0 or p == cfg.games
+                boundary = p % self.round_size == 0 or p == self.total_games
                 for rule in rules:
                     if not (boundary or getattr(rule, "every_game", False)):
                         continue
@@ -505,12 +587,12 @@ class Match:
                         break
 
         advance()
-        todo = iter([i for i in range(cfg.games) if i not in self.done])
-        if state["stopped"] is None and preflight and len(self.done) < cfg.games:
+        todo = iter([i for i in self.order if i not in self.done])
+        if state["stopped"] is None and preflight and len(self.done) < self.total_games:
             self.preflight()
         own_executor = executor is None
         if own_executor:
-            executor = make_executor(min(concurrency, max(1, cfg.games - len(self.done))))
+            executor = make_executor(min(concurrency, max(1, self.total_games - len(self.done))))
         in_flight: dict = {}
         finished_cleanly = False
         try:
@@ -529,6 +611,8 @@ class Match:
                     record = future.result()
                     if self.records_file is not None:
                         self.records_file.append(record)
+                    if self.pgn_file is not None:
+                        self.pgn_file.append(record, self.round_number(record.index))
                     self.done[record.index] = record
                     live.add(record)
                     advance()
@@ -543,11 +627,13 @@ class Match:
                 stop_executor(executor, abort=not finished_cleanly)
             if self.records_file is not None:
                 self.records_file.close()
+            if self.pgn_file is not None:
+                self.pgn_file.close()
         end = state["prefix"]
-        records = [self.done[i] for i in range(end)]
+        records = [self.done[i] for i in self.order[:end]]
         sprt_result = sprt(counted.wins, counted.draws, counted.losses, cfg.sprt) if cfg.sprt else None
         return MatchResult(cfg, self.seed, records, counted, sprt_result, state["stopped"],
-                           sum(1 for i in self.done if i >= end))
+                           len(self.done) - end, self.max_plies)
 
 
 def run_match(config: MatchConfig, executor=None, on_record=None) -> MatchResult:

@@ -1,7 +1,8 @@
 """Validation of algorithm options at the boundary, before they reach C.
 
-A schema maps each option to its kind: `bool`, `callable`, a tuple of
-allowed strings, or (int|float, low, high). Values come from Python or from
+A schema maps each option to its kind: `bool`, `callable`, `"stop"` (a
+`crossridor.engine._core.StopFlag` or None), a tuple of allowed strings, or
+(int|float, low, high). Values come from Python or from
 the command line (`-e key=value`, already converted to int/float/bool)."""
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ def check_options(algorithm: str, options: dict, schema: dict) -> dict:
         if kind is bool:
             if not isinstance(value, bool):
                 raise CrossridorError(f"option {name} must be true or false, got {value!r}")
+        elif kind == "stop":
+            from ._core import StopFlag
+            if value is not None and not isinstance(value, StopFlag):
+                raise CrossridorError(f"option {name} must be a StopFlag, got {type(value).__name__}")
         elif kind is callable:
             if not callable(value):
                 raise CrossridorError(f"option {name} must be callable, got {value!r}")

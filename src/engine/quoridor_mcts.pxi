@@ -254,6 +254,8 @@ cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, double d
     while sims < max_sims:
         if deadline > 0 and (sims & 15) == 0 and now_seconds() >= deadline:
             break
+        if s.ext_stop != NULL and s.ext_stop[0]:
+            break
         s.pos = root
         node = 0
         depth = 0
@@ -352,6 +354,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
             raise MemoryError()
         s.pos = core.pos
         s.root_player = core.pos.to_move
+        s.ext_stop = stop_pointer(options.get("stop"))
         s.w_wall = S_WALL
         s.w_tempo = S_TEMPO
         s.w_lone = S_LONE_WALL

@@ -31,6 +31,7 @@ ctypedef struct QSearch:
     long long node_limit        # 0 = none
     double deadline             # 0 = none
     int stop
+    volatile_int* ext_stop      # the caller's StopFlag, or NULL
     int root_player
     int prune_walls             # selective walls below the root
     int lmr                     # late-move reductions
@@ -141,6 +142,9 @@ cdef inline int q_score_from_tt(int score, int ply) noexcept nogil:
 
 cdef inline bint q_out_of_budget(QSearch* s) noexcept nogil:
     if s.stop:
+        return True
+    if s.ext_stop != NULL and s.ext_stop[0]:
+        s.stop = 1
         return True
     if s.node_limit and s.nodes >= s.node_limit:
         s.stop = 1
@@ -368,6 +372,12 @@ cdef object q_code_to_move(object state, int code):
     return state._from_code[code]
 
 
+# Alpha-beta scores, for readers of SearchResult.score (the UCI loop's
+# "score win N"): a win in n plies scores WIN_SCORE - n.
+WIN_SCORE = S_WIN
+WIN_BOUND = S_WIN_BOUND
+
+
 def q_native_search(state, algorithm, limits, seed, options):
     """crossridor.search for Quoridor states: alpha-beta, greedy and MCTS in C."""
     # options are checked by crossridor.games.quoridor (crossridor.engine.options) before they get here
@@ -400,6 +410,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     try:
         s.pos = core.pos
         s.root_player = core.pos.to_move
+        s.ext_stop = stop_pointer(options.get("stop"))
         s.prune_walls = 1 if prune else 0
         s.lmr = 1 if options.get("lmr", True) else 0
         s.null_move = 1 if options.get("null_move", True) else 0

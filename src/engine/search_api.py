@@ -45,3 +45,17 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
     module = importlib.import_module(ALGORITHMS[algorithm])
     found: SearchResult = module.search(state, limits, seed=seed, **options)
     return found
+
+
+# A clock allocation for `go wtime/btime/winc/binc` (the UCI loop): one
+# function, so a smarter time manager can replace it.
+MOVES_TO_GO = 30          # assume this many moves left when the clock does not say
+SAFETY = 0.05             # seconds kept back for the process and the pipe
+
+
+def time_for_move(time_left: float, increment: float = 0.0, moves_to_go: int | None = None) -> float:
+    """Seconds to think with `time_left` on the clock: time_left / moves_to_go
+    (default 30) + increment, capped at half the time left, and at least
+    1 ms."""
+    share = time_left / (moves_to_go if moves_to_go and moves_to_go > 0 else MOVES_TO_GO) + increment
+    return max(0.001, min(share, time_left / 2.0 - SAFETY))

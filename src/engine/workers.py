@@ -4,17 +4,12 @@
 only picklable values (the game's registry name and parameters, engine
 specs, seats, opening moves in notation, a seed, a ply cap), and so does the
 record, so any executor can run it: the in-process `InlineExecutor`, a
-`concurrent.futures.ProcessPoolExecutor` (the default), or a cluster:
+`concurrent.futures.ProcessPoolExecutor` (the default), or a Dask cluster
+(`crossridor.engine.cluster.ClusterExecutor`, `match --scheduler`).
 
-* Dask: `distributed.Client(...).get_executor()` is a
-  `concurrent.futures.Executor`; pass it as `executor=` to
-  `crossridor.engine.match.run_match`.
-* Ray: wrap `submit` in a few lines, e.g.
-  `class RayExecutor: def submit(self, fn, *args): return ray.remote(fn).remote(*args).future()`
-  (an ObjectRef's `future()` is a `concurrent.futures.Future`), plus a
-  no-op `shutdown`.
-
-The workers need the `crossridor` package installed.
+An engine is opened once per game (`EngineSpec.open()`): a built-in one
+searches in this process, an outside one (`uci:COMMAND`) runs as a child
+process for the game (`crossridor.engine.uci_engine`).
 """
 
 from __future__ import annotations
@@ -57,20 +52,31 @@ RESERVED_OPTIONS = ("seed",)
 LIMITLESS = ("random", "greedy")   # no limit shown unless given
 
 
+UCI_PREFIX = "uci:"
+UCI_LIMIT_KEYS = ("time", "depth", "nodes")
+
+
 @dataclass(frozen=True)
 class EngineSpec:
     """`ALGORITHM[:key=value,...]`, e.g. `alphabeta:time=0.1` or
     `mcts:sims=2000,rollout=random`. Keys time/depth/nodes/sims become the
-    Limits, every other key an algorithm option."""
+    Limits, every other key an algorithm option.
+
+    An outside engine is `uci:COMMAND[;key=value,...]` (algorithm "uci"):
+    time/depth/nodes are the limits sent with `go`, `margin` the seconds it
+    may run past `time`, every other key a `setoption` (see uci_engine)."""
 
     algorithm: str
     limits: Limits
     options: tuple = ()          # sorted (key, value) pairs
     explicit_limits: bool = field(default=True, compare=False)
+    command: str | None = None   # uci: the command line
 
     @classmethod
     def parse(cls, text: str) -> "EngineSpec":
         raw = str(text).strip()
+        if raw[:len(UCI_PREFIX)].lower() == UCI_PREFIX:
+            return cls._parse_uci(text, raw[len(UCI_PREFIX):])
         name, sep, rest = raw.partition(":")
         name = name.strip().lower()
         if not name:
@@ -112,7 +118,45 @@ class EngineSpec:
             explicit = False
         return cls(name, limits, tuple(sorted(options.items())), explicit)
 
+    @classmethod
+    def _parse_uci(cls, text: str, rest: str) -> "EngineSpec":
+        command, _, keys = rest.partition(";")
+        command = command.strip()
+        if not command:
+            raise CrossridorError(f"engine spec {text!r}: no command after 'uci:' (expected uci:COMMAND[;key=value,...])")
+        limit_fields: dict = {}
+        options: dict = {}
+        for part in keys.split(",") if keys.strip() else []:
+            key, eq, value = (x.strip() for x in part.partition("="))
+            if not eq or not key or not value:
+                raise CrossridorError(f"engine spec {text!r}: {part.strip()!r} is not key=value")
+            if key in limit_fields or key in options:
+                raise CrossridorError(f"engine spec {text!r}: {key!r} given twice")
+            if key in UCI_LIMIT_KEYS or key == "margin":
+                try:
+                    number = LIMIT_KEYS[key](value) if key in LIMIT_KEYS else float(value)
+                except ValueError:
+                    raise CrossridorError(f"engine spec {text!r}: {key} must be a number, got {value!r}") from None
+                if key == "margin":
+                    if not number >= 0:
+                        raise CrossridorError(f"engine spec {text!r}: margin must be >= 0 seconds")
+                    options[key] = number
+                else:
+                    limit_fields[key] = number
+            else:
+                options[key] = value
+        try:
+            limits = Limits(**limit_fields) if limit_fields else FALLBACK_LIMITS
+        except ValueError as exc:
+            raise CrossridorError(f"engine spec {text!r}: {exc}") from None
+        return cls("uci", limits, tuple(sorted(options.items())), bool(limit_fields), command)
+
     def __str__(self) -> str:
+        if self.command is not None:
+            parts = [f"{k}={getattr(self.limits, k):g}" for k in UCI_LIMIT_KEYS
+                     if self.explicit_limits and getattr(self.limits, k) is not None]
+            parts += [f"{k}={_fmt(v)}" for k, v in self.options]
+            return UCI_PREFIX + self.command + (";" + ",".join(parts) if parts else "")
         parts = []
         if self.explicit_limits or self.algorithm not in LIMITLESS:
             parts = [f"{k}={getattr(self.limits, k):g}" for k in LIMIT_KEYS
@@ -120,8 +164,20 @@ class EngineSpec:
         parts += [f"{k}={_fmt(v)}" for k, v in self.options]
         return self.algorithm + (":" + ",".join(parts) if parts else "")
 
+    def open(self):
+        """A player for one game: `choose(state, moves, seed)` -> move, and
+        `close()`. An outside engine's process lives as long as its player."""
+        if self.command is None:
+            return _SearchPlayer(self)
+        from .uci_engine import DEFAULT_MARGIN, UciPlayer
+        options = dict(self.options)
+        margin = options.pop("margin", DEFAULT_MARGIN)
+        return UciPlayer(self.command, self.limits, tuple(options.items()), margin)
+
     def search(self, state, seed: int | None):
         """The engine's move in `state` (a SearchResult)."""
+        if self.command is not None:
+            raise CrossridorError(f"engine {self}: an outside engine plays through open()")
         try:
             return search(state, self.algorithm, self.limits, seed=seed, **dict(self.options))
         except ImportError as exc:
@@ -131,6 +187,19 @@ class EngineSpec:
             if "argument" in str(exc):
                 raise CrossridorError(f"engine {self}: {exc}") from None
             raise
+
+
+class _SearchPlayer:
+    """A built-in engine as a player: one search per move."""
+
+    def __init__(self, spec: EngineSpec):
+        self.spec = spec
+
+    def choose(self, state, moves: list, seed: int | None):
+        return self.spec.search(state.clone(), seed).move
+
+    def close(self) -> None:
+        pass
 
 
 def _fmt(v: Any) -> str:
@@ -175,9 +244,15 @@ def derive_seed(*parts) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def dealt(game) -> bool:
+    """Whether the start position is dealt from a seed."""
+    return bool(game.traits.chance or game.traits.hidden_information)
+
+
 def new_game_state(game, opening=(), seed: int | None = None):
-    """The start position (seeded for games with chance), then the opening."""
-    if seed is not None and game.traits.chance:
+    """The start position (seeded for games that deal one: with chance or
+    hidden information, e.g. Crosswise's tiles), then the opening."""
+    if seed is not None and dealt(game):
         state = game.new_state(None, seed=seed)
     else:
         state = game.new_state()
@@ -245,7 +320,7 @@ class GameTask:
     opening: tuple = ()       # moves in notation
     seed: int = 0             # the engines' seeds derive from it
     deal_seed: int | None = None   # chance games: the start position's seed
-    max_plies: int = 400
+    max_plies: int | None = None   # None: play to the end
     match_seed: int = 0
 
 
@@ -262,7 +337,7 @@ class GameRecord:
     returns: list             # per seat
     winner: int | None        # seat, or None for a draw
     winner_engine: int | None
-    reason: str               # "terminal" or "max_plies"
+    reason: str               # "terminal", "max_plies", or an outside engine's crash, timeout, illegal_move
     moves: list               # every move from the start, in notation
     opening_plies: int
     plies: int
@@ -271,19 +346,23 @@ class GameRecord:
     params: dict = field(default_factory=dict)
     match_engines: list = field(default_factory=list)   # engine specs, match order
     match_seed: int = 0
-    max_plies: int = 0
+    max_plies: int | None = 0
     points: list | None = None   # per seat, from the final state; absent for games without points
+    # an outside engine lost by misbehaving: seat, engine, ply, reason, detail, stderr (last lines)
+    failure: dict | None = None
 
     def as_dict(self) -> dict:
         d = dataclasses.asdict(self)
-        if d["points"] is None:
-            del d["points"]
+        for key in ("points", "failure"):
+            if d[key] is None:
+                del d[key]
         return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "GameRecord":
         names = {f.name for f in dataclasses.fields(cls)}
-        missing = names - set(d) - {"game", "params", "match_engines", "match_seed", "max_plies", "points"}
+        missing = names - set(d) - {"game", "params", "match_engines", "match_seed", "max_plies", "points",
+                                        "failure"}
         if missing:
             raise ValueError(f"record lacks {', '.join(sorted(missing))}")
         return cls(**{k: v for k, v in d.items() if k in names})
@@ -316,29 +395,49 @@ def play_game(task: GameTask) -> GameRecord:
     """Play one game to the end or to `max_plies` (a draw, reason
     "max_plies"). Deterministic for a task whose engines have no time limit:
     the engine's seed at ply p is derive_seed(task.seed, p)."""
+    from .uci_engine import EngineFailure
     start = time.perf_counter()
     game = cached_game(task.game, task.params)
     state = new_game_state(game, task.opening, task.deal_seed)
     moves = list(task.opening)
     chance_rng = random.Random(derive_seed(task.seed, "chance"))
-    while not state.is_terminal() and len(moves) < task.max_plies:
-        player = state.current_player
-        if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            move = chance_rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes])[0]
-        else:
-            spec = task.engines[task.seats[player]]
-            try:
-                move = spec.search(state.clone(), derive_seed(task.seed, len(moves))).move
-            except CrossridorError as exc:
-                raise CrossridorError(f"game {task.index}, engine {spec} after the moves "
-                                      f"{' '.join(moves) or '(none)'!r}: {exc}") from exc
-            if move is None:
-                raise CrossridorError(f"engine {spec} returned no move in game {task.index} "
-                                      f"at ply {len(moves) + 1}")
-        state.play(move)
-        moves.append(str(move))
-    if state.is_terminal():
+    cap = task.max_plies
+    players: dict = {}           # engine index -> its player for this game
+    failure = None
+    try:
+        while not state.is_terminal() and (cap is None or len(moves) < cap):
+            player = state.current_player
+            if player == CHANCE:
+                outcomes = state.chance_outcomes()
+                move = chance_rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes])[0]
+            else:
+                spec = task.engines[task.seats[player]]
+                try:
+                    if task.seats[player] not in players:
+                        players[task.seats[player]] = spec.open()
+                    move = players[task.seats[player]].choose(state, moves, derive_seed(task.seed, len(moves)))
+                except EngineFailure as exc:
+                    # an outside engine that misbehaves loses the game; the match goes on
+                    failure = dict(seat=player, engine=str(spec), ply=len(moves) + 1, **exc.as_dict())
+                    break
+                except CrossridorError as exc:
+                    raise CrossridorError(f"game {task.index}, engine {spec} after the moves "
+                                          f"{' '.join(moves) or '(none)'!r}: {exc}") from exc
+                if move is None:
+                    raise CrossridorError(f"engine {spec} returned no move in game {task.index} "
+                                          f"at ply {len(moves) + 1}")
+            state.play(move)
+            moves.append(str(move))
+    finally:
+        for p in players.values():
+            p.close()
+    if failure is not None:
+        reason = failure["reason"]
+        loser = task.seats[failure["seat"]]
+        traits = game.traits
+        returns = [float(traits.min_return if e == loser else traits.max_return) for e in task.seats]
+        winner = winner_seat(returns)
+    elif state.is_terminal():
         reason = "terminal"
         returns = [float(r) for r in state.returns()]
         winner = winner_seat(returns)
@@ -350,7 +449,7 @@ def play_game(task: GameTask) -> GameRecord:
     # holding every seat of the team.
     if winner is not None:
         winner_engine, winners = task.seats[winner], (winner,)
-    elif reason == "terminal":
+    elif reason != "max_plies":
         winner_engine, winners = winning_engine(returns, task.seats)
     else:
         winner_engine, winners = None, ()
@@ -362,7 +461,8 @@ def play_game(task: GameTask) -> GameRecord:
         reason=reason, moves=moves, opening_plies=len(task.opening), plies=len(moves),
         seconds=round(time.perf_counter() - start, 4),
         game=task.game, params=dict(task.params), match_engines=[str(e) for e in task.engines],
-        match_seed=task.match_seed, max_plies=task.max_plies, points=seat_points(game, state))
+        match_seed=task.match_seed, max_plies=task.max_plies,
+        points=None if failure else seat_points(game, state), failure=failure)
 
 
 # --- executors --------------------------------------------------------------------

@@ -33,10 +33,10 @@ _EVAL_OPTIONS = {"wall_value": (int, 0, 10000), "tempo": (int, 0, 10000),
                  "lone_wall_value": (int, 0, 10000)}
 NATIVE_OPTIONS = {
     "alphabeta": {"hash": (int, 0, 65536), "tt": bool, "prune_walls": bool, "lmr": bool,
-                  "null_move": bool, "wall_gain": bool, "aspiration": bool, "on_iteration": callable, **_EVAL_OPTIONS},
+                  "null_move": bool, "wall_gain": bool, "aspiration": bool, "on_iteration": callable, "stop": "stop", **_EVAL_OPTIONS},
     "greedy": dict(_EVAL_OPTIONS),
     "mcts": {"rollout": ("eval", "random"), "c": (float, 0.0, 100.0),
-             "widening": (float, 0.01, 100.0), "rollout_depth": (int, 0, 1000)},
+             "widening": (float, 0.01, 100.0), "rollout_depth": (int, 0, 1000), "stop": "stop"},
 }
 
 
