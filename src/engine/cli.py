@@ -50,17 +50,20 @@ def cmd_perft(args) -> int:
 
 def cmd_show(args) -> int:
     state = state_from_args(load_game_from_args(args), args)
+    viewer = None
     if args.viewer is not None:
         # a hidden-information game seen by one player: only what they may see
-        render = getattr(state, "render", None)
-        if render is None:
+        if not state.game.traits.hidden_information:
             raise UsageError(f"--viewer: {args.game} has no hidden information to hide")
         players = state.game.traits.num_players
         if not 1 <= args.viewer <= players:
             raise UsageError(f"--viewer must be 1..{players}, got {args.viewer}")
-        board = render(args.viewer - 1)
+        viewer = args.viewer - 1
+        board = state.render(viewer)
     else:
         board = str(state)
+    if args.svg or args.png:
+        write_pictures(state.to_svg(viewer=viewer), args.svg, args.png)
     if args.json:
         out = {"to_move": state.current_player, "terminal": state.is_terminal(), "board": board}
         if args.viewer is None:
@@ -71,6 +74,24 @@ def cmd_show(args) -> int:
         if args.viewer is None:
             print(f"position: {state.position()}")
     return 0
+
+
+def write_pictures(svg: str, svg_path: str | None, png_path: str | None) -> None:
+    """`show --svg FILE` / `--png FILE` (PNG needs the optional cairosvg)."""
+    png = None
+    if png_path:
+        try:
+            import cairosvg
+        except ImportError:
+            raise UsageError('--png needs cairosvg: pip install "crossridor[png]"') from None
+        png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    for path, data, mode in ((svg_path, svg, "w"), (png_path, png, "wb")):
+        if path:
+            try:
+                with open(path, mode, **({"encoding": "utf-8"} if mode == "w" else {})) as f:
+                    f.write(data)
+            except OSError as exc:
+                raise UsageError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def limits_from_args(args, default_time: float = 1.0) -> Limits:
@@ -148,6 +169,8 @@ def build_parser() -> ArgumentParser:
     add_game_arguments(p)
     p.add_argument("--viewer", type=int, metavar="N",
                    help="show only what player N sees (hidden-information games)")
+    p.add_argument("--svg", metavar="FILE", help="also write the picture as SVG")
+    p.add_argument("--png", metavar="FILE", help="also write the picture as PNG (needs cairosvg)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_show)
 
