@@ -135,6 +135,21 @@ def cmd_best(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0..65535, got {args.port}")
+    try:
+        from .web.app import serve
+    except ImportError as exc:
+        raise UsageError(f'serve needs the web extra: pip install "crossridor[web]" ({exc})') from None
+    print(f"crossridor: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    try:
+        serve(args.host, args.port)
+    except OSError as exc:
+        raise UsageError(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import run_bench
     return run_bench(args)
@@ -191,6 +206,11 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--sims", type=int, default=None, help="MCTS simulations per position")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("serve", help="a local web app: play, analyse and replay in a browser")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.set_defaults(func=cmd_serve)
 
     cli_match.add_parsers(sub)
     return parser

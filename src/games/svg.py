@@ -60,3 +60,29 @@ def card_back(x, y, w, h, **kw) -> str:
     return (el("rect", x=x, y=y, width=w, height=h, rx=4, fill="#5b6b8c", stroke=INK, stroke_width=1, **kw)
             + el("rect", x=x + 3, y=y + 3, width=w - 6, height=h - 6, rx=3, fill="none",
                  stroke="#c9d2e6", stroke_width=1, stroke_dasharray="3 2"))
+
+
+def picture(view: dict, last_move: bool = True, arrows=()) -> str:
+    """The SVG of any game's `state.view(...)`: a function of the view alone,
+    so a picture cannot show more than the view holds."""
+    game = view["game"]
+    if game == "quoridor":
+        from .svg_quoridor import quoridor_svg
+        return quoridor_svg(view, last_move=last_move, arrows=arrows)
+    if game == "crosswise":
+        from .svg_crosswise import crosswise_svg
+        return crosswise_svg(view, last_move=last_move, arrows=arrows)
+    from . import svg_cards
+    return getattr(svg_cards, f"{game}_svg")(view, last_move=last_move)
+
+
+def click_paths(game: str, move: str) -> list[list[str]]:
+    """The element ids to click, in order, to make `move` on the picture."""
+    if game == "quoridor":
+        from .svg_quoridor import click_paths as paths
+    elif game == "crosswise":
+        from .svg_crosswise import click_paths as paths
+    else:
+        from . import svg_cards
+        paths = getattr(svg_cards, f"{game}_click_paths")
+    return paths(move)

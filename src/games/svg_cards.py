@@ -173,3 +173,21 @@ def kreuzundquer_svg(view: dict, last_move: bool = True) -> str:
               else "to move: chance" if view["chance"] else f"to move: player {view['to_move']}")
     out.append(text(width - 16, y + 50, status, size=13, anchor="end", weight="bold", class_="status"))
     return document(width, height, out, title="Kreuz & Quer")
+
+
+def qwatrobat_click_paths(move: str) -> list[list[str]]:
+    """A push is a click on the column's top card; a setup is typed or chosen."""
+    if move[:1] == "c" and move[1:].isdigit():
+        return [[f"col-{move[1:]}"]]
+    return []
+
+
+def kreuzundquer_click_paths(move: str) -> list[list[str]]:
+    """A build is a click on the two cards to return (either order); taking
+    a face-up card is a click on it; flip, keep, leave and stop are buttons."""
+    if move.startswith("x"):
+        a, b = move[1:].split(",")
+        return [[f"card-{a}", f"card-{b}"], [f"card-{b}", f"card-{a}"]]
+    if move.startswith("take:"):
+        return [[f"up-{move[5:]}"]]
+    return []

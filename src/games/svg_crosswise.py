@@ -130,3 +130,21 @@ def crosswise_svg(view: dict, last_move: bool = True, arrows=()) -> str:
         out.append(text(M, y + 20, f"last move: {view['history'][-1]}", size=12, anchor="start"))
     out.append(text(width - M, y + 40, view["status"], size=13, anchor="end", weight="bold", class_="status"))
     return document(width, height, out, title="Crosswise")
+
+
+def click_paths(move: str) -> list[list[str]]:
+    """The ids a player clicks, in order, to make `move`: the hand tile, then
+    the cell(s) (Replace: the cell, then the symbol from the hand)."""
+    cells = [f"cell-{c}" for c in _cells_of(move)]
+    if "@" in move:
+        return [[f"hand-{move[0]}", cells[0]]]
+    word = move.split()[0] if move != "--" else "--"
+    if word == "move":
+        return [["hand-M", *cells]]
+    if word == "remove":
+        return [["hand-R", *cells]]
+    if word == "replace":
+        return [["hand-P", cells[0], f"hand-{move[-1]}"]]
+    if word == "swap":
+        return [["hand-S", *cells], ["hand-S", *reversed(cells)]]
+    return []

@@ -124,3 +124,10 @@ def quoridor_svg(view: dict, last_move: bool = True, arrows=()) -> str:
     out.append(text(width - M, height - PANEL + 23 if players == 2 else height - 10, status, size=13,
                     anchor="end", class_="status"))
     return document(width, height, out, title=f"Quoridor {view['position']}")
+
+
+def click_paths(move: str) -> list[list[str]]:
+    """The ids a player clicks, in order, to make `move` on the picture."""
+    if move == "--":
+        return []
+    return [[f"wall-{move}" if move.endswith(("h", "v")) else f"sq-{move}"]]
