@@ -35,12 +35,13 @@ def _wall_rect(name: str, n: int) -> tuple[float, float, float, float]:
 
 
 def _slot_rect(name: str, n: int) -> tuple[float, float, float, float]:
-    """The click target of a wall: centred on its middle, tiling the gutters."""
-    x, y, w, h = _wall_rect(name, n)
-    cx, cy = x + w / 2, y + h / 2
+    """The click target of a wall: the gutter segment by its anchor square
+    (above it for 'h', right of it for 'v'), so targets never overlap."""
+    col, row = _square(name)
+    x, y = _xy(col, row, n)
     if name.endswith("h"):
-        return cx - (S + G) / 2, cy - G / 2, S + G, G
-    return cx - G / 2, cy - (S + G) / 2, G, S + G
+        return x, y - G, S, G
+    return x + S, y, G, S
 
 
 GOAL_SIDE = {2: ("top", "bottom"), 4: ("top", "right", "bottom", "left")}

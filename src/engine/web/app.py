@@ -16,7 +16,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -73,6 +73,10 @@ def api(handler):
 
 async def index(request: Request):
     return FileResponse(STATIC / "index.html")
+
+
+async def favicon(request: Request):
+    return Response(status_code=204)
 
 
 async def games(request: Request):
@@ -179,6 +183,7 @@ def create_app() -> Starlette:
 
     app = Starlette(routes=[
         Route("/", index),
+        Route("/favicon.ico", favicon),
         Route("/api/games", games),
         Route("/api/health", health),
         Route("/api/best", best, methods=["POST"]),
