@@ -111,7 +111,7 @@ def test_play_a_whole_quoridor_game_as_the_second_seat(client):
         while "result" not in msg:
             ws.send_json({"type": "move", "move": rng.choice(msg["legal"])["move"]})
             msg, _ = until_state(ws)
-        assert msg["view"]["over"] and msg["result"] in ("you win", "the engine (seat 1) wins")
+        assert msg["view"]["over"] and msg["result"] in ("you win", "the engine (player 1) wins")
 
 
 def test_analysis_streams_info_lines_and_stops(client):

@@ -69,7 +69,7 @@ def crosswise_svg(view: dict, last_move: bool = True, arrows=()) -> str:
     hands_y = gy + grid + 40
     n = view["players"]
     width = max(gx + grid + 90, M + 104 + 6 * (T + 4) + M)
-    height = hands_y + n * (T + 14) + 70
+    height = hands_y + n * (T + 14) + 90
     out = []
     last = set(_cells_of(view["history"][-1])) if last_move and view["history"] else set()
     for row in range(6):
@@ -95,7 +95,6 @@ def crosswise_svg(view: dict, last_move: bool = True, arrows=()) -> str:
                         fill=SEAT_COLOURS[1] if v > 0 else ("#888" if v == 0 else INK)))
     r, c = view["scores"]
     out.append(text(gx + grid + 22, gy - 12, "Rows", size=11, fill=SEAT_COLOURS[0], weight="bold"))
-    out.append(text(gx + grid + 22, gy + grid + 28, f"{r}:{c}", size=12, weight="bold"))
     out.append(text(gx - 12, gy + grid + 28, "Cols", size=11, fill=SEAT_COLOURS[1], weight="bold"))
     # hands
     mover = view["to_move"]
@@ -126,9 +125,10 @@ def crosswise_svg(view: dict, last_move: bool = True, arrows=()) -> str:
     played = " ".join(f"{ACTIONS[a]} {k}" for a, k in zip("MRPS", view["played"]))
     out.append(text(M, y, f"bag: {view['bag']} tiles", size=12, anchor="start"))
     out.append(text(M + 100, y, f"played: {played}", size=12, anchor="start"))
+    out.append(text(M, y + 20, f"points: Rows {r}, Columns {c}", size=12, anchor="start", weight="bold"))
     if view["history"]:
-        out.append(text(M, y + 20, f"last move: {view['history'][-1]}", size=12, anchor="start"))
-    out.append(text(width - M, y + 40, view["status"], size=13, anchor="end", weight="bold", class_="status"))
+        out.append(text(M, y + 40, f"last move: {view['history'][-1]}", size=12, anchor="start"))
+    out.append(text(width - M, y + 60, view["status"], size=13, anchor="end", weight="bold", class_="status"))
     return document(width, height, out, title="Crosswise")
 
 

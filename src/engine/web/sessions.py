@@ -73,7 +73,14 @@ def state_message(state, viewer, legal: bool, **extra) -> dict:
     return msg
 
 
+def seat_name(game_name: str, seat: int) -> str:
+    """Seats as each game's own text numbers them: Quoridor's players from 1,
+    the card games' seats from 0."""
+    return f"player {seat + 1}" if game_name == "quoridor" else f"seat {seat}"
+
+
 def result_text(state, humans) -> str:
+    name = state.game.name
     winner = winner_seat(list(state.returns()))
     teams = state.game.traits.teams
     if winner is None:
@@ -81,9 +88,9 @@ def result_text(state, humans) -> str:
         winners = [s for s, r in enumerate(state.returns()) if r == best]
         if teams and any(set(winners) == set(t) for t in teams):
             return ("you win" if set(winners) & set(humans) else "the engine wins") + \
-                f" (seats {', '.join(str(s + 1) for s in winners)})"
+                f" ({' and '.join(seat_name(name, s) for s in winners)})"
         return "a draw"
-    return "you win" if winner in humans else f"the engine (seat {winner + 1}) wins"
+    return "you win" if winner in humans else f"the engine ({seat_name(name, winner)}) wins"
 
 
 class Tab:

@@ -190,7 +190,7 @@ function renderSeats() {
     c.id = "seat-" + s;
     c.checked = s === 0;
     label.appendChild(c);
-    label.append(` seat ${s + 1}  `);
+    label.append(gameName() === "quoridor" ? ` player ${s + 1}  ` : ` seat ${s}  `);
     box.appendChild(label);
   }
 }
