@@ -266,3 +266,15 @@ def test_a_seat_is_sent_only_what_it_may_see(client, name, options, engine):
         built = [m for m in final.history if m.kind == "build"]
         assert str(built[1]) not in text and "x?,?" in text      # the engine's returned cards
         assert all(isinstance(m["view"]["seats"][1]["box"], int) for m in messages)   # a count only
+
+
+def test_serve_bad_port_and_port_in_use(capsys):
+    import socket
+    assert main(["serve", "--port", "70000"]) == 2
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "70000" in err and "cannot serve" in err

@@ -142,9 +142,10 @@ def cmd_serve(args) -> int:
         from .web.app import serve
     except ImportError as exc:
         raise UsageError(f'serve needs the web extra: pip install "crossridor[web]" ({exc})') from None
-    print(f"crossridor: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    def ready(port):
+        print(f"crossridor: serving on http://{args.host}:{port}/ (Ctrl-C stops)", flush=True)
     try:
-        serve(args.host, args.port)
+        serve(args.host, args.port, on_ready=ready)
     except OSError as exc:
         raise UsageError(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}") from None
     return 0

@@ -12,6 +12,7 @@ event loop keeps serving other tabs while the engine thinks.
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -197,9 +198,27 @@ def create_app() -> Starlette:
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so that a port in use is one clear
+    error (OSError) before the server starts."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, on_ready=None) -> None:
     import uvicorn
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    sock = bind(host, port)
+    if on_ready is not None:
+        on_ready(sock.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    server.run(sockets=[sock])
 
 
 __all__ = ["create_app", "serve", "legal_list"]
