@@ -128,3 +128,23 @@ def test_analyse_shows_info_lines(page):
     page.click("#sq-e3")                                       # a click extends the analysed line
     page.wait_for_function("document.querySelector('#an-moves').value == 'e2 e8 e3'")
     page.click("#tab-play")
+
+
+def test_crosswise_move_by_clicking_a_tile_then_a_cell(page):
+    page.select_option("#game", "crosswise")
+    page.fill("#engine", "greedy")
+    page.click("#new-game")
+    page.wait_for_selector("#board .tile.legal")        # our turn (the engine may have opened)
+    n = plies(page)
+    assert page.locator("#board .back").count() == 4      # the other hand: four tile backs
+    tiles = page.locator("#board .tile.legal")
+    symbols = [tiles.nth(i).get_attribute("data-move") for i in range(tiles.count())]
+    symbol = next(s for s in symbols if s.isdigit())      # a symbol: placed by one more click
+    page.click(f"#hand-{symbol}")
+    assert page.locator("#board .picked").count() == 1
+    cells = page.locator("#board rect.cell.legal")
+    assert cells.count() > 0
+    cell = cells.first.get_attribute("data-move")
+    cells.first.click()
+    page.wait_for_function(f"document.querySelector('#board').dataset.plies > {n}")
+    assert f"{symbol}@{cell}" in page.evaluate("current.view.history")

@@ -1,7 +1,8 @@
 """Makes the README's pictures of `crossridor serve` (docs/img/*.png): a
 whole 9x9 Quoridor game against the engine and a Crosswise game as one
-seat, both played by clicking in headless Chromium (the moves of "you" are
-the engine's hints, clicked on the board), and `crossridor show --png`.
+seat, both played by clicking in headless Chromium (in Quoridor "you" click
+the engine's hints, in Crosswise random legal tiles and cells), and
+`crossridor show --png`.
 
     python docs/img/screenshots.py        # needs .[web,test,png] and Chromium
 """

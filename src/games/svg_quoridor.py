@@ -122,8 +122,7 @@ def quoridor_svg(view: dict, last_move: bool = True, arrows=()) -> str:
         status = (f"player {view['winner'] + 1} wins" if view["winner"] is not None else "draw (move limit)")
     else:
         status = f"player {view['to_move'] + 1} to move"
-    out.append(text(width - M, height - PANEL + 23 if players == 2 else height - 10, status, size=13,
-                    anchor="end", class_="status"))
+    out.append(text(width - M, PANEL + M / 2 - 4, status, size=13, anchor="end", class_="status", weight="bold"))
     return document(width, height, out, title=f"Quoridor {view['position']}")
 
 

@@ -155,7 +155,10 @@ async def websocket(ws: WebSocket):
     await ws.accept()
 
     async def send(msg: dict) -> None:
-        await ws.send_json(msg)
+        try:
+            await ws.send_json(msg)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass                      # the tab has gone; its search is being stopped
 
     tab = Tab(send)
     ws.app.state.tabs.add(tab)

@@ -215,7 +215,10 @@ class Tab:
         if self.mode != "play" or self.state is None:
             raise CrossridorError("no game: start a new game first")
         st = self.state
-        if st.is_terminal() or st.current_player not in self.humans or self.task and not self.task.done():
+        if self.task is not None and not self.task.done():
+            await self.send({"type": "refused", "message": "wait: the engine is thinking"})
+            return
+        if st.is_terminal() or st.current_player not in self.humans:
             await self.send({"type": "refused", "message": "it is not your move"})
             return
         try:
