@@ -904,7 +904,8 @@ class KState:
                      "pile": "".join(TERRAINS[t].upper() if pub else (TERRAINS[t] if sees else "?")
                                      for t, pub in zip(self.tp[p], self.tk[p]))}
             if self.hands[p] is not None:
-                entry["hand"] = list(self.hands[p]) if sees else len(self.hands[p])
+                entry["hand"] = ([{"card": c, "rooms": "".join(TERRAINS[t] for t in g.deck.routes[c - 1])}
+                                  for c in self.hands[p]] if sees else len(self.hands[p]))
             elif not (self.phase == "build" and not sees):
                 entry["route"] = [{"card": c, "rooms": "".join(TERRAINS[t] for t in g.deck.routes[c - 1])}
                                   for c in self.route[p]]
@@ -967,7 +968,8 @@ class KState:
                        f"goal {goal}" + (f", pawn {where}" if where else ""))
             if seat["hand"] is not None:
                 hand = seat["hand"]
-                out.append("  hand: " + (",".join(map(str, hand)) if isinstance(hand, list) else "? " * hand))
+                out.append("  hand: " + (",".join(str(c["card"]) for c in hand) if isinstance(hand, list)
+                                         else "? " * hand))
             elif seat["route"] is None:
                 out.append("  route: (hidden until everyone has built)")
             else:

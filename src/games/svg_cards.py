@@ -89,12 +89,18 @@ def _terrain(x, y, w, h, t, **kw) -> str:
             + text(x + w / 2, y + h / 2, t.upper(), size=min(w, h) * 0.5, fill="#fff" if dark else INK))
 
 
+def _rooms(x, y, rooms: str) -> str:
+    """A route card: its 6 rows left to right, the 3 lanes top to bottom."""
+    return "".join(el("rect", x=x + r * R, y=y + lane * R, width=R, height=R, fill=TERRAIN_COLOURS[rooms[r * 3 + lane]],
+                      stroke="#fff", stroke_width=0.5) for r in range(6) for lane in range(3))
+
+
 def kreuzundquer_svg(view: dict, last_move: bool = True) -> str:
     n = view["players"]
     panel = 3 * R + 100                 # height of one player's panel
     width = 760
     top = 60
-    height = top + n * panel + 90
+    height = top + n * panel + 116
     out = [text(16, 20, f"Kreuz & Quer  race {min(view['race'] + 1, view['races'])}/{view['races']}, "
                         f"stage {view['stage'] + 1}, {view['phase']}", size=14, anchor="start", weight="bold")]
     # the centre: face-up cards (clickable when taking), face-down count, a flipped card
@@ -130,12 +136,14 @@ def kreuzundquer_svg(view: dict, last_move: bool = True) -> str:
             if isinstance(hand, int):
                 for i in range(hand):
                     out.append(card_back(18 + i * 34, y, 30, 40, class_="back"))
-            else:
-                for i, c in enumerate(hand):
-                    cx = 18 + i * 34
-                    out.append(el("rect", x=cx, y=y, width=30, height=40, rx=4, fill="#fffdf7", stroke=INK,
-                                  id=f"card-{c}", class_="card", data_move=str(c)))
-                    out.append(text(cx + 15, y + 20, c, size=13, weight="bold"))
+            else:                       # the cards to choose from: their rooms, clickable
+                for i, card in enumerate(hand):
+                    cx = 18 + i * (6 * R + 8)
+                    out.append(_rooms(cx, y, card["rooms"]))
+                    out.append(text(cx + 3 * R, y + 3 * R + 8, f"#{card['card']}", size=9, fill="#555"))
+                    out.append(el("rect", x=cx - 2, y=y - 2, width=6 * R + 4, height=3 * R + 16, rx=3,
+                                  fill="transparent", stroke="#999", id=f"card-{card['card']}", class_="card",
+                                  data_move=str(card["card"])))
         elif seat["route"] is None:
             out.append(text(18, y + 20, "route hidden until everyone has built", size=12, anchor="start", fill="#666"))
         else:
@@ -145,14 +153,11 @@ def kreuzundquer_svg(view: dict, last_move: bool = True) -> str:
                 if cx + 6 * R > width - 20:
                     out.append(text(cx, y + 18, "…", size=14, anchor="start"))
                     break
-                for r in range(6):
-                    for lane in range(3):
-                        t = card["rooms"][r * 3 + lane]
-                        out.append(el("rect", x=cx + r * R, y=y + lane * R, width=R, height=R, fill=TERRAIN_COLOURS[t],
-                                      stroke="#fff", stroke_width=0.5))
-                        if seat["pos"] == (i * 6 + r) * 3 + lane:
-                            out.append(el("circle", cx=cx + r * R + R / 2, cy=y + lane * R + R / 2, r=R * 0.42,
-                                          fill=colour, stroke="#fff", stroke_width=1.5, class_="pawn"))
+                out.append(_rooms(cx, y, card["rooms"]))
+                if seat["pos"] >= 0 and seat["pos"] // 18 == i:
+                    r, lane = seat["pos"] % 18 // 3, seat["pos"] % 3
+                    out.append(el("circle", cx=cx + r * R + R / 2, cy=y + lane * R + R / 2, r=R * 0.42,
+                                  fill=colour, stroke="#fff", stroke_width=1.5, class_="pawn"))
                 out.append(text(cx + 3 * R, y + 3 * R + 8, f"#{card['card']}", size=9, fill="#555"))
             if seat["pos"] == -2:
                 out.append(text(width - 20, y + 18, "on the goal", size=12, anchor="end", fill=colour))
@@ -172,6 +177,8 @@ def kreuzundquer_svg(view: dict, last_move: bool = True) -> str:
     status = ("game over: points " + ", ".join(str(s["points"]) for s in view["seats"]) if view["over"]
               else "to move: chance" if view["chance"] else f"to move: player {view['to_move']}")
     out.append(text(width - 16, y + 50, status, size=13, anchor="end", weight="bold", class_="status"))
+    for i, (t, name) in enumerate(TERRAIN_NAMES.items()):      # the legend of the room colours
+        out.append(_terrain(16 + i * 92, y + 72, 18, 18, t) + text(38 + i * 92, y + 81, name, size=10, anchor="start"))
     return document(width, height, out, title="Kreuz & Quer")
 
 
