@@ -81,6 +81,7 @@ def test_play_quoridor_move_refuse_undo_hint(client):
         msg, _ = until_state(ws)
         assert msg["view"]["to_move"] == 0 and {"move": "c2", "paths": [["sq-c2"]]} in msg["legal"]
         assert {"move": "a1h", "paths": [["wall-a1h"]]} in msg["legal"]
+        ws.send_json({"type": "stop"})            # the page's mode switch: no effect on a game
         ws.send_json({"type": "move", "move": "c2"})
         msg, seen = until_state(ws)
         assert any(m.get("thinking") and m["legal"] == [] for m in seen)      # no moves while the engine thinks

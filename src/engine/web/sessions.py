@@ -307,4 +307,7 @@ class Tab:
         return msg
 
     async def stop_search(self, msg: dict) -> None:
-        self.stop.set()
+        """Stop an analysis (it still reports its best move). A game's engine
+        is not stopped: the page sends stop whenever it changes mode."""
+        if self.mode == "analyse":
+            self.stop.set()
