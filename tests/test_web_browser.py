@@ -67,7 +67,7 @@ def page(server, tmp_path_factory):
         pg = ctx.new_page()
         pg.set_default_timeout(20000)
         pg.goto(server + "/")
-        pg.wait_for_selector("#conn:text('connected')")
+        pg.wait_for_selector("#conn:text-is('connected')")
         yield pg
         ctx.close()
 

@@ -89,7 +89,7 @@ def main():
             page = ctx.new_page()
             page.set_default_timeout(60000)
             page.goto(f"http://127.0.0.1:{PORT}/")
-            page.wait_for_selector("#conn:text('connected')")
+            page.wait_for_selector("#conn:text-is('connected')")
             quoridor(page)
             crosswise(page, random.Random(1))
             ctx.close()
