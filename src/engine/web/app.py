@@ -220,7 +220,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, on_ready=None) -> None:
     sock = bind(host, port)
     if on_ready is not None:
         on_ready(sock.getsockname()[1])
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    # open WebSockets (idle tabs) must not hold up Ctrl-C or SIGTERM for long
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", timeout_graceful_shutdown=2))
     server.run(sockets=[sock])
 
 
