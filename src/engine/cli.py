@@ -81,17 +81,20 @@ def cmd_show(args) -> int:
         raise UsageError("--game and --ply need --pgn FILE")
     else:
         state = state_from_args(load_game_from_args(args), args)
+    viewer = None
     if args.viewer is not None:
         # a hidden-information game seen by one player: only what they may see
-        render = getattr(state, "render", None)
-        if render is None:
+        if not state.game.traits.hidden_information:
             raise UsageError(f"--viewer: {args.game} has no hidden information to hide")
         players = state.game.traits.num_players
         if not 1 <= args.viewer <= players:
             raise UsageError(f"--viewer must be 1..{players}, got {args.viewer}")
-        board = render(args.viewer - 1)
+        viewer = args.viewer - 1
+        board = state.render(viewer)
     else:
         board = str(state)
+    if args.svg or args.png:
+        write_pictures(state.to_svg(viewer=viewer), args.svg, args.png)
     if args.json:
         out = {"to_move": state.current_player, "terminal": state.is_terminal(), "board": board}
         if args.viewer is None:
@@ -102,6 +105,24 @@ def cmd_show(args) -> int:
         if args.viewer is None:
             print(f"position: {state.position()}")
     return 0
+
+
+def write_pictures(svg: str, svg_path: str | None, png_path: str | None) -> None:
+    """`show --svg FILE` / `--png FILE` (PNG needs the optional cairosvg)."""
+    png = None
+    if png_path:
+        try:
+            import cairosvg
+        except ImportError:
+            raise UsageError('--png needs cairosvg: pip install "crossridor[png]"') from None
+        png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    for path, data, mode in ((svg_path, svg, "w"), (png_path, png, "wb")):
+        if path:
+            try:
+                with open(path, mode, **({"encoding": "utf-8"} if mode == "w" else {})) as f:
+                    f.write(data)
+            except OSError as exc:
+                raise UsageError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def limits_from_args(args, default_time: float = 1.0) -> Limits:
@@ -149,6 +170,19 @@ def cmd_rules(args) -> int:
     from .registry import rules_text
     text = rules_text(args.game)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+def cmd_serve(args) -> int:
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0..65535, got {args.port}")
+    try:
+        from .web.app import serve
+    except ImportError as exc:
+        raise UsageError(f'serve needs the web extra: pip install "crossridor[web]" ({exc})') from None
+    def ready(port):
+        print(f"crossridor: serving on http://{args.host}:{port}/ (Ctrl-C stops)", flush=True)
+    try:
+        serve(args.host, args.port, on_ready=ready)
+    except OSError as exc:
+        raise UsageError(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}") from None
     return 0
 
 
@@ -194,6 +228,9 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--pgn", metavar="FILE", help="a position of a game in a PGN-style file (match --pgn)")
     p.add_argument("--game", dest="game_number", type=int, metavar="K", help="with --pgn: the K-th game (default 1)")
     p.add_argument("--ply", type=int, metavar="N", help="with --pgn: after N plies (default: the end)")
+
+    p.add_argument("--svg", metavar="FILE", help="also write the picture as SVG")
+    p.add_argument("--png", metavar="FILE", help="also write the picture as PNG (needs cairosvg)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_show)
 
@@ -227,6 +264,11 @@ def build_parser() -> ArgumentParser:
                                    "position startpos|pos STRING [moves ...], go, stop, quit.")
     add_game_arguments(p, moves=False, default_game="quoridor")
     p.set_defaults(func=cmd_uci)
+
+    p = sub.add_parser("serve", help="a local web app: play, analyse and replay in a browser")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.set_defaults(func=cmd_serve)
 
     cli_match.add_parsers(sub)
     return parser

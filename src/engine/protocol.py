@@ -16,6 +16,9 @@ from typing import Any, Hashable, Iterable, Protocol, Sequence, runtime_checkabl
 
 CHANCE = -1
 TERMINAL = -2
+# `state.view(SPECTATOR)`: what someone at the table who holds no seat sees
+# (the public information); `view(None)` is everything, `view(p)` seat p's view.
+SPECTATOR = -1
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,11 @@ class State(Protocol):
     #       nothing else; equal strings = indistinguishable positions.
     #   sample_determinization(player, rng: random.Random) -> State: a full
     #       state consistent with what `player` knows, hidden parts sampled.
+    # Pictures and the web app (every game):
+    #   view(viewer=None) -> dict: the one filter of what seat `viewer` may
+    #       see (None: everything, SPECTATOR: the public part), as plain
+    #       JSON-ready data; text rendering, SVG and web responses use only it.
+    #   to_svg(viewer=None, last_move=True, arrows=()) -> str (games/svg.py).
     # Optional heuristic for cut-off searches and MCTS evaluators:
     #   evaluate() -> list[float]: per-player estimate in [min, max] return.
 

@@ -535,16 +535,44 @@ class CrosswiseState:
         played = "".join(TILE_CHARS[6 + i] * k for i, k in enumerate(c.played())) or "-"
         return f"{'/'.join(ranks)} {turn} {','.join(hands)} {bag} {played} {c.passes}"
 
-    def _board_lines(self) -> list[str]:
-        board = self._c.board()
-        rows, cols = self._c.line_scores()
+    def view(self, viewer: int | None = None) -> dict:
+        """What seat `viewer` may see, as plain data (None: everything). The
+        one filter of hidden tiles: `render`, `to_svg` and the web app use it.
+        Other seats' hands are a count and the tiles publicly known to be in
+        them; the bag is a count. Moves are public, so the history is whole."""
+        if viewer is not None:
+            self._check_seat(viewer)
+        c = self._c
+        rows, cols = c.line_scores()
+        hands = []
+        for p in range(self.game.players):
+            h, k = c.hand(p), c.known(p)
+            hand = {"seat": p, "team": TEAM_NAMES[p & 1], "count": sum(h),
+                    "known": _tiles_text(k) if sum(k) else ""}
+            if viewer is None or viewer == p:
+                hand["tiles"] = _tiles_text(h) if sum(h) else ""
+            hands.append(hand)
+        over = bool(c.over)
+        return {
+            "game": "crosswise", "players": self.game.players, "viewer": viewer,
+            "board": self.board(), "row_scores": list(rows), "col_scores": list(cols),
+            "scores": list(self.scores()), "hands": hands, "bag": c.bag_count,
+            "played": list(c.played()), "to_move": None if over else c.to_move,
+            "over": over, "winner_team": self.winner_team(), "six": c.six >= 0,
+            "status": self._status(), "history": [str(m) for m in self.history()],
+            "position": self.position(viewer),
+        }
+
+    @staticmethod
+    def _board_lines(v: dict) -> list[str]:
+        board, rows, cols = v["board"], v["row_scores"], v["col_scores"]
         lines = ["    a b c d e f   Rows"]
         for row in range(5, -1, -1):
-            cells = " ".join("." if board[row * 6 + col] < 0 else str(board[row * 6 + col] + 1)
+            cells = " ".join("." if board[row * 6 + col] == 0 else str(board[row * 6 + col])
                              for col in range(6))
             lines.append(f" {row + 1}  {cells}   {rows[row]:2d}")
         lines.append("    " + " ".join(str(v) for v in cols) + "   Columns")  # a line scores at most 7
-        r, c = self._c.scores()
+        r, c = v["scores"]
         lines.append(f"Rows {r}  Columns {c}")
         return lines
 
@@ -558,30 +586,35 @@ class CrosswiseState:
         return f"to move: seat {p} ({TEAM_NAMES[p & 1]})"
 
     def __str__(self) -> str:
-        return "\n".join(self._board_lines() + [self._status()])
+        v = self.view()
+        return "\n".join(self._board_lines(v) + [v["status"]])
 
     def render(self, viewer: int | None = None) -> str:
         """The board, scores, and the hands as `viewer` may see them (all of
-        them when viewer is None)."""
-        if viewer is not None:
-            self._check_seat(viewer)
-        c = self._c
-        out = self._board_lines()
-        for p in range(self.game.players):
-            h, k = c.hand(p), c.known(p)
-            who = f"seat {p} ({TEAM_NAMES[p & 1]})"
-            if viewer is None or viewer == p:
-                txt = _tiles_text(h)
+        them when viewer is None): `view(viewer)` as text."""
+        v = self.view(viewer)
+        out = self._board_lines(v)
+        for hand in v["hands"]:
+            who = f"seat {hand['seat']} ({hand['team']})"
+            if "tiles" in hand:
+                txt = hand["tiles"] or "-"
             else:
-                txt = f"{sum(h)} hidden tiles"
-                if sum(k):
-                    txt += f", known to include {_tiles_text(k)}"
+                txt = f"{hand['count']} hidden tiles"
+                if hand["known"]:
+                    txt += f", known to include {hand['known']}"
             out.append(f"{who}: {txt}")
-        out.append(f"bag: {c.bag_count} tiles")
-        played = c.played()
-        out.append("played: " + ", ".join(f"{ACTION_NAMES[i]} {played[i]}" for i in range(4)))
-        out.append(self._status())
+        out.append(f"bag: {v['bag']} tiles")
+        out.append("played: " + ", ".join(f"{ACTION_NAMES[i]} {k}" for i, k in enumerate(v["played"])))
+        out.append(v["status"])
         return "\n".join(out)
+
+    def to_svg(self, viewer: int | None = None, last_move: bool = True, arrows=()) -> str:
+        """The table as `viewer` sees it, as SVG text (see games/svg_crosswise.py)."""
+        from .svg_crosswise import crosswise_svg
+        return crosswise_svg(self.view(viewer), last_move=last_move, arrows=arrows)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
 
     def __repr__(self) -> str:
         return f"<CrosswiseState {self.position()!r}>"

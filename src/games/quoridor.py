@@ -335,6 +335,46 @@ class QuoridorState:
         return (f"{g.size}x{g.players}:{','.join(self.pawns)}:"
                 f"{','.join(str(w) for w in self.walls_left)}:{walls}:{self.core.to_move + 1}")
 
+    def view(self, viewer: int | None = None) -> dict:
+        """The position as plain data (the game protocol's `view`; Quoridor
+        hides nothing, so every viewer sees the same)."""
+        if viewer is not None and not (viewer == -1 or 0 <= viewer < self.game.players):
+            raise CrossridorError(f"quoridor: no seat {viewer!r} in a {self.game.players}-player game")
+        history = [str(m) for m in self.moves]
+        last = None
+        if history:
+            mover = (self.core.to_move - 1) % self.game.players
+            before = self.clone()
+            before.undo()
+            last = {"move": history[-1], "player": mover, "from": before.pawns[mover]}
+        over = self.is_terminal()
+        return {"game": "quoridor", "viewer": viewer, "size": self.game.size, "players": self.game.players,
+                "pawns": list(self.pawns), "walls": [str(w) for w in self.placed_walls],
+                "walls_left": list(self.walls_left), "to_move": None if over else self.core.to_move,
+                "over": over, "winner": self.winner, "history": history, "last": last,
+                "position": self.position()}
+
+    def to_svg(self, viewer: int | None = None, last_move: bool = True, arrows=()) -> str:
+        """The board as SVG text (games/svg_quoridor.py). `arrows`: moves
+        ('e4': from the pawn to move; 'e3h': a ghost wall) or (from, to)
+        square pairs, e.g. the principal variation from `pv_arrows`."""
+        from .svg_quoridor import quoridor_svg
+        return quoridor_svg(self.view(viewer), last_move=last_move, arrows=arrows)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def pv_arrows(self, pv) -> list:
+        """A principal variation as `to_svg` arrows: each pawn move from the
+        square its pawn stands on then, each wall as a ghost wall."""
+        st = self.clone()
+        out = []
+        for mv in pv:
+            mv = st.parse_move(str(mv))
+            out.append(str(mv) if mv.is_wall else (st.pawns[st.core.to_move], str(mv)))
+            st.play(mv)
+        return out
+
     def _draw_by_length(self) -> bool:
         mp = self.game.max_plies
         return mp is not None and self.core.ply >= mp and self.core.winner < 0

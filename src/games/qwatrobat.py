@@ -57,7 +57,7 @@ from functools import lru_cache
 
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
-from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, SearchResult, applied, play_moves
+from crossridor.engine.protocol import CHANCE, SPECTATOR, TERMINAL, GameTraits, SearchResult, applied, play_moves
 
 import time as _time
 
@@ -588,40 +588,76 @@ class QState:
     def __str__(self) -> str:
         return self.render(None, full=True)
 
-    def render(self, viewer=None, full: bool = False) -> str:
-        """A table; cards `viewer` may not see are shown as '?'. viewer=None is
-        a spectator (sees what is public), `full=True` shows everything."""
+    def view(self, viewer=None) -> dict:
+        """What `viewer` may see, as plain data: a seat 0/1, SPECTATOR (the
+        public part) or None (everything). The one filter of hidden cards:
+        `render`, `to_svg` and the web app use it. A card is a value, "?"
+        (face down, unseen) or None (pushed already). Another player's setup
+        move shows as "setup" while their cards are unseen."""
         g = self.game
-        lines = []
-        for p in (1, 0):
+        if viewer is not None and viewer not in (0, 1, SPECTATOR):
+            raise UnsupportedGameError(f"qwatrobat: no seat {viewer!r} (seats are 0 and 1)")
+        players = []
+        for p in (0, 1):
             lay = self.layout[p]
-            if lay is None:
-                lines.append(f"player {p}: (no layout yet)")
-                continue
-            if full or (viewer is not None and self._known_to(viewer, p)) or \
-                    (viewer is None and g.open and self.layout[1 - p] is not None):
-                vis_f = lambda c: str(lay.front[c])
-                vis_b = lambda c: str(lay.back[c])
+            entry = {"laid": lay is not None, "score": self.scores[p], "front": [], "back": []}
+            if lay is not None:
+                sees = viewer is None or self._known_to(viewer, p)
+                for c in range(g.ncols):
+                    r = self.rem[p][c]
+                    entry["front"].append((lay.front[c] if sees else "?") if r == 2 else None)
+                    entry["back"].append((lay.back[c] if sees else "?") if r >= 1 else None)
+            players.append(entry)
+        history = []
+        for mv, snap in self._history:
+            if isinstance(mv, Setup) and viewer is not None and not self._known_to(viewer, snap[0].index(None)):
+                history.append("setup")
             else:
-                vis_f = lambda c: "?"
-                vis_b = lambda c: "?"
-            back = " ".join(vis_b(c) if self.rem[p][c] >= 1 else "." for c in range(g.ncols))
-            front = " ".join(vis_f(c) if self.rem[p][c] == 2 else "." for c in range(g.ncols))
-            lines.append(f"player {p}: back  {back}   score {self.scores[p]}")
-            lines.append(f"          front {front}")
-        cols = " ".join(f"c{c + 1}"[-1] for c in range(g.ncols))
-        lines.append(f"columns:        {cols}")
-        lines.append("battlefield: " + (" ".join(f"{v}({o})" for v, o in self.field) or "empty"))
+                history.append(str(mv))
         p = self.current_player
         if p == TERMINAL:
             r = self.returns()
             res = "draw" if r[0] == 0 else f"player {0 if r[0] > 0 else 1} wins"
-            lines.append(f"game over: {self.scores[0]}-{self.scores[1]}, {res}")
+            status = f"game over: {self.scores[0]}-{self.scores[1]}, {res}"
         else:
             rnd = min(self.round + 1, g.rounds)
             who = "chance (first player draw)" if p == CHANCE else f"player {p}"
-            lines.append(f"round {rnd}/{g.rounds} ({g.points[rnd - 1]} pts), push {self.slot + 1}/4, to move: {who}")
+            status = f"round {rnd}/{g.rounds} ({g.points[rnd - 1]} pts), push {self.slot + 1}/4, to move: {who}"
+        return {"game": "qwatrobat", "players": 2, "viewer": viewer, "ncols": g.ncols, "seats": players,
+                "field": [list(c) for c in self.field], "round": self.round, "rounds": g.rounds,
+                "points": list(g.points), "slot": self.slot, "first": self.first,
+                "to_move": p if p >= 0 else None, "over": p == TERMINAL, "scores": list(self.scores),
+                "status": status, "history": history}
+
+    def render(self, viewer=None, full: bool = False) -> str:
+        """A table; cards `viewer` may not see are shown as '?'. viewer=None is
+        a spectator (sees what is public), `full=True` shows everything:
+        `view()` as text."""
+        v = self.view(None if full else (SPECTATOR if viewer is None else viewer))
+        n = v["ncols"]
+        lines = []
+        for p in (1, 0):
+            seat = v["seats"][p]
+            if not seat["laid"]:
+                lines.append(f"player {p}: (no layout yet)")
+                continue
+            back = " ".join("." if x is None else str(x) for x in seat["back"])
+            front = " ".join("." if x is None else str(x) for x in seat["front"])
+            lines.append(f"player {p}: back  {back}   score {seat['score']}")
+            lines.append(f"          front {front}")
+        cols = " ".join(f"c{c + 1}"[-1] for c in range(n))
+        lines.append(f"columns:        {cols}")
+        lines.append("battlefield: " + (" ".join(f"{val}({o})" for val, o in v["field"]) or "empty"))
+        lines.append(v["status"])
         return "\n".join(lines)
+
+    def to_svg(self, viewer=None, last_move: bool = True, arrows=()) -> str:
+        """The table as `viewer` sees it, as SVG text (see games/svg_cards.py)."""
+        from .svg_cards import qwatrobat_svg
+        return qwatrobat_svg(self.view(viewer), last_move=last_move)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
 
     def __repr__(self):
         return f"<qwatrobat {self.position()}>"

@@ -1,0 +1,9 @@
+"""`crossridor serve`: a local web app to play, analyse and replay games
+(needs the optional extra: pip install "crossridor[web]").
+
+- `app.py`       the Starlette application: pages, JSON API, one WebSocket per tab
+- `sessions.py`  a tab's game (play or analyse): seats, engine, undo, hint, and
+                 the messages it sends, built only from `state.view(seat)`
+- `searching.py` searches in worker threads, stopped when the tab goes away
+- `static/`      the page (HTML, CSS, JavaScript; no outside libraries)
+"""

@@ -1,0 +1,313 @@
+"""A browser tab's game: play (human seats against the engine) or analysis.
+
+Everything a tab is sent is built by `state_message` from `state.view(seat)`,
+the games' one filter of what a seat may see (`crossridor show --viewer`
+uses it too); the picture is drawn from that view alone. The full state,
+the seed of a deal and the engine's thoughts about hidden cards stay on the
+server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from typing import Awaitable, Callable
+
+from ...games.svg import click_paths, picture
+from ..errors import CrossridorError
+from ..protocol import CHANCE, SearchResult
+from ..registry import load_game
+from ..workers import derive_seed, winner_seat
+from .searching import analyse, check_spec, in_thread, stoppable_search
+
+MAX_PLIES = 1000           # a game longer than this is stopped (a draw)
+
+Send = Callable[[dict], Awaitable[None]]
+
+
+def make_state(msg: dict):
+    """The game and position a page asks for: game, options, and moves (a
+    list or the CLI's text) or a position string; seed for a deal."""
+    options = msg.get("options") or {}
+    if not isinstance(options, dict):
+        raise CrossridorError("options must be an object of name: value")
+    game = load_game(str(msg.get("game", "")), **options)
+    seed = msg.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise CrossridorError(f"seed must be an integer, got {seed!r}")
+    position = msg.get("position")
+    moves = msg.get("moves") or []
+    if position:
+        if moves:
+            raise CrossridorError("give moves or a position, not both")
+        return game.state_from_position(str(position))
+    state = game.new_state(None, seed=seed) if seed is not None else game.new_state()
+    if isinstance(moves, str):
+        state = game.new_state(moves, seed=seed) if seed is not None else game.new_state(moves)
+    else:
+        for i, text in enumerate(moves):
+            try:
+                state.play(str(text))
+            except ValueError as exc:
+                raise type(exc)(f"move {i + 1}: {exc}") from None
+    return state
+
+
+def default_engine(state) -> str:
+    """As `crossridor best`: alpha-beta, or ISMCTS where information is hidden."""
+    return "ismcts:time=1" if state.game.traits.hidden_information else "alphabeta:time=1"
+
+
+def legal_list(state, game_name: str) -> list[dict]:
+    return [{"move": str(m), "paths": click_paths(game_name, str(m))} for m in state.legal_moves()]
+
+
+def state_message(state, viewer, legal: bool, **extra) -> dict:
+    """What a tab is sent about `state`, seen by `viewer` (None: everything,
+    only for positions the page itself set up)."""
+    view = state.view(viewer)
+    msg = {"type": "state", "view": view, "svg": picture(view), "legal": [], **extra}
+    if legal and not state.is_terminal() and state.current_player >= 0:
+        msg["legal"] = legal_list(state, view["game"])
+    return msg
+
+
+def seat_name(game_name: str, seat: int) -> str:
+    """Seats as each game's own text numbers them: Quoridor's players from 1,
+    the card games' seats from 0."""
+    return f"player {seat + 1}" if game_name == "quoridor" else f"seat {seat}"
+
+
+def result_text(state, humans) -> str:
+    name = state.game.name
+    winner = winner_seat(list(state.returns()))
+    teams = state.game.traits.teams
+    if winner is None:
+        best = max(state.returns())
+        winners = [s for s, r in enumerate(state.returns()) if r == best]
+        if teams and any(set(winners) == set(t) for t in teams):
+            return ("you win" if set(winners) & set(humans) else "the engine wins") + \
+                f" ({' and '.join(seat_name(name, s) for s in winners)})"
+        return "a draw"
+    return "you win" if winner in humans else f"the engine ({seat_name(name, winner)}) wins"
+
+
+class Tab:
+    """One WebSocket: at most one game and one search at a time."""
+
+    def __init__(self, send: Send):
+        self.send = send
+        self.mode = None
+        self.state = None
+        self.humans: list[int] = []
+        self.viewer = None
+        self.spec = None
+        self.seed = 0
+        self.plies = 0
+        self.human_plies: list[int] = []
+        self.task: asyncio.Task | None = None
+        self.stop = threading.Event()
+        self.chance_rng = random.Random()
+
+    # --- lifetime
+    async def cancel(self) -> None:
+        """Stop the running search (its thread ends at its next check) and
+        the task waiting for it."""
+        self.stop.set()
+        task, self.task = self.task, None
+        if task is not None and not task.done():
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        self.stop = threading.Event()
+
+    async def close(self) -> None:
+        await self.cancel()
+
+    def start(self, coro) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._guard(coro))
+
+    async def _guard(self, coro) -> None:
+        try:
+            await coro
+        except asyncio.CancelledError:
+            raise
+        except ValueError as exc:                # bad engine options and the like
+            await self.send({"type": "error", "message": str(exc)})
+        except Exception as exc:  # noqa: BLE001 - reported to the page, the server goes on
+            await self.send({"type": "error", "message": f"internal error: {type(exc).__name__}: {exc}"})
+
+    # --- messages from the page
+    async def handle(self, msg: dict) -> None:
+        kind = msg.get("type")
+        handler = {"new": self.new_game, "move": self.move, "undo": self.undo, "hint": self.hint,
+                   "analyse": self.analyse, "stop": self.stop_search}.get(kind)
+        if handler is None:
+            raise CrossridorError(f"unknown message type {kind!r}")
+        await handler(msg)
+
+    async def new_game(self, msg: dict) -> None:
+        await self.cancel()
+        state = make_state({k: msg.get(k) for k in ("game", "options")})
+        n = state.game.traits.num_players
+        seats = msg.get("seats", [0])
+        if not isinstance(seats, list) or not seats or not all(
+                isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in seats):
+            raise CrossridorError(f"seats must be a non-empty list of seats 0..{n - 1}")
+        self.spec = check_spec(str(msg.get("engine") or default_engine(state)))
+        self.mode = "play"
+        self.humans = sorted(set(seats))
+        seed = msg.get("seed")
+        self.seed = random.SystemRandom().randrange(2 ** 32) if seed is None else int(seed)
+        if state.game.traits.hidden_information:   # the deal comes from the session's seed
+            state = state.game.new_state(None, seed=self.seed)
+        self.state = state
+        self.viewer = self.humans[0]
+        self.plies = 0
+        self.human_plies = []
+        self.chance_rng = random.Random(derive_seed(self.seed, "chance"))
+        self.start(self.advance())
+
+    def _viewer(self):
+        """The human seat whose eyes the page shows: the one to move, else the last."""
+        p = self.state.current_player
+        if p in self.humans:
+            self.viewer = p
+        return self.viewer
+
+    def _play_message(self, thinking=False, **extra) -> dict:
+        st = self.state
+        viewer = self._viewer()
+        mine = not st.is_terminal() and st.current_player in self.humans and not thinking
+        msg = state_message(st, viewer, legal=mine, mode="play", seat=viewer, humans=self.humans,
+                            thinking=thinking, engine=str(self.spec), **extra)
+        if st.is_terminal():
+            msg["result"] = result_text(st, self.humans)
+        elif self.plies >= MAX_PLIES:
+            msg["result"] = f"stopped after {MAX_PLIES} moves"
+        return msg
+
+    async def advance(self) -> None:
+        """Chance and engine moves until a human seat is to move."""
+        st = self.state
+        while not st.is_terminal() and self.plies < MAX_PLIES:
+            p = st.current_player
+            if p in self.humans:
+                break
+            if p == CHANCE:
+                outcomes = st.chance_outcomes()
+                move = self.chance_rng.choices([m for m, _ in outcomes], weights=[w for _, w in outcomes])[0]
+            else:
+                await self.send(self._play_message(thinking=True))
+                result = await in_thread(stoppable_search, st.clone(), self.spec,
+                                         derive_seed(self.seed, self.plies), self.stop)
+                if result is None:
+                    return
+                move = result.move
+            st.play(move)
+            self.plies += 1
+        await self.send(self._play_message())
+
+    async def move(self, msg: dict) -> None:
+        if self.mode != "play" or self.state is None:
+            raise CrossridorError("no game: start a new game first")
+        st = self.state
+        if self.task is not None and not self.task.done():
+            await self.send({"type": "refused", "message": "wait: the engine is thinking"})
+            return
+        if st.is_terminal() or st.current_player not in self.humans:
+            await self.send({"type": "refused", "message": "it is not your move"})
+            return
+        try:
+            move = st.parse_move(str(msg.get("move", "")))
+        except ValueError as exc:
+            await self.send({"type": "refused", "message": str(exc)})
+            return
+        self.human_plies.append(self.plies)
+        st.play(move)
+        self.plies += 1
+        self.start(self.advance())
+
+    async def undo(self, msg: dict) -> None:
+        if self.mode != "play" or not self.human_plies:
+            await self.send({"type": "refused", "message": "nothing to undo"})
+            return
+        await self.cancel()
+        target = self.human_plies.pop()
+        while self.plies > target:
+            self.state.undo()
+            self.plies -= 1
+        await self.send(self._play_message(message="took back your last move"))
+
+    async def hint(self, msg: dict) -> None:
+        st = self.state
+        if self.mode != "play" or st is None or st.is_terminal() or st.current_player not in self.humans:
+            await self.send({"type": "refused", "message": "no move to hint"})
+            return
+        if self.task is not None and not self.task.done():
+            await self.send({"type": "refused", "message": "the engine is busy"})
+            return
+
+        async def run():
+            # the search sees the whole state but plays from the seat's knowledge
+            # (hidden-information searches sample what the seat cannot see)
+            result = await in_thread(stoppable_search, st.clone(), self.spec,
+                                     derive_seed(self.seed, "hint", self.plies), self.stop)
+            if result is not None:
+                name = st.game.name
+                await self.send({"type": "hint", "move": str(result.move),
+                                 "paths": click_paths(name, str(result.move))})
+        self.start(run())
+
+    async def analyse(self, msg: dict) -> None:
+        await self.cancel()
+        state = make_state(msg)
+        spec = check_spec(str(msg.get("engine") or default_engine(state).partition(":")[0]))
+        self.mode, self.state, self.spec = "analyse", state, spec
+        await self.send(state_message(state, None, legal=True, mode="analyse",
+                                      history=[str(m) for m in state.view(None)["history"]]))
+        if state.is_terminal() or state.current_player < 0 or not msg.get("run", True):
+            return
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue = asyncio.Queue()
+        stop = self.stop
+
+        def on_info(info: SearchResult) -> None:       # called in the search thread
+            loop.call_soon_threadsafe(queue.put_nowait, info)
+
+        async def run():
+            job = asyncio.ensure_future(in_thread(analyse, state.clone(), spec, msg.get("search_seed"), stop, on_info))
+            try:
+                while not (job.done() and queue.empty()):
+                    try:
+                        info = await asyncio.wait_for(queue.get(), 0.1)
+                    except asyncio.TimeoutError:
+                        continue
+                    await self.send(self._info(state, info, "info"))
+                best = job.result()
+                if best is not None:
+                    await self.send(self._info(state, best, "bestmove"))
+                else:
+                    await self.send({"type": "bestmove", "move": None})
+            finally:
+                stop.set()
+        self.start(run())
+
+    @staticmethod
+    def _info(state, info: SearchResult, kind: str) -> dict:
+        pv = [str(m) for m in info.pv]
+        msg = {"type": kind, "move": None if info.move is None else str(info.move), "depth": info.depth,
+               "score": info.score, "nodes": info.nodes, "nps": round(info.nps), "seconds": round(info.seconds, 3),
+               "pv": pv}
+        arrows = state.pv_arrows(pv[:4]) if hasattr(state, "pv_arrows") else ()
+        msg["svg"] = picture(state.view(None), arrows=arrows)
+        return msg
+
+    async def stop_search(self, msg: dict) -> None:
+        """Stop an analysis (it still reports its best move). A game's engine
+        is not stopped: the page sends stop whenever it changes mode."""
+        if self.mode == "analyse":
+            self.stop.set()

@@ -1,0 +1,150 @@
+"""The web app in a real browser: headless Chromium (Debian's package),
+driven by Playwright through its executable path. Plays a short Quoridor
+game by clicking, checks that the board updates and that an illegal click
+is refused, and takes a screenshot. Skips, saying why, without Chromium."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+pytest.importorskip("starlette", reason='the web app needs the web extra: pip install ".[web]"')
+pytest.importorskip("uvicorn", reason='the web app needs the web extra: pip install ".[web]"')
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (test extra)")
+
+CHROMIUM = os.environ.get("CROSSRIDOR_CHROMIUM") or next(
+    (p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium") if p and os.path.exists(p)),
+    None)
+if CHROMIUM is None:
+    pytest.skip("no Chromium installed (apt-get install chromium; or set CROSSRIDOR_CHROMIUM)",
+                allow_module_level=True)
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "crossridor", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(url + "/api/health", timeout=1)
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail(f"crossridor serve exited: {proc.stdout.read().decode()}")
+                time.sleep(0.05)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def page(server, tmp_path_factory):
+    with sync_api.sync_playwright() as pw:
+        try:
+            ctx = pw.chromium.launch_persistent_context(
+                str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, args=ARGS,
+                headless=True, viewport={"width": 1100, "height": 800})
+        except Exception as exc:  # noqa: BLE001 - a browser that cannot start is a skip, with the reason
+            pytest.skip(f"Chromium at {CHROMIUM} did not start: {str(exc).splitlines()[0]}")
+        pg = ctx.new_page()
+        pg.set_default_timeout(20000)
+        pg.goto(server + "/")
+        pg.wait_for_selector("#conn:text-is('connected')")
+        yield pg
+        ctx.close()
+
+
+def plies(page) -> int:
+    return int(page.get_attribute("#board", "data-plies") or 0)
+
+
+def test_play_quoridor_by_clicking(page, tmp_path):
+    page.select_option("#opt-size", "5")
+    page.fill("#engine", "alphabeta:depth=2")
+    page.click("#new-game")
+    page.wait_for_selector("#sq-c2.legal")
+    assert page.locator("#sq-c3.legal").count() == 0          # only legal targets are highlighted
+    assert page.locator("#pawn-1").count() == 1
+    pawn_before = page.get_attribute("#pawn-1", "cx")
+    page.click("#sq-c2")
+    page.wait_for_function("document.querySelector('#board').dataset.plies == '2'")
+    assert page.get_attribute("#pawn-1", "cx") == pawn_before      # c1 -> c2: same column
+    assert page.get_attribute("#sq-c2", "class").split()[:1] == ["sq"]
+    # an illegal click is refused, and the board stays as it was
+    page.click("#sq-c5")
+    page.wait_for_selector(".message.refused")
+    assert "c5" in page.text_content("#message") and plies(page) == 2
+    # a wall by clicking its slot
+    wall = page.locator("#board rect.slot.legal").first
+    name = wall.get_attribute("data-move")
+    wall.click()
+    page.wait_for_function("document.querySelector('#board').dataset.plies == '4'")
+    assert page.locator("#board rect.wall").count() >= 1 and name
+    # undo takes back the wall and the engine's reply
+    page.click("#undo")
+    page.wait_for_function("document.querySelector('#board').dataset.plies == '2'")
+    # play on to the end of the game, clicking the highlighted square nearest the goal
+    for _ in range(40):
+        if "game over" in page.text_content("#status"):
+            break
+        n = plies(page)
+        squares = page.locator("#board rect.sq.legal")
+        best = max(range(squares.count()), key=lambda i: int(squares.nth(i).get_attribute("data-move")[1:]))
+        squares.nth(best).click()
+        page.wait_for_function(f"document.querySelector('#board').dataset.plies > {n}")
+        page.wait_for_function("!document.querySelector('#status').textContent.includes('thinking')")
+    assert "game over" in page.text_content("#status")
+    shot = tmp_path / "quoridor.png"
+    page.screenshot(path=str(shot))
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 5000
+
+
+def test_analyse_shows_info_lines(page):
+    page.click("#tab-analyse")
+    page.select_option("#game", "quoridor")
+    page.fill("#an-moves", "e2 e8")
+    page.fill("#an-engine", "alphabeta:depth=4")
+    page.click("#analyse")
+    page.wait_for_function("document.querySelector('#info').textContent.includes('bestmove')")
+    assert "depth 4" in page.text_content("#info")
+    page.click("#sq-e3")                                       # a click extends the analysed line
+    page.wait_for_function("document.querySelector('#an-moves').value == 'e2 e8 e3'")
+    page.click("#tab-play")
+
+
+def test_crosswise_move_by_clicking_a_tile_then_a_cell(page):
+    page.select_option("#game", "crosswise")
+    page.fill("#engine", "greedy")
+    page.click("#new-game")
+    page.wait_for_selector("#board .tile.legal")        # our turn (the engine may have opened)
+    n = plies(page)
+    assert page.locator("#board .back").count() == 4      # the other hand: four tile backs
+    tiles = page.locator("#board .tile.legal")
+    symbols = [tiles.nth(i).get_attribute("data-move") for i in range(tiles.count())]
+    symbol = next(s for s in symbols if s.isdigit())      # a symbol: placed by one more click
+    page.click(f"#hand-{symbol}")
+    assert page.locator("#board .picked").count() == 1
+    cells = page.locator("#board rect.cell.legal")
+    assert cells.count() > 0
+    cell = cells.first.get_attribute("data-move")
+    cells.first.click()
+    page.wait_for_function(f"document.querySelector('#board').dataset.plies > {n}")
+    assert f"{symbol}@{cell}" in page.evaluate("current.view.history")
