@@ -170,6 +170,9 @@ def cmd_rules(args) -> int:
     from .registry import rules_text
     text = rules_text(args.game)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
 def cmd_serve(args) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, got {args.port}")
