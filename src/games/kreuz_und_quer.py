@@ -85,6 +85,7 @@ from itertools import combinations
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
 from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, SearchResult
+from crossridor.games.learning.api import LearningGame, LearningState
 
 from .kuq_deck import (LANES, NT, ROOMS, ROWS, TERRAIN_COUNTS, TERRAIN_NAMES, TERRAINS,
                        TOTAL_TERRAIN, Deck, generate_deck, parse_deck_text)
@@ -207,7 +208,7 @@ def load(**params) -> "KreuzUndQuer":
     return KreuzUndQuer(deck, p)
 
 
-class KreuzUndQuer:
+class KreuzUndQuer(LearningGame):
     name = "kreuzundquer"
 
     def __init__(self, deck: Deck, params: dict):
@@ -262,7 +263,7 @@ class KreuzUndQuer:
 PHASES = ("build", "goal", "collect", "flip", "decide", "penalty", "over")
 
 
-class KState:
+class KState(LearningState):
     def __init__(self, game: KreuzUndQuer):
         self.game = game
         n = game.n
