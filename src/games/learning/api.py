@@ -90,6 +90,10 @@ class LearningState:
         """Play the move of an action id."""
         self.play(codec(self.game).action_to_move(action))
 
+    def __deepcopy__(self, memo):
+        # copy.deepcopy (used by pyspiel to clone Python states) = clone()
+        return self.clone()
+
     def is_chance_node(self) -> bool:
         return self.current_player == CHANCE
 

@@ -125,6 +125,7 @@ class Codec:
         self.game = game
         self.n = game.players
         self.rows = 54 * self.n + self.n
+        self.chance_base = DRAW0               # ids of chance outcomes start here
 
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS

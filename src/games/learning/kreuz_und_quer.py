@@ -4,11 +4,11 @@ Action ids (K = route cards in the deck, 28 by default; T = 8 terrains in
 the order `bemfwcgs`; cards are numbered 1..K):
     0 .. K(K-1)/2-1         build `xa,b` (a < b): the index of the pair in the
                             order (1,2), (1,3), ..., (1,K), (2,3), ...
-    then T                  chance: goal `goal:t`
-    then T                  chance: the flipped card `@t`
-    then K                  chance: penalty draw `draw:c`
     then 4                  flip, keep, leave, stop
     then T                  take `take:t`
+    then T                  chance: goal `goal:t`     (player actions first,
+    then T                  chance: the flipped card `@t`   chance outcomes
+    then K                  chance: penalty draw `draw:c`   last)
 num_distinct_actions() = K(K-1)/2 + K + 3T + 4 (434 for K = 28).
 
 Observation (float32 vector): parsed from `information_state(player)`, the
@@ -49,11 +49,12 @@ class Codec:
         self.game = game
         self.n, self.K = game.n, game.ncards
         moves = [Move("build", pair) for pair in combinations(range(1, self.K + 1), 2)]
+        moves += [Move("flip"), Move("keep"), Move("leave"), Move("stop")]
+        moves += [Move("take", t) for t in range(NT)]
+        self.chance_base = len(moves)        # ids of chance outcomes start here
         moves += [Move("goal", t) for t in range(NT)]
         moves += [Move("reveal", t) for t in range(NT)]
         moves += [Move("draw", c) for c in range(1, self.K + 1)]
-        moves += [Move("flip"), Move("keep"), Move("leave"), Move("stop")]
-        moves += [Move("take", t) for t in range(NT)]
         self.moves = moves
         self.ids = {m: i for i, m in enumerate(moves)}
         self.head = 7 + 4 + (self.n + 1) + NT + 2 + (NT + 2)

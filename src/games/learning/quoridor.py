@@ -67,6 +67,7 @@ class Codec:
         self.n = game.size
         self.players = game.players
         self.moves, self.by_code, self.by_move = _tables(game.size)
+        self.chance_base = len(self.moves)     # no chance outcomes
 
     def num_distinct_actions(self) -> int:
         return len(self.moves)

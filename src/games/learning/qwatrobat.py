@@ -43,6 +43,7 @@ class Codec:
         self.setup_id = {s: i for i, s in enumerate(self.setups)}
         self.C, self.V, self.R = game.ncols, game.nvals, game.rounds
         self.S = len(self.setups)
+        self.chance_base = self.S + self.C     # ids of chance outcomes start here
         self.seat_size = 1 + 2 * self.C * (self.V + 2) + 3 * self.C + 1
         self.obs_size = 2 * self.seat_size + 2 * self.V + (self.R + 1) + 4 + 3 + 4
         self.push_size = 2 + self.C + self.V
