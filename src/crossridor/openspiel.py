@@ -112,11 +112,17 @@ class CrossridorGame(pyspiel.Game):
         return CrossridorState(self)
 
     def cr_start(self):
-        """The crossridor state a game starts from."""
-        p = self.cr_params
-        if p.get("position"):
-            return self.cr_game.state_from_position(p["position"])
-        return self.cr_game.new_state(seed=p.get("deal_seed", 0))
+        """A copy of the crossridor state the game starts from (pyspiel makes
+        a new initial state for every clone: it is built once)."""
+        start = self.__dict__.get("_cr_start")
+        if start is None:
+            p = self.cr_params
+            if p.get("position"):
+                start = self.cr_game.state_from_position(p["position"])
+            else:
+                start = self.cr_game.new_state(seed=p.get("deal_seed", 0))
+            self._cr_start = start
+        return start.clone()
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
@@ -135,9 +141,12 @@ class CrossridorState(pyspiel.State):
         super().__init__(game)
         self.inner = game.cr_start()
         self._game = _Shared(game)
-        n = game.cr_game.traits.num_players
         # per player, a linked list (previous, item) of what they saw and did
-        self._views = _Shared(tuple((None, self._view(p)) for p in range(n)))
+        views = game.__dict__.get("_cr_views")
+        if views is None:
+            n = game.cr_game.traits.num_players
+            views = game._cr_views = _Shared(tuple((None, self._view(p)) for p in range(n)))
+        self._views = views
 
     @property
     def cr_game(self):
