@@ -134,12 +134,10 @@ def observation_batch(states, players=None, out=None) -> np.ndarray:
     elif not (isinstance(out, np.ndarray) and out.dtype == np.float32 and out.shape == shape
               and out.flags.c_contiguous):
         raise ValueError(f"observation_batch: out must be a C-contiguous float32 array of shape {shape}")
-    for s in states:
-        if s.game != game:
-            raise ValueError("observation_batch: all states must come from one game")
     if players is not None:
         players = [int(p) for p in players]
         if len(players) != len(states):
             raise ValueError("observation_batch: one player per state")
+    # the core checks that every state has the game's size, players and walls
     q_observation_batch([s.core for s in states], players, out)
     return out
