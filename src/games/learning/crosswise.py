@@ -285,6 +285,9 @@ class ChanceCrosswise(LearningGame):
     def __repr__(self) -> str:
         return f"load_game('crosswise', players={self.players}, chance=True)"
 
+    def team_of(self, seat: int) -> int:
+        return self.base.team_of(seat)
+
     def hand_size(self, seat: int) -> int:
         return 6 if (self.players == 3 and seat == 1) else 4
 
@@ -480,7 +483,24 @@ class ChanceCrosswiseState(LearningState):
         first = None if self.first_hands is None else self.first_hands[player]
         return first, [(code, mover, hands[player]) for code, mover, hands in self.log]
 
-    def __str__(self) -> str:
+    def position(self, viewer: int | None = None) -> str:
+        """The game's position string, once the deal is complete and no draw
+        is pending (a position string cannot hold a half-made move)."""
+        if self.inner is None or self.pending is not None:
+            what = "dealing" if self.inner is None else f"drawing after {self.pending}"
+            raise CrossridorError(f"crosswise: no position string while {what}; play the chance "
+                                  f"outcomes ({', '.join(str(m) for m in self.legal_moves())}) first")
+        return self.inner.position(viewer)
+
+    def render(self, viewer: int | None = None) -> str:
+        if viewer is not None:
+            self._check(viewer)
         if self.inner is None:
-            return f"dealing: {self.information_state(0)}"
-        return str(self.inner) + (f"\npending draw after {self.pending}" if self.pending else "")
+            hands = "; ".join(f"seat {p}: " + (cw._tiles_text(h) if viewer in (None, p) else f"{sum(h)} hidden tiles")
+                              for p, h in enumerate(self.dealt))
+            return f"dealing (chance): {hands}"
+        text = self.inner.render(viewer)
+        return text + (f"\npending: {self.pending}, then a draw (chance)" if self.pending else "")
+
+    def __str__(self) -> str:
+        return self.render()
