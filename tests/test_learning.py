@@ -22,6 +22,7 @@ CONFIGS = [
     ("qwatrobat", {"open": True, "first": 1}), ("qwatrobat", {"last_round_points": 5}),
     ("kreuzundquer", {"players": 2, "races": 1}), ("kreuzundquer", {"players": 3, "races": 1}),
     ("kreuzundquer", {"players": 4, "races": 1, "max_stages": 3}),
+    ("kreuzundquer", {"players": 3, "races": 1, "max_stages": 3, "chance": True}),
 ]
 
 
@@ -108,7 +109,8 @@ def test_action_layout_examples():
     assert w.move_to_action("4321/1234") == w.move_to_action("1234/4321")   # same columns
     assert str(w.action_to_move(126)) == "c1" and str(w.action_to_move(131)) == "first1"
     k = crossridor.load_game("kreuzundquer")
-    assert k.num_distinct_actions() == 378 + 4 + 8 + 8 + 8 + 28
+    assert k.num_distinct_actions() == 378 + 4 + 8 + 8 + 8 + 28 + 28
+    assert k.move_to_action("deal:1") == 434
     assert k.move_to_action("x1,2") == 0 and k.move_to_action("x2,1") == 0
     assert str(k.action_to_move(378)) == "flip"
 
@@ -255,3 +257,27 @@ def test_quoridor_has_no_information_state_tensor():
     game = crossridor.load_game("quoridor")
     with pytest.raises(CrossridorError, match="perfect information"):
         game.new_state().information_state_tensor(0)
+
+
+def test_kreuzundquer_chance_deal():
+    game = crossridor.load_game("kreuzundquer", players=2, chance=True)
+    state = game.new_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 28
+    deal = [f"deal:{c}" for c in range(1, 17)]
+    for m in deal[:15]:
+        state.play(m)
+    assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
+    assert len(state.chance_outcomes()) == 13
+    state.play(deal[15])
+    assert state.current_player == 0 and state.hands[0] == tuple(range(1, 9))
+    seeded = crossridor.load_game("kreuzundquer", players=2).new_state(seed=0)
+    assert state.legal_actions() != [] and seeded.hands[0] != state.hands[1]
+    a = state.observation_tensor(0)
+    state.undo()
+    assert state.is_chance_node() and state.legal_actions() == list(range(434 + 15, 434 + 28))
+    b = state.observation_tensor(1)                        # seat 1 has seen only its 7 cards
+    state.play("deal:16")
+    other = game.new_state(deal[:8] + [f"deal:{c}" for c in range(20, 28)])
+    assert np.array_equal(state.observation_tensor(0), other.observation_tensor(0))
+    assert not np.array_equal(state.observation_tensor(1), other.observation_tensor(1))
+    assert a.shape == b.shape

@@ -13,8 +13,8 @@ Importing this module registers four Python games with pyspiel:
 | crossridor_crosswise       | players=2 (deal and draws as chance nodes: chance=True)        |
 | crossridor_qwatrobat       | open, clear_four, last_round_points, cards as the game;        |
 |                            | first=-1 (drawn), position="" (start from a position string)  |
-| crossridor_kreuzundquer    | players=2, races=0 (= players), deck_seed=0, max_stages=20,    |
-|                            | deal_seed=0 (the route-card deal is seeded, not chance)        |
+| crossridor_kreuzundquer    | players=2, races=0 (= players), deck_seed=0, max_stages=20     |
+|                            | (the route-card deal as chance nodes: chance=True)            |
 
 Actions are the game's action ids (games.learning.<game>): player actions
 keep their id; a chance outcome's OpenSpiel action is its id minus the
@@ -64,12 +64,12 @@ def _qwatrobat(p):
 def _kreuzundquer(p):
     n = p["players"]
     races = p["races"] or n
-    game = crossridor.load_game("kreuzundquer", players=n, races=races,
+    game = crossridor.load_game("kreuzundquer", players=n, races=races, chance=True,
                                 deck_seed=p["deck_seed"], max_stages=p["max_stages"])
     # per stage: at most 48 flips (flip, reveal, keep/leave), 48 takes, a stop
     # per player and a penalty draw; per race the goals
     stage = 48 * 3 + 48 + n + 1
-    return game, n + races * (n + p["max_stages"] * stage)
+    return game, n * game.deal + n + races * (n + p["max_stages"] * stage)
 
 
 _GAMES = {
@@ -80,8 +80,7 @@ _GAMES = {
                              {"open": False, "clear_four": True, "last_round_points": 6,
                               "cards": 8, "first": -1, "position": ""}),
     "crossridor_kreuzundquer": ("Kreuz & Quer", _kreuzundquer,
-                                {"players": 2, "races": 0, "deck_seed": 0, "max_stages": 20,
-                                 "deal_seed": 0}),
+                                {"players": 2, "races": 0, "deck_seed": 0, "max_stages": 20}),
 }
 
 
@@ -120,7 +119,7 @@ class CrossridorGame(pyspiel.Game):
             if p.get("position"):
                 start = self.cr_game.state_from_position(p["position"])
             else:
-                start = self.cr_game.new_state(seed=p.get("deal_seed", 0))
+                start = self.cr_game.new_state()
             self._cr_start = start
         return start.clone()
 

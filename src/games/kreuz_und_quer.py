@@ -173,6 +173,12 @@ def _int_param(p, k, lo, hi):
 
 
 def load(**params) -> "KreuzUndQuer":
+    chance = params.pop("chance", False)
+    if chance not in (True, False, "true", "false"):
+        raise UnknownGameError(f"kreuzundquer: chance must be true or false, got {chance!r}")
+    if chance in (True, "true"):   # the route-card deal as chance nodes (for learning agents)
+        from crossridor.games.learning.kreuz_und_quer import ChanceKreuzUndQuer
+        return ChanceKreuzUndQuer(**params)
     for k in params:
         if k not in _PARAMS:
             raise UnknownGameError(f"kreuzundquer: unknown option {k!r} (known: {', '.join(_PARAMS)})")
