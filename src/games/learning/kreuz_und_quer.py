@@ -298,7 +298,10 @@ class ChanceKState(LearningState):
         return self.inner.position()
 
     def render(self, viewer=None, full: bool = False) -> str:
-        return (self.dealing_view() if self.inner is None else self.inner).render(viewer, full)
+        if self.inner is not None:
+            return self.inner.render(viewer, full)
+        lines = self.dealing_view().render(viewer, full).splitlines()[:-1]
+        return "\n".join(lines + ["to move: chance (the route-card deal)"])
 
     def __str__(self) -> str:
         return self.render(None, full=True)
