@@ -281,3 +281,21 @@ def test_kreuzundquer_chance_deal():
     assert np.array_equal(state.observation_tensor(0), other.observation_tensor(0))
     assert not np.array_equal(state.observation_tensor(1), other.observation_tensor(1))
     assert a.shape == b.shape
+
+
+def test_kreuzundquer_has_no_information_state_tensor():
+    game = crossridor.load_game("kreuzundquer")
+    with pytest.raises(CrossridorError, match="no fixed length"):
+        game.information_state_tensor_shape()
+
+
+def test_chance_options_from_the_command_line(capsys):
+    from crossridor.engine.cli import main
+    assert main(["legal", "crosswise", "-o", "chance=true"]) == 0
+    assert capsys.readouterr().out.split()[0] == "tile:1"
+    assert main(["legal", "kuq", "-o", "chance=true", "--moves", "deal:3 deal:9"]) == 0
+    assert "deal:3" not in capsys.readouterr().out.split()
+    for game in ("crosswise", "kuq"):
+        assert main(["legal", game, "-o", "chance=maybe"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "chance must be true or false" in err

@@ -63,8 +63,7 @@ class LearningGame:
     def information_state_tensor_shape(self) -> tuple:
         c = codec(self)
         if not hasattr(c, "information_state_tensor"):
-            raise CrossridorError(f"{self.name}: no information-state tensor "
-                                  "(perfect information: use observation_tensor)")
+            raise CrossridorError(_no_info_tensor(self))
         return c.information_state_tensor_shape()
 
 
@@ -116,8 +115,7 @@ class LearningState:
         float32 array of shape game.information_state_tensor_shape()."""
         c = codec(self.game)
         if not hasattr(c, "information_state_tensor"):
-            raise CrossridorError(f"{self.game.name}: no information-state tensor "
-                                  "(perfect information: use observation_tensor)")
+            raise CrossridorError(_no_info_tensor(self.game))
         return c.information_state_tensor(self, self._learning_player(player))
 
     def _learning_player(self, player):
@@ -129,6 +127,13 @@ class LearningState:
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < n:
             raise CrossridorError(f"{self.game.name}: player must be 0..{n - 1}, got {player!r}")
         return int(player)
+
+
+def _no_info_tensor(game) -> str:
+    if game.traits.hidden_information:
+        return (f"{game.name}: no information-state tensor (its games have no fixed length): "
+                "use information_state(player) or stack observation tensors")
+    return f"{game.name}: no information-state tensor (perfect information: use observation_tensor)"
 
 
 def check_action(action, num: int) -> int:
