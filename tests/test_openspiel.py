@@ -21,8 +21,9 @@ QW_TINY = crossridor.load_game("qwatrobat").new_state(
     "1234/4321 2143/3412 first0 c1 c1 c2 c2 c3 c3 c4 c4 c1 c4").position()
 
 SIM_GAMES = ["crossridor_quoridor(size=5)", "crossridor_quoridor(size=5,players=4)",
-             "crossridor_crosswise", "crossridor_crosswise(players=3)",
+             "crossridor_crosswise", "crossridor_crosswise(players=3)", "crossridor_crosswise(players=4)",
              "crossridor_qwatrobat", "crossridor_qwatrobat(cards=10,open=true)",
+             "crossridor_qwatrobat(first=0,last_round_points=5,clear_four=false)",
              "crossridor_kreuzundquer(races=1)", "crossridor_kreuzundquer(players=4,races=1,max_stages=2)"]
 
 

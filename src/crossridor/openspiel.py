@@ -277,8 +277,8 @@ def _register():
         if short in registered:
             continue
         cls = type(f"Game_{short}", (CrossridorGame,), {"SHORT_NAME": short})
-        # the registered type's chance / information traits are those of the
-        # default configuration; every configuration of a game shares them
+        # registered with the default configuration's traits; a game loaded
+        # with other parameters (qwatrobat first=0: no chance) reports its own
         traits = _default_traits(short)
         pyspiel.register_game(_game_type(short, traits), cls)
 
