@@ -67,6 +67,7 @@ from typing import Iterable
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
                            InvalidPositionError, UnknownGameError)
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult
+from crossridor.games.learning.api import LearningGame, LearningState
 
 TILE_CHARS = "123456MRPS"
 ACTION_NAMES = ("Move", "Remove", "Replace", "Swap")
@@ -209,7 +210,7 @@ def _parse_tiles(text: str, what: str, position: str) -> list[int]:
 
 # ------------------------------------------------------------------ game
 
-class CrosswiseGame:
+class CrosswiseGame(LearningGame):
     """`load_game("crosswise", players=2|3|4)`."""
 
     name = "crosswise"
@@ -356,9 +357,15 @@ class CrosswiseGame:
 
 
 def load(**params) -> CrosswiseGame:
-    unknown = set(params) - {"players"}
+    unknown = set(params) - {"players", "chance"}
     if unknown:
-        raise UnknownGameError(f"crosswise: unknown option(s) {', '.join(sorted(unknown))} (known: players)")
+        raise UnknownGameError(f"crosswise: unknown option(s) {', '.join(sorted(unknown))} (known: players, chance)")
+    chance = params.pop("chance", False)
+    if chance not in (True, False, "true", "false"):
+        raise UnknownGameError(f"crosswise: chance must be true or false, got {chance!r}")
+    if chance in (True, "true"):    # the deal and the draws as chance nodes (for learning agents)
+        from crossridor.games.learning.crosswise import ChanceCrosswise
+        return ChanceCrosswise(load(**params).players)
     players = params.get("players", 2)
     if isinstance(players, str) and players.strip().isdigit():
         players = int(players)
@@ -369,7 +376,7 @@ def load(**params) -> CrosswiseGame:
 
 # ------------------------------------------------------------------ state
 
-class CrosswiseState:
+class CrosswiseState(LearningState):
     """A full Crosswise state (every hand and the bag order are inside; the
     protocol's hidden-information methods give each player only their view)."""
 

@@ -85,6 +85,7 @@ from itertools import combinations
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
 from crossridor.engine.protocol import CHANCE, SPECTATOR, TERMINAL, GameTraits, SearchResult, applied, play_moves
+from crossridor.games.learning.api import LearningGame, LearningState
 
 from .kuq_deck import (LANES, NT, ROOMS, ROWS, TERRAIN_COUNTS, TERRAIN_NAMES, TERRAINS,
                        TOTAL_TERRAIN, Deck, generate_deck, parse_deck_text)
@@ -172,6 +173,12 @@ def _int_param(p, k, lo, hi):
 
 
 def load(**params) -> "KreuzUndQuer":
+    chance = params.pop("chance", False)
+    if chance not in (True, False, "true", "false"):
+        raise UnknownGameError(f"kreuzundquer: chance must be true or false, got {chance!r}")
+    if chance in (True, "true"):   # the route-card deal as chance nodes (for learning agents)
+        from crossridor.games.learning.kreuz_und_quer import ChanceKreuzUndQuer
+        return ChanceKreuzUndQuer(**params)
     for k in params:
         if k not in _PARAMS:
             raise UnknownGameError(f"kreuzundquer: unknown option {k!r} (known: {', '.join(_PARAMS)})")
@@ -207,7 +214,7 @@ def load(**params) -> "KreuzUndQuer":
     return KreuzUndQuer(deck, p)
 
 
-class KreuzUndQuer:
+class KreuzUndQuer(LearningGame):
     name = "kreuzundquer"
 
     def __init__(self, deck: Deck, params: dict):
@@ -257,7 +264,7 @@ class KreuzUndQuer:
 PHASES = ("build", "goal", "collect", "flip", "decide", "penalty", "over")
 
 
-class KState:
+class KState(LearningState):
     def __init__(self, game: KreuzUndQuer):
         self.game = game
         n = game.n

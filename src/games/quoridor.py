@@ -18,6 +18,7 @@ from crossridor.engine.errors import (CrossridorError, IllegalMoveError, Invalid
                            UnknownGameError)
 from crossridor.engine.options import check_options
 from crossridor.engine.protocol import TERMINAL, GameTraits
+from crossridor.games.learning.api import LearningGame, LearningState
 
 # Move codes of the core (see quoridor.pxi): bits 0-6 index, bits 7-8 kind;
 # square index = row * 9 + col, wall anchor index = row * 8 + col.
@@ -114,7 +115,7 @@ def split_moves(moves) -> list:
 
 
 @dataclass(frozen=True)
-class QuoridorGame:
+class QuoridorGame(LearningGame):
     """Quoridor with its options: size (odd, 3..9), players (2 or 4), walls
     per player (default 10 with 2 players, 5 with 4), max_plies (a draw after
     that many moves; None = no limit)."""
@@ -194,7 +195,7 @@ class QuoridorGame:
         return QuoridorState(self, core)
 
 
-class QuoridorState:
+class QuoridorState(LearningState):
     """A Quoridor position (mutable: play/undo), implementing the protocol."""
 
     __slots__ = ("game", "core", "_to_code", "_from_code")

@@ -58,6 +58,7 @@ from functools import lru_cache
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
 from crossridor.engine.protocol import CHANCE, SPECTATOR, TERMINAL, GameTraits, SearchResult, applied, play_moves
+from crossridor.games.learning.api import LearningGame, LearningState
 
 import time as _time
 
@@ -158,7 +159,7 @@ def load(**params) -> "Qwatrobat":
     return Qwatrobat(**p)
 
 
-class Qwatrobat:
+class Qwatrobat(LearningGame):
     name = "qwatrobat"
 
     def __init__(self, open=False, clear_four=True, last_round_points=6, cards=8, first=None):
@@ -230,7 +231,7 @@ def resolve_field(field, clear_four: bool, nvals: int):
 # ----------------------------------------------------------------------------- state
 
 
-class QState:
+class QState(LearningState):
     def __init__(self, game: Qwatrobat):
         self.game = game
         n = game.ncols

@@ -1,0 +1,111 @@
+# Quoridor observation tensors for learning agents, filled in C.
+#
+# Layout (documented for users in games/learning/quoridor.py): float32
+# planes [C, N, N], C = 4 * P + 2, seen from `me`'s side of the board.
+#   0 .. P-1        pawn of seat (me + i) % P, one-hot
+#   P, P+1          horizontal / vertical walls, one-hot at their anchor
+#                   (anchor (c, r) at plane cell [r, c]; row / column N-1 empty)
+#   P+2 .. 2P+1     walls in hand of seat (me + i) % P / walls per player
+#   2P+2 .. 3P+1    1 everywhere on the plane of the seat to move (relative)
+#   3P+2 .. 4P+1    distance field of seat (me + i) % P: steps from each
+#                   square to its goal side (walls only, pawns ignored) / N^2;
+#                   1 for a square walled off from the goal
+# Canonical frame: the board is turned by t = me * 4 / P quarter turns
+# counterclockwise, (c, r) -> (N-1-r, c) per turn, so that `me` always moves
+# towards the last row; a quarter turn also swaps horizontal and vertical walls.
+
+cdef inline void q_rot(int n, int t, int c, int r, int* oc, int* orow) noexcept nogil:
+    if t == 0:
+        oc[0] = c; orow[0] = r
+    elif t == 1:
+        oc[0] = n - 1 - r; orow[0] = c
+    elif t == 2:
+        oc[0] = n - 1 - c; orow[0] = n - 1 - r
+    else:
+        oc[0] = r; orow[0] = n - 1 - c
+
+
+cdef void q_fill_observation(const QPos* p, int me, int walls_total, float* out) noexcept nogil:
+    """One observation of `me` into out[C * N * N] (layout above)."""
+    cdef const QGeom* g = p.g
+    cdef int n = g.n, m = g.m, P = g.nplayers, nn = n * n
+    cdef int t = me * 4 // P
+    cdef int i, j, q, c, r, oc, orow, a, d, plane
+    cdef float wt = walls_total if walls_total > 0 else 1
+    cdef u128 reach, nxt, layer, bits
+    cdef int is_v
+    memset(out, 0, (4 * P + 2) * nn * sizeof(float))
+    for i in range(P):
+        q = (me + i) % P
+        c = p.pawn[q] % SQ
+        r = p.pawn[q] // SQ
+        q_rot(n, t, c, r, &oc, &orow)
+        out[i * nn + orow * n + oc] = 1
+        for j in range(nn):
+            out[(P + 2 + i) * nn + j] = p.walls_left[q] / wt
+        # distance field: flood from the goal side, layer by layer
+        plane = (3 * P + 2 + i) * nn
+        for j in range(nn):
+            out[plane + j] = 1
+        reach = g.goal[q]
+        layer = reach
+        d = 0
+        while layer:
+            bits = layer
+            while bits:
+                a = bb_lsb(bits)
+                bits &= bits - 1
+                q_rot(n, t, a % SQ, a // SQ, &oc, &orow)
+                out[plane + orow * n + oc] = d / <float>nn
+            nxt = reach | q_step(p, reach)
+            layer = nxt & ~reach
+            reach = nxt
+            d += 1
+    i = (p.to_move - me + P) % P
+    for j in range(nn):
+        out[(2 * P + 2 + i) * nn + j] = 1
+    for r in range(m):
+        for c in range(m):
+            a = r * AS + c
+            if not ((p.hw | p.vw) >> a) & 1:
+                continue
+            q_rot(m, t, c, r, &oc, &orow)
+            # a quarter turn (odd t) turns a horizontal wall into a vertical one
+            is_v = ((p.hw >> a) & 1) == 0
+            plane = P + (is_v ^ (t & 1))
+            out[plane * nn + orow * n + oc] = 1
+
+
+def q_observation_batch(cores, players, float[:, :, :, ::1] out):
+    """Fill out[k] with the observation of players[k] (None: the player to
+    move) in cores[k]. All cores must share size, players and walls."""
+    cdef Py_ssize_t k, count = len(cores)
+    cdef QuoridorCore core
+    if count == 0:
+        return
+    core = cores[0]
+    cdef int n = core.size, P = core.players, walls = core.walls
+    if out.shape[0] < count or out.shape[1] != 4 * P + 2 or out.shape[2] != n or out.shape[3] != n:
+        raise ValueError(f"out must have shape ({count}, {4 * P + 2}, {n}, {n}) or more rows, "
+                         f"got ({out.shape[0]}, {out.shape[1]}, {out.shape[2]}, {out.shape[3]})")
+    cdef const QPos** pos = <const QPos**>malloc(count * sizeof(QPos*))
+    cdef int* me = <int*>malloc(count * sizeof(int))
+    if pos == NULL or me == NULL:
+        free(pos); free(me)
+        raise MemoryError()
+    try:
+        for k in range(count):
+            core = cores[k]
+            if core.size != n or core.players != P or core.walls != walls:
+                raise ValueError("all states of a batch must come from one game")
+            pos[k] = &core.pos
+            pl = core.pos.to_move if players is None else players[k]
+            if not 0 <= pl < P:
+                raise ValueError(f"player must be 0..{P - 1}, got {pl!r}")
+            me[k] = pl
+        with nogil:
+            for k in range(count):
+                q_fill_observation(pos[k], me[k], walls, &out[k, 0, 0, 0])
+    finally:
+        free(pos)
+        free(me)
