@@ -8,7 +8,7 @@ import time
 
 from . import cli_match
 from .cli_common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
-                         load_game_from_args, parse_option, print_json, state_from_args)
+                         load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
 from .perft import perft
 from .protocol import Limits
 from .search_api import algorithm_names, search
@@ -31,7 +31,7 @@ def cmd_perft(args) -> int:
         raise UsageError(f"--hash must be >= 0 MB, got {args.hash}")
     state = state_from_args(load_game_from_args(args), args)
     start = time.perf_counter()
-    result = perft(state, args.depth, divide=args.divide, hash_mb=args.hash)
+    result, _ = run_stoppable(perft, state, args.depth, args.divide, args.hash)
     seconds = time.perf_counter() - start
     nodes = result if not args.divide else sum(n for _, n in result)
     nps = nodes / seconds if seconds > 0 else 0.0
@@ -101,17 +101,20 @@ def cmd_best(args) -> int:
     algorithm = args.algorithm
     if algorithm is None:   # alpha-beta, unless the game hides information from the players
         algorithm = "ismcts" if state.game.traits.hidden_information else "alphabeta"
-    result = search(state, algorithm=algorithm, limits=limits_from_args(args),
-                    seed=args.seed, **options)
+    limits = limits_from_args(args)
+    result, interrupted = run_stoppable(
+        lambda: search(state, algorithm=algorithm, limits=limits, seed=args.seed, **options))
     if args.json:
-        print_json(result.as_dict())
+        print_json(dict(result.as_dict(), interrupted=interrupted))
     else:
         pv = " ".join(str(m) for m in result.pv)
         print(f"bestmove {result.move}")
         print(f"score {format_score(result.score)}  depth {result.depth}  nodes {result.nodes}  "
               f"nps {result.nps:.0f}  time {result.seconds:.3f}s")
         print(f"pv {pv}")
-    return 0
+        if interrupted:
+            print("interrupted: the best move found before the stop")
+    return 130 if interrupted else 0
 
 
 def cmd_bench(args) -> int:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 
+from . import stop
 from .errors import CrossridorError
 from .registry import load_game
 
@@ -105,3 +108,34 @@ def fail(message: str) -> int:
 
 
 USER_ERRORS = (UsageError, CrossridorError, ValueError)
+
+
+def run_stoppable(fn, *args):
+    """Run fn(*args) in a worker thread while this (main) thread waits, so
+    that SIGINT/SIGTERM are handled at once even while the worker is in a C
+    loop: the handler stops every search (engine.stop.interrupt), and the
+    work returns what it has. Returns (fn's value, whether interrupted);
+    fn's exception is raised here."""
+    box: dict = {}
+
+    def target():
+        try:
+            box["value"] = fn(*args)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
+            box["error"] = exc
+
+    def on_signal(signum, frame):
+        stop.interrupt()
+
+    worker = threading.Thread(target=target, name="crossridor-work", daemon=True)
+    main = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
+    try:
+        worker.start()
+        worker.join()    # interruptible: the handler runs here, then the wait goes on
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if "error" in box:
+        raise box["error"]
+    return box.get("value"), stop.interrupted()

@@ -3,10 +3,10 @@ work is in crossridor.engine.match and engine.play)."""
 
 from __future__ import annotations
 
-import signal
 import sys
 
-from .cli_common import UsageError, add_game_arguments, game_params, print_json, state_from_args
+from .cli_common import (UsageError, add_game_arguments, game_params, print_json, run_stoppable,
+                         state_from_args)
 from .stats import SprtSpec
 
 DEFAULT_GAMES = 100
@@ -63,14 +63,9 @@ def cmd_match(args) -> int:
             bar.set_postfix_str(f"W {tally.wins} D {tally.draws} L {tally.losses} "
                                 f"({100 * (tally.score or 0):.1f}%)", refresh=False)
 
-    def on_term(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, on_term)
     try:
-        result = match.run(on_record=on_record)
+        result, interrupted = run_stoppable(match.run, None, on_record)
     finally:
-        signal.signal(signal.SIGTERM, previous)
         if bar is not None:
             bar.close()
     out = result.summary()
@@ -78,7 +73,7 @@ def cmd_match(args) -> int:
         print_json(out)
     else:
         print_report(out, result)
-    return 0
+    return 130 if interrupted else 0
 
 
 def _elo_text(out: dict) -> str:
@@ -114,8 +109,10 @@ def print_report(out: dict, result) -> None:
         print(f"sprt ({result.config.sprt}): llr {s['llr']:.3f} in [{s['lower']:.3f}, {s['upper']:.3f}]: {verdict}")
     if "points" in out:
         print("points: " + "  ".join(f"engine {i}: {p}" for i, p in enumerate(out["points"], 1)))
+    if result.interrupted:
+        print(f"interrupted after {n} game{'' if n == 1 else 's'}: the statistics cover those")
     if result.stopped:
-        print(f"stopped early ({result.stopped}) after {n} games"
+        print(f"stopped early ({result.stopped}) after {n} game{'' if n == 1 else 's'}"
               + (f"; {result.uncounted} more finished and are in the records, not counted"
                  if result.uncounted else ""))
     if "first_to" in out:

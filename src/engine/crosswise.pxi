@@ -885,7 +885,7 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
                    double c_uct, double margin, int eps_pct, double pbias, int hexp,
                    int root_k, int act, cw_Tree* tr,
                    int* iters_out,
-                   long long* moves_out) noexcept nogil:
+                   long long* moves_out, volatile int* stop) noexcept nogil:
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse
     2012) from the view of the player to move at the root: every iteration
     redeals the hidden tiles, descends the one tree using only the children
@@ -961,6 +961,8 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
         if sims > 0 and it >= sims:
             break
         if seconds > 0 and (it & 15) == 0 and it > 0 and cw_now() - t0 >= seconds:
+            break
+        if stop[0]:
             break
         memcpy(&d, root, sizeof(cw_State))
         if cw_determinize(&d, viewer, &rng) < 0:
@@ -1163,7 +1165,7 @@ cdef int cw_leaf_best(cw_State* s, const int* buf, int n, int team, int base) no
     return best
 
 cdef int cw_negamax(cw_State* s, int depth, int alpha, int beta, int width,
-                    long long* leaves) noexcept nogil:
+                    long long* leaves, StopCheck* sc) noexcept nogil:
     """Value for the team to move, searching `depth` plies (depth 1: the
     best move by cw_leaf_best)."""
     cdef int buf[CW_MAXMOVES]
@@ -1179,6 +1181,8 @@ cdef int cw_negamax(cw_State* s, int depth, int alpha, int beta, int width,
     leaves[0] += n
     if depth <= 1:
         return cw_leaf_best(s, buf, n, team, base)
+    if stop_check(sc):
+        return 0            # the caller drops this evaluation
     # cells that block a live six of the other team (its line holds five of a
     # symbol and one empty cell)
     for i in range(6):
@@ -1211,7 +1215,7 @@ cdef int cw_negamax(cw_State* s, int depth, int alpha, int beta, int width,
         g = gain[j]; gain[j] = gain[i]; gain[i] = g
         code = buf[j]; buf[j] = buf[i]; buf[i] = code
         cw_make(s, code, &u)
-        v = -cw_negamax(s, depth - 1, -beta, -alpha, width, leaves)
+        v = -cw_negamax(s, depth - 1, -beta, -alpha, width, leaves, sc)
         cw_unmake(s, &u)
         if v > best:
             best = v
@@ -1278,7 +1282,7 @@ cdef int cw_root_candidates(cw_State* d, int viewer, int root_k, int* rootmoves)
 cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                  int depth, int width, int root_k, double scale, int roll, int eps_pct,
                  int halving, int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
-                 int* evals_out, long long* leaves_out) noexcept nogil:
+                 int* evals_out, long long* leaves_out, volatile int* stop) noexcept nogil:
     """PIMC search from the view of the player to move. One evaluation =
     one root move scored in one deal; the root moves are evaluated in turn,
     deal after deal, until `sims` evaluations or `seconds` (at least one
@@ -1296,6 +1300,8 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     cdef int nroot, i, j, ev = 0, v, nalive, nphase = 1, phase = 0, keep, better
     cdef double t0 = cw_now(), frac, mi, mj
     cdef long long leaves = 0
+    cdef StopCheck sc
+    stop_check_init(&sc, stop, seconds)
     memcpy(&d, root, sizeof(cw_State))
     nroot = cw_root_candidates(&d, viewer, root_k, rootmoves)
     nroot_out[0] = nroot
@@ -1318,6 +1324,9 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                 break
             if not alive[i]:
                 continue
+            sc.countdown = 0        # read the clock before every evaluation, not once a round
+            if stop_check(&sc):
+                break
             cw_make(&d, rootmoves[i], &u)
             if roll > 0:
                 # the deal played out to the end after the root move
@@ -1332,18 +1341,22 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                 if cw_team(cw_to_move(&e)) != cw_team(viewer):
                     v = -v
             elif depth > 1:
-                v = -cw_negamax(&d, depth - 1, -CW_INF, CW_INF, width, &leaves)
+                v = -cw_negamax(&d, depth - 1, -CW_INF, CW_INF, width, &leaves, &sc)
             elif d.over:
                 v = -cw_term_value(&d, 0)
             else:
                 v = cw_team_score(&d, cw_team(viewer)) - cw_team_score(&d, 1 - cw_team(viewer))
             cw_unmake(&d, &u)
+            if sc.stopped:
+                break               # an evaluation cut short is not counted
             acc[i] += cw_squash(v, scale)
             cnt[i] += 1
             ev += 1
         if sims > 0 and ev >= sims:
             break
         if seconds > 0 and cw_now() - t0 >= seconds:
+            break
+        if sc.stopped:
             break
         if phase < nphase - 1 and nalive > 2:
             frac = 0.0
@@ -1691,9 +1704,10 @@ cdef class CrosswiseCore:
         tr.nodes = <cw_Node*>malloc(tr.cap * sizeof(cw_Node))
         if tr.nodes == NULL:
             raise MemoryError()
+        cdef volatile int* stop = current_stop_flag()
         with nogil:
             rc = cw_ismcts(&root, sims, seconds, seed, c_uct, margin, eps_pct, pbias, hexp, root_k, act, &tr,
-                           &iters, &moves)
+                           &iters, &moves, stop)
         try:
             if rc < 0:
                 raise ValueError("crosswise: search failed (inconsistent state or out of memory)")
@@ -1731,13 +1745,14 @@ cdef class CrosswiseCore:
         cdef int nroot = 0, evals = 0, rc, i
         cdef long long leaves = 0
         cdef cw_State root = self.s
+        cdef volatile int* stop = current_stop_flag()
         if rootmoves == NULL or acc == NULL or cnt == NULL or alive == NULL:
             free(rootmoves); free(acc); free(cnt); free(alive)
             raise MemoryError()
         try:
             with nogil:
                 rc = cw_pimc(&root, sims, seconds, seed, depth, width, root_k, scale, roll, eps_pct,
-                             halving, rootmoves, acc, cnt, alive, &nroot, &evals, &leaves)
+                             halving, rootmoves, acc, cnt, alive, &nroot, &evals, &leaves, stop)
             if rc < 0:
                 raise ValueError("crosswise: search failed (inconsistent state)")
             stats = [(rootmoves[i], cnt[i], acc[i] / cnt[i], i, alive[i]) for i in range(nroot)
@@ -1745,6 +1760,8 @@ cdef class CrosswiseCore:
             # alive moves first, best mean value; ties: the better one-move gain (candidate order)
             stats.sort(key=lambda e: (-e[4], -e[2], e[3]))
             stats = [(m, n, q) for m, n, q, _, _ in stats]
+            if not stats:   # stopped before the first evaluation: the best one-move gain
+                return (rootmoves[0] if nroot else self.legal_codes()[0], 0.0, evals, leaves, [])
             return (stats[0][0], stats[0][2], evals, leaves, stats)
         finally:
             free(rootmoves); free(acc); free(cnt); free(alive)

@@ -280,6 +280,8 @@ cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, double d
     while sims < max_sims:
         if deadline > 0 and (sims & 15) == 0 and now_seconds() >= deadline:
             break
+        if s.stop_flag[0]:
+            break
         s.pos = root
         node = 0
         depth = 0
@@ -376,6 +378,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
     try:
         if s == NULL or t.nodes == NULL or t.arena == NULL:
             raise MemoryError()
+        s.stop_flag = current_stop_flag()
         s.pos = core.pos
         s.root_player = core.pos.to_move
         s.w_wall = S_WALL

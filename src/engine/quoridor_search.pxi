@@ -38,6 +38,7 @@ ctypedef struct QSearch:
     long long node_limit        # 0 = none
     double deadline             # 0 = none
     int stop
+    volatile int* stop_flag     # set from outside (engine.stop): stop now
     int root_player
     int prune_walls             # selective walls below the root
     int lmr                     # late-move reductions
@@ -172,7 +173,8 @@ cdef inline int q_score_from_tt(int score, int ply) noexcept nogil:
 
 
 cdef inline bint q_out_of_budget(QSearch* s) noexcept nogil:
-    if s.stop:
+    if s.stop or s.stop_flag[0]:
+        s.stop = 1
         return True
     if s.node_limit and s.nodes >= s.node_limit:
         s.stop = 1
@@ -430,6 +432,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     cdef int best_code = -1
     cdef int root_moves[Q_MAX_MOVES]
     try:
+        s.stop_flag = current_stop_flag()
         s.pos = core.pos
         s.root_player = core.pos.to_move
         s.prune_walls = 1 if prune else 0

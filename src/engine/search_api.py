@@ -4,8 +4,10 @@ every game and algorithm. A state may offer a compiled fast path
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 
+from . import stop as _stop
 from .errors import CrossridorError
 from .protocol import Limits, SearchResult
 
@@ -23,16 +25,30 @@ def algorithm_names() -> list[str]:
 
 
 def search(state, algorithm: str = "alphabeta", limits: Limits | None = None,
-           seed: int | None = None, **options) -> SearchResult:
-    """Search `state` and return the best move found for the player to move."""
+           seed: int | None = None, stop: _stop.Stop | None = None, **options) -> SearchResult:
+    """Search `state` and return the best move found for the player to move.
+
+    `stop`: a `crossridor.Stop`; `stop.set()` from another thread ends the
+    search early (so does `crossridor.stop()`), which then returns the best
+    move found so far with `extra["stopped"] = True`."""
     if algorithm not in ALGORITHMS:
         raise CrossridorError(f"unknown algorithm {algorithm!r} (known: {', '.join(algorithm_names())})")
     if limits is None:
         limits = Limits(time=1.0)
     elif not isinstance(limits, Limits):
         raise CrossridorError(f"limits must be a Limits object, got {type(limits).__name__}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise CrossridorError(f"seed must be an integer, got {seed!r}")
     if state.is_terminal():
         raise CrossridorError("cannot search a finished game")
+    with _stop.scope(stop) as token:
+        result = _run(state, algorithm, limits, seed, options)
+        if token.is_set():
+            result = dataclasses.replace(result, extra={**result.extra, "stopped": True})
+    return result
+
+
+def _run(state, algorithm, limits, seed, options) -> SearchResult:
     native = getattr(state, "native_search", None)
     if native is not None:
         result = native(algorithm, limits, seed, options)

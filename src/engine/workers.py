@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import stop as _stop
 from .cli_common import convert_value
 from .errors import CrossridorError
 from .protocol import CHANCE, Limits
@@ -321,6 +322,8 @@ def play_game(task: GameTask) -> GameRecord:
     moves = list(task.opening)
     chance_rng = random.Random(derive_seed(task.seed, "chance"))
     while not state.is_terminal() and len(moves) < task.max_plies:
+        if _stop.interrupted():
+            raise _stop.Interrupted(f"game {task.index} interrupted")   # not a finished game
         player = state.current_player
         if player == CHANCE:
             outcomes = state.chance_outcomes()
