@@ -11,7 +11,8 @@ from .cli_common import (USER_ERRORS, ArgumentParser, UsageError, add_game_argum
                          load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
 from .perft import perft
 from .protocol import Limits
-from .search_api import algorithm_names, search
+from .search_api import algorithm_names, default_algorithm, search
+from .views import seat_view
 
 
 def cmd_legal(args) -> int:
@@ -52,13 +53,12 @@ def cmd_show(args) -> int:
     state = state_from_args(load_game_from_args(args), args)
     if args.viewer is not None:
         # a hidden-information game seen by one player: only what they may see
-        render = getattr(state, "render", None)
-        if render is None:
+        if not state.game.traits.hidden_information:
             raise UsageError(f"--viewer: {args.game} has no hidden information to hide")
         players = state.game.traits.num_players
         if not 1 <= args.viewer <= players:
             raise UsageError(f"--viewer must be 1..{players}, got {args.viewer}")
-        board = render(args.viewer - 1)
+        board = seat_view(state, args.viewer - 1)
     else:
         board = str(state)
     if args.json:
@@ -99,8 +99,8 @@ def cmd_best(args) -> int:
                   f"nps {info.nps:.0f} time {info.seconds:.3f} pv {pv}", flush=True)
         options["on_iteration"] = report
     algorithm = args.algorithm
-    if algorithm is None:   # alpha-beta, unless the game hides information from the players
-        algorithm = "ismcts" if state.game.traits.hidden_information else "alphabeta"
+    if algorithm is None:
+        algorithm = default_algorithm(state)
     limits = limits_from_args(args)
     result, interrupted = run_stoppable(
         lambda: search(state, algorithm=algorithm, limits=limits, seed=args.seed, **options))
@@ -132,6 +132,8 @@ def add_limit_arguments(parser) -> None:
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="crossridor",
                             description="Game-AI engine for Quoridor, Crosswise, Qwatrobat and Kreuz & Quer.")
+    from crossridor import __version__
+    parser.add_argument("--version", action="version", version=f"crossridor {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
 
     p = sub.add_parser("legal", help="list the legal moves of a position")

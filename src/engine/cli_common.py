@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import signal
 import sys
 import threading
@@ -23,7 +24,9 @@ class ArgumentParser(argparse.ArgumentParser):
     so every bad input leaves by the same one-line path."""
 
     def error(self, message):
-        raise UsageError(f"{self.prog}: {message}")
+        # fail() adds "crossridor: error: "; a subcommand names itself
+        command = self.prog.partition(" ")[2]
+        raise UsageError(f"{command}: {message}" if command else message)
 
 
 def parse_option(text: str) -> tuple[str, object]:
@@ -76,6 +79,10 @@ def game_params(args) -> dict:
             params[name] = value
     for text in getattr(args, "option", []) or []:
         key, value = parse_option(text)
+        if key in params:
+            given = f"--{key}" if key in ("size", "players", "walls") and getattr(args, key, None) is not None \
+                else f"-o {key}"
+            raise UsageError(f"game option {key} is given twice ({given} and -o {text})")
         params[key] = value
     return params
 
@@ -91,6 +98,10 @@ def state_from_args(game, args):
             raise UsageError("give --moves or --position, not both")
         return game.state_from_position(args.position)
     seed = getattr(args, "seed", None)
+    if seed is None and (game.traits.chance or game.traits.hidden_information):
+        # a random deal: say which, so that it can be played again
+        seed = random.SystemRandom().randrange(2 ** 32)
+        sys.stderr.write(f"crossridor: note: deal seed {seed} (--seed {seed} deals it again)\n")
     if seed is not None:
         return game.new_state(args.moves or None, seed=seed)
     return game.new_state(args.moves or None)

@@ -10,7 +10,6 @@ from .cli_common import (UsageError, add_game_arguments, game_params, print_json
 from .stats import SprtSpec
 
 DEFAULT_GAMES = 100
-DEFAULT_PLAY_ENGINE = "alphabeta:time=1"
 
 
 def _engine(text: str):
@@ -134,13 +133,11 @@ def cmd_play(args) -> int:
     from .play import PlaySession
     from .workers import resolve_game
 
-    engine = _engine(args.engine)
+    engine = _engine(args.engine) if args.engine is not None else None
     game = resolve_game(args.game, game_params(args))
     n = game.traits.num_players
     if not 1 <= args.as_player <= n:
         raise UsageError(f"--as must be between 1 and {n}, got {args.as_player}")
-    if getattr(game.traits, "hidden_information", False):
-        sys.stderr.write("crossridor: note: the board shown includes hidden information\n")
     state = state_from_args(game, args)
     return PlaySession(state, engine, human=args.as_player - 1, seed=args.seed).run()
 
@@ -188,8 +185,9 @@ def add_parsers(sub) -> None:
                        description="Play against the engine. At the prompt: a move, undo, hint, moves, "
                                    "board, help, quit (end of input quits).")
     add_game_arguments(p)
-    p.add_argument("--engine", default=DEFAULT_PLAY_ENGINE, metavar="SPEC",
-                   help=f"the engine (default {DEFAULT_PLAY_ENGINE})")
+    p.add_argument("--engine", default=None, metavar="SPEC",
+                   help="the engine (default: the algorithm `best` picks for each position, 1 s a move: "
+                        "alphabeta, or ismcts for hidden information)")
     p.add_argument("--as", dest="as_player", type=int, default=1, metavar="N",
                    help="your seat: 1 moves first (default 1)")
     p.set_defaults(func=cmd_play)

@@ -288,7 +288,7 @@ cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, double d
         # selection / expansion
         while True:
             n = &t.nodes[node]
-            if s.pos.winner >= 0:
+            if s.pos.winner >= 0 or (s.draw_ply and depth >= s.draw_ply):
                 break
             if n.moves_at < 0:
                 if n.visits == 0 and node != 0:
@@ -330,6 +330,8 @@ cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, double d
         # evaluation
         if s.pos.winner >= 0:
             q_terminal_values(&s.pos, vals)
+        elif s.draw_ply and depth >= s.draw_ply:
+            vals[0] = vals[1] = vals[2] = vals[3] = 0.0     # the move limit: a draw
         else:
             q_rollout(s, rng, mode, rollout_depth, vals)
         # backup
@@ -379,6 +381,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
         if s == NULL or t.nodes == NULL or t.arena == NULL:
             raise MemoryError()
         s.stop_flag = current_stop_flag()
+        s.draw_ply = q_draw_ply(state)
         s.pos = core.pos
         s.root_player = core.pos.to_move
         s.w_wall = S_WALL

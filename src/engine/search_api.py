@@ -24,27 +24,52 @@ def algorithm_names() -> list[str]:
     return sorted(ALGORITHMS)
 
 
+def default_algorithm(state) -> str:
+    """The algorithm `best` and `play` use when none is named: alphabeta, or
+    ismcts for a game with hidden information, unless the state names its
+    own (`state.default_algorithm()`, e.g. Qwatrobat's exact solver once an
+    open game is in play)."""
+    own = getattr(state, "default_algorithm", None)
+    if callable(own):
+        return own()
+    return "ismcts" if state.game.traits.hidden_information else "alphabeta"
+
+
 def search(state, algorithm: str = "alphabeta", limits: Limits | None = None,
            seed: int | None = None, stop: _stop.Stop | None = None, **options) -> SearchResult:
     """Search `state` and return the best move found for the player to move.
 
     `stop`: a `crossridor.Stop`; `stop.set()` from another thread ends the
     search early (so does `crossridor.stop()`), which then returns the best
-    move found so far with `extra["stopped"] = True`."""
+    move found so far with `extra["stopped"] = True`.
+
+    `on_iteration=f`: f(SearchResult) after every finished depth of an
+    iterative-deepening alpha-beta; other algorithms call it once, with the
+    final result."""
     if algorithm not in ALGORITHMS:
         raise CrossridorError(f"unknown algorithm {algorithm!r} (known: {', '.join(algorithm_names())})")
     if limits is None:
         limits = Limits(time=1.0)
     elif not isinstance(limits, Limits):
         raise CrossridorError(f"limits must be a Limits object, got {type(limits).__name__}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise CrossridorError(f"seed must be an integer, got {seed!r}")
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise CrossridorError(f"seed must be an integer, got {seed!r}")
+        seed %= 1 << 64     # any integer; the searches take 64 bits
     if state.is_terminal():
         raise CrossridorError("cannot search a finished game")
+    report = options.pop("on_iteration", None)
+    if report is not None and not callable(report):
+        raise CrossridorError(f"{algorithm}: option on_iteration must be a function, got {report!r}")
+    calls = []
+    if report is not None and algorithm == "alphabeta":
+        options["on_iteration"] = lambda info: (calls.append(1), report(info))
     with _stop.scope(stop) as token:
         result = _run(state, algorithm, limits, seed, options)
         if token.is_set():
             result = dataclasses.replace(result, extra={**result.extra, "stopped": True})
+    if report is not None and not calls:
+        report(result)
     return result
 
 

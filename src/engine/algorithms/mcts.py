@@ -36,6 +36,7 @@ import math
 import random
 
 from ..errors import UnsupportedGameError
+from ..stop import stopped
 from ..protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
 from .common import Timeout, check_root, deadline_of, mcts_options, move_list, now, rollout, \
     sample_chance, sim_budget, traits_of
@@ -123,6 +124,8 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
     sims = 0
     while sims < budget:
         if deadline is not None and sims and now() >= deadline:
+            break
+        if stopped():
             break
         node = root
         path = [root]
