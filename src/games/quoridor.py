@@ -205,6 +205,11 @@ class QuoridorGame:
                 turn = int(turn_s) - 1
             except ValueError:
                 raise ValueError(f"to-move {turn_s!r} is not a player number") from None
+            # checked here, before the core's C ints
+            if not 0 <= turn < players:
+                raise ValueError(f"to-move must be 1..{players}, got {turn_s!r}")
+            if any(not 0 <= x <= MAX_WALLS for x in left):
+                raise ValueError(f"walls left {left_s!r} must each be 0..{MAX_WALLS}")
             core = QuoridorCore(size, players, self.walls)
             core.set_position(pawns, left, hw, vw, turn)
         except ValueError as exc:
