@@ -11,7 +11,8 @@ Profiles: "quick" (the default; a few seconds, run in CI) and "long":
     CROSSRIDOR_FUZZ=long nice python -m pytest -q -s tests/test_fuzz.py
 
 (CROSSRIDOR_FUZZ_SCALE=0.1 runs a tenth of the long profile; the number of
-inputs tried is printed at the end with -s.)
+inputs tried is printed at the end with -s, and every 5,000 inputs written to
+the file CROSSRIDOR_FUZZ_LOG names, if set. Pytest's -k runs one fuzz target.)
 """
 
 from __future__ import annotations
@@ -52,12 +53,22 @@ GAMES = {
 CASES = [(name, params) for name, plist in GAMES.items() for params in plist]
 ALGORITHMS = ["alphabeta", "mcts", "ismcts", "greedy", "random"]
 INPUTS = {"n": 0}
+PROGRESS = os.environ.get("CROSSRIDOR_FUZZ_LOG")      # a file: the count so far, every 5,000 inputs
+
+
+def tick(test: str) -> None:
+    INPUTS["n"] += 1
+    INPUTS[test] = INPUTS.get(test, 0) + 1
+    if PROGRESS and INPUTS["n"] % 5000 == 0:
+        with open(PROGRESS, "w") as f:
+            f.write(" ".join(f"{k}={v}" for k, v in INPUTS.items()) + "\n")
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _count_inputs():
     yield
-    print(f"\nfuzz profile {PROFILE}: {INPUTS['n']} inputs tried")
+    print(f"\nfuzz profile {PROFILE}: {INPUTS['n']} inputs tried "
+          f"({', '.join(f'{k} {v}' for k, v in INPUTS.items() if k != 'n')})")
 
 
 @functools.lru_cache(maxsize=None)
@@ -102,7 +113,7 @@ ANY_TEXT = hs.one_of(NOTATION, hs.text(max_size=30))
 @given(case=hs.integers(0, len(CASES) - 1), seed=hs.integers(0, 2 ** 32), plies=hs.integers(0, 40),
        text=ANY_TEXT)
 def test_move_parser(case, seed, plies, text):
-    INPUTS["n"] += 1
+    tick("move_parser")
     state = _state(case, seed, plies)
     before = state.position()
     try:
@@ -131,7 +142,7 @@ def _mutations(text: str):
 @given(case=hs.integers(0, len(CASES) - 1), seed=hs.integers(0, 2 ** 32), plies=hs.integers(0, 40),
        data=hs.data())
 def test_position_strings(case, seed, plies, data):
-    INPUTS["n"] += 1
+    tick("position_strings")
     game = _game(case)
     state = _state(case, seed, plies)
     text = state.position()
@@ -161,7 +172,7 @@ GAME_KEYS = ["size", "players", "walls", "max_plies", "open", "first", "cards", 
 @given(name=hs.sampled_from(sorted(GAMES)),
        params=hs.dictionaries(hs.sampled_from(GAME_KEYS), VALUES, max_size=3))
 def test_game_options(name, params):
-    INPUTS["n"] += 1
+    tick("game_options")
     try:
         game = crossridor.load_game(name, **params)
     except ValueError:
@@ -186,7 +197,7 @@ LIMITS = hs.sampled_from([Limits(depth=1), Limits(nodes=50), Limits(sims=10), Li
        options=hs.dictionaries(hs.sampled_from(SEARCH_KEYS), OPTION_VALUES, max_size=3),
        search_seed=hs.one_of(hs.none(), hs.integers(-2 ** 70, 2 ** 70)))
 def test_search_options(case, seed, plies, algorithm, limits, options, search_seed):
-    INPUTS["n"] += 1
+    tick("search_options")
     state = _state(case, seed, plies)
     if state.is_terminal() or state.current_player == crossridor.CHANCE:
         return
@@ -208,7 +219,7 @@ OPS = hs.lists(hs.tuples(hs.sampled_from(["play", "play", "play", "undo", "legal
 @fuzz("api")
 @given(case=hs.integers(0, len(CASES) - 1), seed=hs.integers(0, 2 ** 32), ops=OPS)
 def test_api_sequences(case, seed, ops):
-    INPUTS["n"] += 1
+    tick("api_sequences")
     game = _game(case)
     state = game.new_state(seed=seed)
     history = [state.position()]     # position before each played move, and the current one
