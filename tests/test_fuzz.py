@@ -114,6 +114,10 @@ ANY_TEXT = hs.one_of(NOTATION, hs.text(max_size=30))
        text=ANY_TEXT)
 def test_move_parser(case, seed, plies, text):
     tick("move_parser")
+    check_move_parser(case, seed, plies, text)
+
+
+def check_move_parser(case, seed, plies, text):
     state = _state(case, seed, plies)
     before = state.position()
     try:
@@ -143,11 +147,13 @@ def _mutations(text: str):
        data=hs.data())
 def test_position_strings(case, seed, plies, data):
     tick("position_strings")
+    text = _state(case, seed, plies).position()
+    check_position(case, text, data.draw(hs.one_of(_mutations(text), ANY_TEXT)))
+
+
+def check_position(case, text, mutated):
     game = _game(case)
-    state = _state(case, seed, plies)
-    text = state.position()
     assert game.state_from_position(text).position() == text
-    mutated = data.draw(hs.one_of(_mutations(text), ANY_TEXT))
     try:
         other = game.state_from_position(mutated)
     except ValueError:
@@ -173,6 +179,10 @@ GAME_KEYS = ["size", "players", "walls", "max_plies", "open", "first", "cards", 
        params=hs.dictionaries(hs.sampled_from(GAME_KEYS), VALUES, max_size=3))
 def test_game_options(name, params):
     tick("game_options")
+    check_game_options(name, params)
+
+
+def check_game_options(name, params):
     try:
         game = crossridor.load_game(name, **params)
     except ValueError:
@@ -256,3 +266,58 @@ def test_api_sequences(case, seed, ops):
             assert game.state_from_position(state.position()).position() == history[-1]
         clone = state.clone()
         assert clone.position() == state.position()
+
+
+# --- bulk: the same checks on seeded random inputs, without hypothesis's
+# generation cost per input (about 100 times more inputs a second); quick: a
+# few thousand, long: CROSSRIDOR_FUZZ_BULK inputs (default 900,000).
+
+ALPHABET = "abcdefghijk0123456789hvHV-@>=,:/xX .MRPSmoverplacswaktfilgn#\t\u00e9\u4e2d\x00"
+NUMBERS = ["99999999999999999999", "-1", "nan", "inf", "", ":", ",", "0", "1e999", "-0"]
+
+
+def _random_text(rng, n=24):
+    return "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(n)))
+
+
+def _mutate(rng, text):
+    i = rng.randrange(len(text) + 1)
+    kind = rng.randrange(4)
+    if kind == 0:
+        return text[:i] + _random_text(rng, 4) + text[i + 1:]
+    if kind == 1:
+        return text[:i] + text[i + 1:]
+    if kind == 2:
+        return text[:i] + text[i:i + 5] + text[i:]
+    return text[:i] + rng.choice(NUMBERS) + text[i:]
+
+
+def _random_value(rng):
+    return rng.choice([rng.randrange(-2 ** 70, 2 ** 70), rng.randrange(-3, 12), rng.random() * 10,
+                       math.nan, math.inf, -math.inf, True, False, None, _random_text(rng, 6), [], "eval"])
+
+
+def test_bulk_random_inputs():
+    n = 3000 if PROFILE == "quick" else int(int(os.environ.get("CROSSRIDOR_FUZZ_BULK", 900_000)) * SCALE)
+    rng = random.Random(20261130)
+    for i in range(n):
+        case = rng.randrange(len(CASES))
+        seed, plies = rng.randrange(8), rng.randrange(41)
+        kind = i % 3
+        if kind == 0:
+            tick("bulk_move_parser")
+            state = _state(case, seed, plies)
+            moves = list(state.legal_moves()) if not state.is_terminal() else []
+            text = _mutate(rng, str(rng.choice(moves))) if moves and rng.random() < 0.5 else _random_text(rng)
+            check_move_parser(case, seed, plies, text)
+        elif kind == 1:
+            tick("bulk_position")
+            text = _state(case, seed, plies).position()
+            mutated = text
+            for _ in range(1 + rng.randrange(3)):
+                mutated = _mutate(rng, mutated)
+            check_position(case, text, mutated)
+        else:
+            tick("bulk_game_options")
+            params = {rng.choice(GAME_KEYS): _random_value(rng) for _ in range(rng.randrange(4))}
+            check_game_options(rng.choice(sorted(GAMES)), params)
