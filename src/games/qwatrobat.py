@@ -896,7 +896,7 @@ def greedy_search(state: QState, seed, options) -> SearchResult:
         mv = rng.choice(moves)
         dt = _time.perf_counter() - t0
         return SearchResult(move=mv, score=0.0, depth=0, nodes=1, seconds=dt, nps=0.0, pv=(mv,))
-    samples = int(options.get("samples", 24))
+    samples = options.get("samples", 24)
     nodes = 0
     best, best_v = None, None
     for mv in moves:
