@@ -447,7 +447,7 @@ def test_render():
     s = started()
     play(s, "flip @g keep")
     full = str(s)
-    assert "collected" in full and "player 0" in full and "face down: 47" in full
+    assert "collected" in full and "player 1:" in full and "face down: 47" in full
     assert "collected (first first, upper case = taken face up): ?" in s.render(1)
 
 

@@ -262,9 +262,10 @@ def test_moves_round_trip_text():
 def test_str_and_render():
     s = load(first=0).new_state("1234/4321 4321/1234 c1")
     full = str(s)
-    assert "battlefield: 1(0)" in full and "player 1: back  1 2 3 4" in full
+    # seats are numbered from 1 in every printed text
+    assert "battlefield: 1(player 1)" in full and "player 2: back  1 2 3 4" in full
     r0 = s.render(0)
-    assert "player 0: back  4 3 2 1" in r0 and "player 1: back  ? ? ? ?" in r0
+    assert "player 1: back  4 3 2 1" in r0 and "player 2: back  ? ? ? ?" in r0
     spectator = s.render(None)
     assert "4 3 2 1" not in spectator
     assert "3 2 1" in load(first=0, open=True).new_state("1234/4321 4321/1234").render(1)

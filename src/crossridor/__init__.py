@@ -17,10 +17,12 @@ from .engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
 from .engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
 from .engine.registry import game_names, load_game
 from .engine.search_api import algorithm_names, search
+from .engine.stop import Stop
+from .engine.stop import stop_all as stop
 
 __all__ = [
     "CHANCE", "TERMINAL", "CrossridorError", "GameTraits", "IllegalMoveError", "InvalidMoveError",
-    "InvalidPositionError", "Limits", "SearchResult", "UnknownGameError", "UnsupportedGameError",
-    "__version__", "algorithm_names", "game_names", "load_game", "search",
+    "InvalidPositionError", "Limits", "SearchResult", "Stop", "UnknownGameError", "UnsupportedGameError",
+    "__version__", "algorithm_names", "game_names", "load_game", "search", "stop",
 ]
 __version__ = "0.2.0"

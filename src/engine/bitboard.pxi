@@ -77,3 +77,66 @@ cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# ---------------------------------------------------------------- stop flag
+# Stockfish's Threads.stop: every long C loop polls an int next to its clock
+# check, and another thread (a signal handler, a GUI, crossridor.stop()) sets
+# it. Each search has its own flag (a StopFlag held by its engine.stop.Stop),
+# so stopping one search leaves searches in other threads running.
+
+cdef class StopFlag:
+    """The int a search polls; set() from any thread."""
+    cdef volatile int flag
+
+    def set(self):
+        self.flag = 1
+
+    def clear(self):
+        self.flag = 0
+
+    def is_set(self):
+        return self.flag != 0
+
+
+cdef volatile int _never_stop = 0
+
+
+cdef volatile int* current_stop_flag():
+    """The flag of the search running in this thread (engine.stop.scope), or
+    one that is never set when a core method is called outside a search."""
+    from crossridor.engine.stop import current_flag
+    cdef StopFlag f = current_flag()
+    if f is None:
+        return &_never_stop
+    return &f.flag
+
+
+ctypedef struct StopCheck:
+    volatile int* flag          # the search's stop flag (never NULL)
+    double deadline             # now_seconds() at which to stop; 0 = none
+    int countdown               # calls left before the clock is read again
+    int stopped
+
+
+cdef inline void stop_check_init(StopCheck* c, volatile int* flag, double seconds) noexcept nogil:
+    c.flag = flag
+    c.deadline = now_seconds() + seconds if seconds > 0 else 0.0
+    c.countdown = 0
+    c.stopped = 0
+
+
+cdef inline bint stop_check(StopCheck* c) noexcept nogil:
+    """True once the flag is set or the deadline has passed (the flag is read
+    every call, the clock every 256 calls)."""
+    if c.stopped or c.flag[0]:
+        c.stopped = 1
+        return True
+    if c.deadline > 0:
+        c.countdown -= 1
+        if c.countdown <= 0:
+            c.countdown = 256
+            if now_seconds() >= c.deadline:
+                c.stopped = 1
+                return True
+    return False

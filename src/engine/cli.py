@@ -8,10 +8,11 @@ import time
 
 from . import cli_match
 from .cli_common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
-                         load_game_from_args, parse_option, print_json, state_from_args)
+                         load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
 from .perft import perft
 from .protocol import Limits
-from .search_api import algorithm_names, search
+from .search_api import algorithm_names, default_algorithm, search
+from .views import seat_view
 
 
 def cmd_legal(args) -> int:
@@ -31,7 +32,7 @@ def cmd_perft(args) -> int:
         raise UsageError(f"--hash must be >= 0 MB, got {args.hash}")
     state = state_from_args(load_game_from_args(args), args)
     start = time.perf_counter()
-    result = perft(state, args.depth, divide=args.divide, hash_mb=args.hash)
+    result, _ = run_stoppable(perft, state, args.depth, args.divide, args.hash)
     seconds = time.perf_counter() - start
     nodes = result if not args.divide else sum(n for _, n in result)
     nps = nodes / seconds if seconds > 0 else 0.0
@@ -90,7 +91,7 @@ def cmd_show(args) -> int:
         if not 1 <= args.viewer <= players:
             raise UsageError(f"--viewer must be 1..{players}, got {args.viewer}")
         viewer = args.viewer - 1
-        board = state.render(viewer)
+        board = seat_view(state, viewer)
     else:
         board = str(state)
     if args.svg or args.png:
@@ -151,19 +152,22 @@ def cmd_best(args) -> int:
                   f"nps {info.nps:.0f} time {info.seconds:.3f} pv {pv}", flush=True)
         options["on_iteration"] = report
     algorithm = args.algorithm
-    if algorithm is None:   # alpha-beta, unless the game hides information from the players
-        algorithm = "ismcts" if state.game.traits.hidden_information else "alphabeta"
-    result = search(state, algorithm=algorithm, limits=limits_from_args(args),
-                    seed=args.seed, **options)
+    if algorithm is None:
+        algorithm = default_algorithm(state)
+    limits = limits_from_args(args)
+    result, interrupted = run_stoppable(
+        lambda: search(state, algorithm=algorithm, limits=limits, seed=args.seed, **options))
     if args.json:
-        print_json(result.as_dict())
+        print_json(dict(result.as_dict(), interrupted=interrupted))
     else:
         pv = " ".join(str(m) for m in result.pv)
         print(f"bestmove {result.move}")
         print(f"score {format_score(result.score)}  depth {result.depth}  nodes {result.nodes}  "
               f"nps {result.nps:.0f}  time {result.seconds:.3f}s")
         print(f"pv {pv}")
-    return 0
+        if interrupted:
+            print("interrupted: the best move found before the stop")
+    return 130 if interrupted else 0
 
 
 def cmd_rules(args) -> int:
@@ -209,6 +213,8 @@ def add_limit_arguments(parser) -> None:
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="crossridor",
                             description="Game-AI engine for Quoridor, Crosswise, Qwatrobat and Kreuz & Quer.")
+    from crossridor import __version__
+    parser.add_argument("--version", action="version", version=f"crossridor {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
 
     p = sub.add_parser("legal", help="list the legal moves of a position")

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
+import signal
 import sys
+import threading
 
+from . import stop
 from .errors import CrossridorError
 from .registry import load_game
 
@@ -20,7 +24,9 @@ class ArgumentParser(argparse.ArgumentParser):
     so every bad input leaves by the same one-line path."""
 
     def error(self, message):
-        raise UsageError(f"{self.prog}: {message}")
+        # fail() adds "crossridor: error: "; a subcommand names itself
+        command = self.prog.partition(" ")[2]
+        raise UsageError(f"{command}: {message}" if command else message)
 
 
 def parse_option(text: str) -> tuple[str, object]:
@@ -78,6 +84,10 @@ def game_params(args) -> dict:
             params[name] = value
     for text in getattr(args, "option", []) or []:
         key, value = parse_option(text)
+        if key in params:
+            given = f"--{key}" if key in ("size", "players", "walls") and getattr(args, key, None) is not None \
+                else f"-o {key}"
+            raise UsageError(f"game option {key} is given twice ({given} and -o {text})")
         params[key] = value
     return params
 
@@ -93,6 +103,10 @@ def state_from_args(game, args):
             raise UsageError("give --moves or --position, not both")
         return game.state_from_position(args.position)
     seed = getattr(args, "seed", None)
+    if seed is None and (game.traits.chance or game.traits.hidden_information):
+        # a random deal: say which, so that it can be played again
+        seed = random.SystemRandom().randrange(2 ** 32)
+        sys.stderr.write(f"crossridor: note: deal seed {seed} (--seed {seed} deals it again)\n")
     if seed is not None:
         return game.new_state(args.moves or None, seed=seed)
     return game.new_state(args.moves or None)
@@ -110,3 +124,34 @@ def fail(message: str) -> int:
 
 
 USER_ERRORS = (UsageError, CrossridorError, ValueError)
+
+
+def run_stoppable(fn, *args):
+    """Run fn(*args) in a worker thread while this (main) thread waits, so
+    that SIGINT/SIGTERM are handled at once even while the worker is in a C
+    loop: the handler stops every search (engine.stop.interrupt), and the
+    work returns what it has. Returns (fn's value, whether interrupted);
+    fn's exception is raised here."""
+    box: dict = {}
+
+    def target():
+        try:
+            box["value"] = fn(*args)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
+            box["error"] = exc
+
+    def on_signal(signum, frame):
+        stop.interrupt()
+
+    worker = threading.Thread(target=target, name="crossridor-work", daemon=True)
+    main = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
+    try:
+        worker.start()
+        worker.join()    # interruptible: the handler runs here, then the wait goes on
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if "error" in box:
+        raise box["error"]
+    return box.get("value"), stop.interrupted()

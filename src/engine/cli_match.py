@@ -3,14 +3,13 @@ work is in crossridor.engine.match and engine.play)."""
 
 from __future__ import annotations
 
-import signal
 import sys
 
-from .cli_common import UsageError, add_game_arguments, game_params, print_json, state_from_args
+from .cli_common import (UsageError, add_game_arguments, game_params, print_json, run_stoppable,
+                         state_from_args)
 from .stats import SprtSpec
 
 DEFAULT_GAMES = 100
-DEFAULT_PLAY_ENGINE = "alphabeta:time=1"
 
 
 def _engine(text: str):
@@ -73,14 +72,9 @@ def cmd_match(args) -> int:
                 bar.set_postfix_str(f"W {tally.wins} D {tally.draws} L {tally.losses} "
                                     f"({100 * (tally.score or 0):.1f}%)", refresh=False)
 
-    def on_term(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, on_term)
     try:
-        result = match.run(executor=executor, on_record=on_record)
+        result, interrupted = run_stoppable(match.run, executor, on_record)
     finally:
-        signal.signal(signal.SIGTERM, previous)
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
         if bar is not None:
@@ -92,7 +86,7 @@ def cmd_match(args) -> int:
             sys.stderr.write(f"crossridor: {max_plies_warning(out['max_plies_draws'], out['games'], out['max_plies'])}\n")
     else:
         print_report(out, result)
-    return 0
+    return 130 if interrupted else 0
 
 
 def _elo_text(out: dict) -> str:
@@ -154,8 +148,10 @@ def print_report(out: dict, result) -> None:
         print(f"sprt ({result.config.sprt}): llr {s['llr']:.3f} in [{s['lower']:.3f}, {s['upper']:.3f}]: {verdict}")
     if "points" in out:
         print("points: " + "  ".join(f"engine {i}: {p}" for i, p in enumerate(out["points"], 1)))
+    if result.interrupted:
+        print(f"interrupted after {n} game{'' if n == 1 else 's'}: the statistics cover those")
     if result.stopped:
-        print(f"stopped early ({result.stopped}) after {n} games"
+        print(f"stopped early ({result.stopped}) after {n} game{'' if n == 1 else 's'}"
               + (f"; {result.uncounted} more finished and are in the records, not counted"
                  if result.uncounted else ""))
     if "first_to" in out:
@@ -177,13 +173,11 @@ def cmd_play(args) -> int:
     from .play import PlaySession
     from .workers import resolve_game
 
-    engine = _engine(args.engine)
+    engine = _engine(args.engine) if args.engine is not None else None
     game = resolve_game(args.game, game_params(args))
     n = game.traits.num_players
     if not 1 <= args.as_player <= n:
         raise UsageError(f"--as must be between 1 and {n}, got {args.as_player}")
-    if getattr(game.traits, "hidden_information", False):
-        sys.stderr.write("crossridor: note: the board shown includes hidden information\n")
     state = state_from_args(game, args)
     return PlaySession(state, engine, human=args.as_player - 1, seed=args.seed).run()
 
@@ -239,8 +233,9 @@ def add_parsers(sub) -> None:
                        description="Play against the engine. At the prompt: a move, undo, hint, moves, "
                                    "board, help, quit (end of input quits).")
     add_game_arguments(p)
-    p.add_argument("--engine", default=DEFAULT_PLAY_ENGINE, metavar="SPEC",
-                   help=f"the engine (default {DEFAULT_PLAY_ENGINE})")
+    p.add_argument("--engine", default=None, metavar="SPEC",
+                   help="the engine (default: the algorithm `best` picks for each position, 1 s a move: "
+                        "alphabeta, or ismcts for hidden information)")
     p.add_argument("--as", dest="as_player", type=int, default=1, metavar="N",
                    help="your seat: 1 moves first (default 1)")
     p.set_defaults(func=cmd_play)

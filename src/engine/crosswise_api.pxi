@@ -316,9 +316,10 @@ cdef class CrosswiseCore:
         tr.nodes = <cw_Node*>malloc(tr.cap * sizeof(cw_Node))
         if tr.nodes == NULL:
             raise MemoryError()
+        cdef volatile int* stop = current_stop_flag()
         with nogil:
             rc = cw_ismcts(&root, sims, seconds, seed, c_uct, margin, eps_pct, pbias, hexp, root_k, act, &tr,
-                           &iters, &moves)
+                           &iters, &moves, stop)
         try:
             if rc < 0:
                 raise ValueError("crosswise: search failed (inconsistent state or out of memory)")
@@ -356,13 +357,14 @@ cdef class CrosswiseCore:
         cdef int nroot = 0, evals = 0, rc, i
         cdef long long leaves = 0
         cdef cw_State root = self.s
+        cdef volatile int* stop = current_stop_flag()
         if rootmoves == NULL or acc == NULL or cnt == NULL or alive == NULL:
             free(rootmoves); free(acc); free(cnt); free(alive)
             raise MemoryError()
         try:
             with nogil:
                 rc = cw_pimc(&root, sims, seconds, seed, depth, width, root_k, scale, roll, eps_pct,
-                             halving, rootmoves, acc, cnt, alive, &nroot, &evals, &leaves)
+                             halving, rootmoves, acc, cnt, alive, &nroot, &evals, &leaves, stop)
             if rc < 0:
                 raise ValueError("crosswise: search failed (inconsistent state)")
             stats = [(rootmoves[i], cnt[i], acc[i] / cnt[i], i, alive[i]) for i in range(nroot)
@@ -370,6 +372,8 @@ cdef class CrosswiseCore:
             # alive moves first, best mean value; ties: the better one-move gain (candidate order)
             stats.sort(key=lambda e: (-e[4], -e[2], e[3]))
             stats = [(m, n, q) for m, n, q, _, _ in stats]
+            if not stats:   # stopped before the first evaluation: the best one-move gain
+                return (rootmoves[0] if nroot else self.legal_codes()[0], 0.0, evals, leaves, [])
             return (stats[0][0], stats[0][2], evals, leaves, stats)
         finally:
             free(rootmoves); free(acc); free(cnt); free(alive)

@@ -372,7 +372,7 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
                    double c_uct, double margin, int eps_pct, double pbias, int hexp,
                    int root_k, int act, cw_Tree* tr,
                    int* iters_out,
-                   long long* moves_out) noexcept nogil:
+                   long long* moves_out, volatile int* stop) noexcept nogil:
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse
     2012) from the view of the player to move at the root: every iteration
     redeals the hidden tiles, descends the one tree using only the children
@@ -413,6 +413,8 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
         if sims > 0 and it >= sims:
             break
         if seconds > 0 and (it & 15) == 0 and it > 0 and now_seconds() - t0 >= seconds:
+            break
+        if stop[0]:
             break
         memcpy(&d, root, sizeof(cw_State))
         if cw_determinize(&d, viewer, &rng) < 0:
@@ -586,7 +588,7 @@ cdef int cw_leaf_best(cw_State* s, const int* buf, int n, int team, int base) no
     return best
 
 cdef int cw_negamax(cw_State* s, int depth, int alpha, int beta, int width,
-                    long long* leaves) noexcept nogil:
+                    long long* leaves, StopCheck* sc) noexcept nogil:
     """Value for the team to move, searching `depth` plies (depth 1: the
     best move by cw_leaf_best)."""
     cdef int buf[CW_MAXMOVES]
@@ -602,6 +604,8 @@ cdef int cw_negamax(cw_State* s, int depth, int alpha, int beta, int width,
     leaves[0] += n
     if depth <= 1:
         return cw_leaf_best(s, buf, n, team, base)
+    if stop_check(sc):
+        return 0            # the caller drops this evaluation
     # cells that block a live six of the other team (its line holds five of a
     # symbol and one empty cell)
     for i in range(6):
@@ -634,7 +638,7 @@ cdef int cw_negamax(cw_State* s, int depth, int alpha, int beta, int width,
         g = gain[j]; gain[j] = gain[i]; gain[i] = g
         code = buf[j]; buf[j] = buf[i]; buf[i] = code
         cw_make(s, code, &u)
-        v = -cw_negamax(s, depth - 1, -beta, -alpha, width, leaves)
+        v = -cw_negamax(s, depth - 1, -beta, -alpha, width, leaves, sc)
         cw_unmake(s, &u)
         if v > best:
             best = v
@@ -662,7 +666,7 @@ cdef inline double cw_squash(int v, double scale) noexcept nogil:
 cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                  int depth, int width, int root_k, double scale, int roll, int eps_pct,
                  int halving, int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
-                 int* evals_out, long long* leaves_out) noexcept nogil:
+                 int* evals_out, long long* leaves_out, volatile int* stop) noexcept nogil:
     """PIMC search from the view of the player to move. One evaluation =
     one root move scored in one deal; the root moves are evaluated in turn,
     deal after deal, until `sims` evaluations or `seconds` (at least one
@@ -680,6 +684,8 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     cdef int nroot, i, j, ev = 0, v, nalive, nphase = 1, phase = 0, keep, better
     cdef double t0 = now_seconds(), frac, mi, mj
     cdef long long leaves = 0
+    cdef StopCheck sc
+    stop_check_init(&sc, stop, seconds)
     memcpy(&d, root, sizeof(cw_State))
     nroot = cw_root_candidates(&d, viewer, root_k, 1, rootmoves)
     nroot_out[0] = nroot
@@ -702,6 +708,9 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                 break
             if not alive[i]:
                 continue
+            sc.countdown = 0        # read the clock before every evaluation, not once a round
+            if stop_check(&sc):
+                break
             cw_make(&d, rootmoves[i], &u)
             if roll > 0:
                 # the deal played out to the end after the root move
@@ -716,18 +725,22 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                 if cw_team(cw_to_move(&e)) != cw_team(viewer):
                     v = -v
             elif depth > 1:
-                v = -cw_negamax(&d, depth - 1, -CW_INF, CW_INF, width, &leaves)
+                v = -cw_negamax(&d, depth - 1, -CW_INF, CW_INF, width, &leaves, &sc)
             elif d.over:
                 v = -cw_term_value(&d, 0)
             else:
                 v = cw_team_score(&d, cw_team(viewer)) - cw_team_score(&d, 1 - cw_team(viewer))
             cw_unmake(&d, &u)
+            if sc.stopped:
+                break               # an evaluation cut short is not counted
             acc[i] += cw_squash(v, scale)
             cnt[i] += 1
             ev += 1
         if sims > 0 and ev >= sims:
             break
         if seconds > 0 and now_seconds() - t0 >= seconds:
+            break
+        if sc.stopped:
             break
         if phase < nphase - 1 and nalive > 2:
             frac = 0.0

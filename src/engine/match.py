@@ -55,6 +55,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
+from . import stop as _stop
 from .errors import CrossridorError
 from .stats import SprtResult, SprtSpec, sprt, summary
 from .pgn import PgnFile
@@ -125,6 +126,9 @@ class MatchConfig:
             raise CrossridorError(f"max plies must be >= 0 (0: no cap), got {self.max_plies}")
         if self.random_openings < 0:
             raise CrossridorError(f"random openings must be >= 0 plies, got {self.random_openings}")
+        if self.random_openings >= self.max_plies:
+            raise CrossridorError(f"random openings of {self.random_openings} plies are not shorter than "
+                                  f"max plies ({self.max_plies})")
         if self.openings is not None and self.random_openings:
             raise CrossridorError("give an openings file or random openings, not both")
         if self.openings is not None and not self.openings:
@@ -175,6 +179,12 @@ def read_openings(path: str) -> list:
             return parse_openings(f.read(), path)
     except OSError as exc:
         raise CrossridorError(f"openings file {path!r}: {exc.strerror or exc}") from None
+
+
+def _brief(opening, shown: int = 8) -> str:
+    """An opening for a one-line message: its first moves and its length."""
+    head = " ".join(opening[:shown])
+    return repr(head) if len(opening) <= shown else f"'{head} ...' ({len(opening)} plies)"
 
 
 def random_opening(game, plies: int, seed: int, deal_seed: int | None = None) -> tuple:
@@ -310,6 +320,12 @@ class RecordsFile:
     def __init__(self, path: str):
         self.path = path
         self._file = None
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK) \
+                or (os.path.exists(path) and not os.access(path, os.W_OK)):
+            # checked before the first game, not when its record is written
+            raise CrossridorError(f"records file {path!r}: cannot write there "
+                                  f"({'a folder' if os.path.isdir(path) else 'no such writable folder or file'})")
 
     def load(self) -> list:
         try:
@@ -362,6 +378,7 @@ class MatchResult:
     stopped: str | None      # why the match stopped early, e.g. "sprt H1"
     uncounted: int = 0       # games finished after the stop rule decided
     max_plies: int | None = None   # the cap in force (None: no cap)
+    interrupted: bool = False  # Ctrl-C / stop(): the games finished before it
 
     def summary(self) -> dict:
         t = self.tally
@@ -380,6 +397,8 @@ class MatchResult:
             out["wins_by_engine"] = t.wins_by_engine + [0] * (len(self.config.engines) - len(t.wins_by_engine))
         if self.stopped:
             out["stopped"] = self.stopped
+        if self.interrupted:
+            out["interrupted"] = True
         cfg = self.config
         if cfg.first_to is not None or cfg.sum_of is not None:
             has_points = bool(self.records) and t.games_without_points == 0
@@ -496,9 +515,9 @@ class Match:
                 opening = ()
             state = new_game_state(self.game, opening, deal)
             if state.is_terminal():
-                raise CrossridorError(f"opening {' '.join(opening)!r} ends the game")
+                raise CrossridorError(f"opening {_brief(opening)} ends the game")
             if self.max_plies is not None and len(opening) >= self.max_plies:
-                raise CrossridorError(f"opening {' '.join(opening)!r} is as long as --max-plies "
+                raise CrossridorError(f"opening {_brief(opening)} is as long as --max-plies "
                                       f"({self.max_plies})")
             self._openings[round_index] = opening
         return self._openings[round_index]
@@ -594,7 +613,7 @@ class Match:
         if own_executor:
             executor = make_executor(min(concurrency, max(1, self.total_games - len(self.done))))
         in_flight: dict = {}
-        finished_cleanly = False
+        finished_cleanly = interrupted = False
         try:
             def fill():
                 while state["stopped"] is None and len(in_flight) < concurrency:
@@ -605,7 +624,11 @@ class Match:
 
             fill()
             while in_flight:
-                finished, _ = concurrent.futures.wait(in_flight, return_when=concurrent.futures.FIRST_COMPLETED)
+                # a short timeout, so that an interrupt (engine.stop) is seen at once
+                finished, _ = concurrent.futures.wait(in_flight, timeout=0.05,
+                                                      return_when=concurrent.futures.FIRST_COMPLETED)
+                if _stop.interrupted():
+                    raise _stop.Interrupted("match interrupted")
                 for future in sorted(finished, key=in_flight.get):
                     in_flight.pop(future)
                     record = future.result()
@@ -620,6 +643,8 @@ class Match:
                         on_record(record, live)
                 fill()
             finished_cleanly = True
+        except KeyboardInterrupt:
+            interrupted = True      # report the games finished so far
         finally:
             for future in in_flight:
                 future.cancel()
@@ -633,7 +658,7 @@ class Match:
         records = [self.done[i] for i in self.order[:end]]
         sprt_result = sprt(counted.wins, counted.draws, counted.losses, cfg.sprt) if cfg.sprt else None
         return MatchResult(cfg, self.seed, records, counted, sprt_result, state["stopped"],
-                           len(self.done) - end, self.max_plies)
+                           len(self.done) - end, self.max_plies, interrupted)
 
 
 def run_match(config: MatchConfig, executor=None, on_record=None) -> MatchResult:

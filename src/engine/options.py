@@ -1,9 +1,19 @@
-"""Validation of algorithm options at the boundary, before they reach C.
+"""The one checker of algorithm options, for every game and algorithm, C or
+Python: the boundary where a value is checked before it reaches a search.
 
-A schema maps each option to its kind: `bool`, `callable`, `"stop"` (a
-`crossridor.engine._core.StopFlag` or None), a tuple of allowed strings, or
-(int|float, low, high). Values come from Python or from
-the command line (`-e key=value`, already converted to int/float/bool)."""
+A schema maps each option to its kind:
+
+* `bool`: True or False; `FLAG`: True/False or 1/0, given to C as 1/0;
+* `callable`, or `CALLABLE_OR_NONE`;
+* a tuple of allowed strings;
+* `(int, low, high)` or `(float, low, high)`: a number in [low, high]. Float
+  options take ints too and come back as floats; NaN and infinities are
+  refused. The bounds of an option that goes into C fit its C type (`C_INT`,
+  `C_LLONG`), and evaluation weights are bounded so that no evaluation
+  reaches the band of forced wins.
+
+Values come from Python or from the command line (`-e key=value`, already
+converted to int/float/bool/str)."""
 
 from __future__ import annotations
 
@@ -11,34 +21,52 @@ import math
 
 from .errors import CrossridorError
 
+C_INT = 2 ** 31 - 1          # the largest value of a C int
+C_LLONG = 2 ** 63 - 1        # of a C long long
+CALLABLE_OR_NONE = (callable, None)
+FLAG = "flag"
 
-def check_options(algorithm: str, options: dict, schema: dict) -> dict:
-    """Return the options, checked against schema; CrossridorError names the
-    first bad one."""
+
+def check_options(algorithm: str, options: dict, schema: dict, defaults: dict | None = None) -> dict:
+    """Return the options checked against `schema` (and completed from
+    `defaults`); CrossridorError names the first bad one."""
     unknown = sorted(set(options) - set(schema))
     if unknown:
         known = ", ".join(sorted(schema)) or "none"
-        raise CrossridorError(f"unknown option(s) for {algorithm}: {', '.join(unknown)} (known: {known})")
+        raise CrossridorError(f"{algorithm}: unknown option(s) {', '.join(unknown)} (known: {known})")
+    out = dict(defaults or {})
     for name, value in options.items():
-        kind = schema[name]
-        if kind is bool:
-            if not isinstance(value, bool):
-                raise CrossridorError(f"option {name} must be true or false, got {value!r}")
-        elif kind == "stop":
-            from ._core import StopFlag
-            if value is not None and not isinstance(value, StopFlag):
-                raise CrossridorError(f"option {name} must be a StopFlag, got {type(value).__name__}")
-        elif kind is callable:
-            if not callable(value):
-                raise CrossridorError(f"option {name} must be callable, got {value!r}")
-        elif isinstance(kind, tuple) and all(isinstance(k, str) for k in kind):
-            if value not in kind:
-                raise CrossridorError(f"option {name} must be one of {', '.join(kind)}, got {value!r}")
-        else:
-            typ, low, high = kind
-            ok_type = (isinstance(value, int) and not isinstance(value, bool)) if typ is int else \
-                (isinstance(value, (int, float)) and not isinstance(value, bool))
-            if not ok_type or (typ is float and not math.isfinite(value)) or not low <= value <= high:
-                what = "an integer" if typ is int else "a number"
-                raise CrossridorError(f"option {name} must be {what} in [{low}, {high}], got {value!r}")
-    return dict(options)
+        out[name] = check_value(algorithm, name, value, schema[name])
+    return out
+
+
+def check_value(algorithm: str, name: str, value, kind):
+    """One option's value, checked (and a float kind's converted to float)."""
+    def bad(what: str):
+        return CrossridorError(f"{algorithm}: option {name} must be {what}, got {value!r}")
+
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise bad("true or false")
+        return value
+    if kind == FLAG:
+        if not (isinstance(value, int) and value in (0, 1)):
+            raise bad("true or false (or 1 or 0)")
+        return int(value)
+    if kind is callable or kind == CALLABLE_OR_NONE:
+        if not (callable(value) or (value is None and kind != callable)):
+            raise bad("a function")
+        return value
+    if isinstance(kind, tuple) and all(isinstance(k, str) for k in kind):
+        if not isinstance(value, str) or value not in kind:
+            raise bad(f"one of {', '.join(kind)}")
+        return value
+    typ, low, high = kind
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if typ is int:
+        if not (number and isinstance(value, int)) or not low <= value <= high:
+            raise bad(f"an integer in [{low}, {high}]")
+        return value
+    if not number or not math.isfinite(value) or not low <= value <= high:
+        raise bad(f"a finite number in [{low}, {high}]")
+    return float(value)

@@ -4,11 +4,23 @@ counted here through the protocol."""
 
 from __future__ import annotations
 
+from . import stop as _stop
 
-def perft(state, depth: int, divide: bool = False, hash_mb: int = 0):
-    """Leaf count at `depth`, or with divide=True a list of (move, count)."""
-    if depth < 0:
-        raise ValueError(f"perft depth must be >= 0, got {depth}")
+
+def perft(state, depth: int, divide: bool = False, hash_mb: int = 0, stop: _stop.Stop | None = None):
+    """Leaf count at `depth`, or with divide=True a list of (move, count).
+    Raises engine.stop.Interrupted when `stop` (or crossridor.stop()) ends it
+    early: a partial count is no count."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"perft depth must be an integer >= 0, got {depth!r}")
+    with _stop.scope(stop) as token:
+        result = _perft(state, depth, divide, hash_mb)
+        if token.is_set():
+            raise _stop.Interrupted("perft stopped")
+    return result
+
+
+def _perft(state, depth: int, divide: bool, hash_mb: int):
     native = getattr(state, "native_perft", None)
     if native is not None:
         result = native(depth, divide, hash_mb)
@@ -30,6 +42,8 @@ def _count(state, depth: int) -> int:
     moves = list(state.legal_moves())
     if depth == 1:
         return len(moves)
+    if _stop.stopped():
+        return 0    # perft() raises Interrupted
     total = 0
     for move in moves:
         state.play(move)

@@ -14,16 +14,22 @@ import sys
 from typing import TextIO
 
 from .protocol import CHANCE
+from .search_api import default_algorithm
+from .views import move_view, seat_view
 from .workers import EngineSpec, derive_seed, winner_seat
+
+DEFAULT_THINK = "time=1"     # the default engine: the default algorithm of the position, 1 s a move
 
 HELP = ("commands: a move in notation | undo (take back your last move) | hint (the engine's move) | "
         "moves (legal moves) | board | help | quit")
 
 
 class PlaySession:
-    """One human seat (`human`, 0-based) against `engine` in every other seat."""
+    """One human seat (`human`, 0-based) against `engine` in every other seat
+    (None: the default algorithm of each position, as `best` picks it, with
+    1 s a move). The human sees only what their seat may see (engine.views)."""
 
-    def __init__(self, state, engine: EngineSpec, human: int = 0, seed: int | None = None,
+    def __init__(self, state, engine: EngineSpec | None, human: int = 0, seed: int | None = None,
                  stdin: TextIO | None = None, stdout: TextIO | None = None):
         self.state = state
         self.engine = engine
@@ -40,18 +46,25 @@ class PlaySession:
         self.stdout.flush()
 
     def show(self) -> None:
-        self.say(str(self.state))
+        self.say(seat_view(self.state, self.human))
 
     def play(self, move) -> None:
         self.state.play(move)
         self.plies += 1
 
+    def engine_for(self, state) -> EngineSpec:
+        if self.engine is not None:
+            return self.engine
+        return EngineSpec.parse(f"{default_algorithm(state)}:{DEFAULT_THINK}")
+
     def engine_move(self):
-        return self.engine.search(self.state.clone(), derive_seed(self.seed, self.plies)).move
+        engine = self.engine_for(self.state)
+        return engine.search(self.state.clone(), derive_seed(self.seed, self.plies)).move
 
     def run(self) -> int:
         n = self.state.game.traits.num_players
-        self.say(f"you are player {self.human + 1} of {n}; the engine ({self.engine}) plays the others. "
+        engine = self.engine if self.engine is not None else f"default algorithm, {DEFAULT_THINK}"
+        self.say(f"you are player {self.human + 1} of {n}; the engine ({engine}) plays the others. "
                  f"Type 'help' for commands.")
         self.show()
         while True:
@@ -62,13 +75,15 @@ class PlaySession:
             if player == CHANCE:
                 outcomes = self.state.chance_outcomes()
                 move = self.chance_rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes])[0]
+                text = move_view(self.state, move, self.human)
                 self.play(move)
-                self.say(f"chance: {move}")
+                self.say(f"chance: {text}")
                 continue
             if player != self.human:
                 move = self.engine_move()
+                text = move_view(self.state, move, self.human)
                 self.play(move)
-                self.say(f"engine (player {player + 1}) plays {move}")
+                self.say(f"engine (player {player + 1}) plays {text}")
                 self.show()
                 continue
             self.stdout.write(f"player {self.human + 1} to move> ")

@@ -73,6 +73,9 @@ class State(Protocol):
     # Hidden information (only for games with traits.hidden_information):
     #   information_state(player) -> str: everything `player` knows, and
     #       nothing else; equal strings = indistinguishable positions.
+    #   render(viewer) -> str: the position as seat `viewer` (0-based) may see it
+    #     (the one filter of hidden information: `show --viewer`, `play`);
+    #   move_text(move, viewer) -> str: how `viewer` sees `move` played now;
     #   sample_determinization(player, rng: random.Random) -> State: a full
     #       state consistent with what `player` knows, hidden parts sampled.
     # Pictures and the web app (every game):
@@ -111,6 +114,12 @@ class Game(Protocol):
     def state_from_position(self, position: str) -> State: ...
 
 
+# The largest limits: they go into a C int (depth) and a C long long
+# (nodes, sims), and are exact; larger ones could not be reached anyway.
+LIMIT_MAX_DEPTH = 2 ** 31 - 1
+LIMIT_MAX_COUNT = 2 ** 62
+
+
 @dataclass(frozen=True)
 class Limits:
     """How long a search may run. Unset fields are no limit; at least one
@@ -127,10 +136,10 @@ class Limits:
             raise ValueError("limits: set at least one of time, depth, nodes, sims")
         if self.time is not None and not (self.time > 0 and self.time < 1e7):
             raise ValueError(f"limits: time must be a positive number of seconds, got {self.time!r}")
-        for name in ("depth", "nodes", "sims"):
+        for name, high in (("depth", LIMIT_MAX_DEPTH), ("nodes", LIMIT_MAX_COUNT), ("sims", LIMIT_MAX_COUNT)):
             v = getattr(self, name)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
-                raise ValueError(f"limits: {name} must be a positive integer, got {v!r}")
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= high):
+                raise ValueError(f"limits: {name} must be an integer in [1, {high}], got {v!r}")
 
 
 @dataclass(frozen=True)

@@ -598,13 +598,16 @@ for _i in range(64):
     Z_DEPTH[_i] = splitmix64(&_zd_seed)
 
 
-cdef uint64_t q_perft(QPos* p, int depth, PerftTable* tt) noexcept nogil:
+cdef uint64_t q_perft(QPos* p, int depth, PerftTable* tt, volatile int* stop) noexcept nogil:
     """Leaves at depth; the last ply is counted in bulk, without making it.
-    With a table, subtree counts are cached by (position, depth)."""
+    With a table, subtree counts are cached by (position, depth). Returns 0
+    (a wrong count: the caller checks the flag) once `stop` is set."""
     if depth == 0:
         return 1
     if depth == 1:
         return q_count_moves(p)
+    if stop[0]:
+        return 0
     cdef uint64_t key = 0
     cdef PerftEntry* e = NULL
     if tt != NULL:
@@ -620,9 +623,9 @@ cdef uint64_t q_perft(QPos* p, int depth, PerftTable* tt) noexcept nogil:
         return 0
     for i in range(k):
         q_make(p, moves[i], &u)
-        total += q_perft(p, depth - 1, tt)
+        total += q_perft(p, depth - 1, tt, stop)
         q_unmake(p, &u)
-    if e != NULL:
+    if e != NULL and not stop[0]:
         e.key = key
         e.count = total
     return total
@@ -837,8 +840,9 @@ cdef class QuoridorCore:
             tt.mask = entries - 1
             ttp = &tt
         cdef QPos work = self.pos
+        cdef volatile int* stop = current_stop_flag()
         with nogil:
-            total = q_perft(&work, depth, ttp)
+            total = q_perft(&work, depth, ttp, stop)
         if ttp != NULL:
             free(tt.slots)
         return total

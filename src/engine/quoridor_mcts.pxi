@@ -254,7 +254,7 @@ cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, double d
     while sims < max_sims:
         if deadline > 0 and (sims & 15) == 0 and now_seconds() >= deadline:
             break
-        if s.ext_stop != NULL and s.ext_stop[0]:
+        if s.stop_flag[0]:
             break
         s.pos = root
         node = 0
@@ -262,7 +262,7 @@ cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, double d
         # selection / expansion
         while True:
             n = &t.nodes[node]
-            if s.pos.winner >= 0:
+            if s.pos.winner >= 0 or (s.draw_ply and depth >= s.draw_ply):
                 break
             if n.moves_at < 0:
                 if n.visits == 0 and node != 0:
@@ -304,6 +304,8 @@ cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, double d
         # evaluation
         if s.pos.winner >= 0:
             q_terminal_values(&s.pos, vals)
+        elif s.draw_ply and depth >= s.draw_ply:
+            vals[0] = vals[1] = vals[2] = vals[3] = 0.0     # the move limit: a draw
         else:
             q_rollout(s, rng, mode, rollout_depth, vals)
         # backup
@@ -352,9 +354,10 @@ cdef object q_mcts_search(state, limits, seed, dict options):
     try:
         if s == NULL or t.nodes == NULL or t.arena == NULL:
             raise MemoryError()
+        s.stop_flag = current_stop_flag()
+        s.draw_ply = q_draw_ply(state)
         s.pos = core.pos
         s.root_player = core.pos.to_move
-        s.ext_stop = stop_pointer(options.get("stop"))
         s.w_wall = S_WALL
         s.w_tempo = S_TEMPO
         s.w_lone = S_LONE_WALL

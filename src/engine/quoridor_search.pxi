@@ -31,7 +31,8 @@ ctypedef struct QSearch:
     long long node_limit        # 0 = none
     double deadline             # 0 = none
     int stop
-    volatile_int* ext_stop      # the caller's StopFlag, or NULL
+    volatile int* stop_flag     # set from outside (engine.stop): stop now
+    int draw_ply                # plies from the root to the game's max_plies draw; 0 = none
     int root_player
     int prune_walls             # selective walls below the root
     int lmr                     # late-move reductions
@@ -141,9 +142,7 @@ cdef inline int q_score_from_tt(int score, int ply) noexcept nogil:
 
 
 cdef inline bint q_out_of_budget(QSearch* s) noexcept nogil:
-    if s.stop:
-        return True
-    if s.ext_stop != NULL and s.ext_stop[0]:
+    if s.stop or s.stop_flag[0]:
         s.stop = 1
         return True
     if s.node_limit and s.nodes >= s.node_limit:
@@ -276,6 +275,8 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
         return 0
     if p.winner >= 0:
         return (S_WIN - ply) if q_side(s, p.winner) == q_side(s, p.to_move) else -(S_WIN - ply)
+    if s.draw_ply and ply >= s.draw_ply:
+        return 0                # the game's move limit: a draw
     s.nodes += 1
     if depth <= 0 or ply >= S_MAX_PLY - 1:
         return q_eval(s)
@@ -368,6 +369,15 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
 
 # ---------------------------------------------------------------- Python boundary
 
+cdef int q_draw_ply(state):
+    """Plies from this position to the draw of the game's max_plies, if a
+    search can reach it (else 0)."""
+    max_plies = state.game.max_plies
+    if max_plies is None or max_plies - state.core.ply >= S_MAX_PLY:
+        return 0
+    return max(1, max_plies - state.core.ply)
+
+
 cdef object q_code_to_move(object state, int code):
     return state._from_code[code]
 
@@ -394,8 +404,8 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     from crossridor.engine.errors import CrossridorError
     cdef QuoridorCore core = state.core
     hash_mb = options.get("hash", 16)
-    if options.get("tt", True) is False:
-        hash_mb = 0
+    if options.get("tt", True) is False or q_draw_ply(state) > 0:
+        hash_mb = 0     # with a move limit in reach, a position's value depends on its ply
     prune = options.get("prune_walls", True)
     aspiration = options.get("aspiration", True)
     callback = options.get("on_iteration")
@@ -408,9 +418,10 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     cdef int best_code = -1
     cdef int root_moves[Q_MAX_MOVES]
     try:
+        s.stop_flag = current_stop_flag()
+        s.draw_ply = q_draw_ply(state)
         s.pos = core.pos
         s.root_player = core.pos.to_move
-        s.ext_stop = stop_pointer(options.get("stop"))
         s.prune_walls = 1 if prune else 0
         s.lmr = 1 if options.get("lmr", True) else 0
         s.null_move = 1 if options.get("null_move", True) else 0

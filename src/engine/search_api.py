@@ -4,9 +4,11 @@ every game and algorithm. A state may offer a compiled fast path
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from typing import Any
 
+from . import stop as _stop
 from .errors import CrossridorError
 from .protocol import Limits, SearchResult, State
 
@@ -23,20 +25,59 @@ def algorithm_names() -> list[str]:
     return sorted(ALGORITHMS)
 
 
+def default_algorithm(state: State) -> str:
+    """The algorithm `best` and `play` use when none is named: alphabeta, or
+    ismcts for a game with hidden information, unless the state names its
+    own (`state.default_algorithm()`, e.g. Qwatrobat's exact solver once an
+    open game is in play)."""
+    own = getattr(state, "default_algorithm", None)
+    if callable(own):
+        return own()
+    return "ismcts" if state.game.traits.hidden_information else "alphabeta"
+
+
 def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = None,
-           seed: int | None = None, **options: Any) -> SearchResult:
+           seed: int | None = None, stop: _stop.Stop | None = None, **options: Any) -> SearchResult:
     """Search `state` and return the best move found for the player to move
     (`state` is left as it was). `algorithm` is one of `algorithm_names()`;
     `limits` defaults to one second; `seed` fixes every random choice;
-    `options` are the algorithm's (e.g. hash=64, rollout="random")."""
+    `options` are the algorithm's (e.g. hash=64, rollout="random").
+
+    `stop`: a `crossridor.Stop`; `stop.set()` from another thread ends the
+    search early (so does `crossridor.stop()`), which then returns the best
+    move found so far with `extra["stopped"] = True`.
+
+    `on_iteration=f`: f(SearchResult) after every finished depth of an
+    iterative-deepening alpha-beta; other algorithms call it once, with the
+    final result."""
     if algorithm not in ALGORITHMS:
         raise CrossridorError(f"unknown algorithm {algorithm!r} (known: {', '.join(algorithm_names())})")
     if limits is None:
         limits = Limits(time=1.0)
     elif not isinstance(limits, Limits):
         raise CrossridorError(f"limits must be a Limits object, got {type(limits).__name__}")
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise CrossridorError(f"seed must be an integer, got {seed!r}")
+        seed %= 1 << 64     # any integer; the searches take 64 bits
     if state.is_terminal():
         raise CrossridorError("cannot search a finished game")
+    report = options.pop("on_iteration", None)
+    if report is not None and not callable(report):
+        raise CrossridorError(f"{algorithm}: option on_iteration must be a function, got {report!r}")
+    calls = []
+    if report is not None and algorithm == "alphabeta":
+        options["on_iteration"] = lambda info: (calls.append(1), report(info))
+    with _stop.scope(stop) as token:
+        result = _run(state, algorithm, limits, seed, options)
+        if token.is_set():
+            result = dataclasses.replace(result, extra={**result.extra, "stopped": True})
+    if report is not None and not calls:
+        report(result)
+    return result
+
+
+def _run(state, algorithm, limits, seed, options) -> SearchResult:
     native = getattr(state, "native_search", None)
     if native is not None:
         result: SearchResult = native(algorithm, limits, seed, options)

@@ -32,6 +32,7 @@ import threading
 from typing import TextIO
 
 from .errors import CrossridorError
+from .stop import Stop
 from .protocol import Limits
 from .search_api import algorithm_names, search, time_for_move
 
@@ -43,11 +44,6 @@ GO_INTS = {"movetime", "depth", "nodes", "sims", "wtime", "btime", "winc", "binc
 
 class UciError(Exception):
     """A bad command: reported as `info string error ...`."""
-
-
-def stoppable(state, algorithm: str) -> bool:
-    """Whether the search polls a StopFlag (Quoridor's compiled searches)."""
-    return state.game.traits.name == "quoridor" and algorithm in ("alphabeta", "mcts")
 
 
 def score_text(state, algorithm: str, score) -> str:
@@ -205,15 +201,8 @@ class UciSession:
         options = dict(self.options)
         if algorithm == "alphabeta" and self.game.traits.name == "quoridor":
             options["hash"] = self.hash_mb
-        if infinite and not stoppable(self.state, algorithm):
-            raise UciError(f"infinite: {algorithm} on {self.game.traits.name} cannot be stopped; "
-                           f"give movetime, depth, nodes or sims")
         state = self.state.clone()
-        if stoppable(state, algorithm):
-            from ._core import StopFlag
-            self._stop = options["stop"] = StopFlag()
-        else:
-            self._stop = None
+        self._stop = options["stop"] = Stop()      # every search polls its Stop
         if algorithm == "alphabeta":
             options["on_iteration"] = lambda info: self.send(self.info_line(state, algorithm, info))
         self._infinite = infinite

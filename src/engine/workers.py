@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import stop as _stop
 from .cli_common import convert_value
 from .errors import CrossridorError
 from .protocol import CHANCE, Limits
@@ -406,6 +407,8 @@ def play_game(task: GameTask) -> GameRecord:
     failure = None
     try:
         while not state.is_terminal() and (cap is None or len(moves) < cap):
+            if _stop.interrupted():
+                raise _stop.Interrupted(f"game {task.index} interrupted")   # not a finished game
             player = state.current_player
             if player == CHANCE:
                 outcomes = state.chance_outcomes()

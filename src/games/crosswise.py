@@ -66,6 +66,7 @@ from typing import Iterable
 
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
                            InvalidPositionError, UnknownGameError)
+from crossridor.engine.options import C_INT, FLAG, check_options
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult
 from crossridor.games.learning.api import LearningGame, LearningState
 
@@ -80,6 +81,20 @@ TOTAL = (7, 7, 7, 7, 7, 7, 3, 3, 3, 3)
 # measured stronger against greedy, see native_search) or "mcts"
 DEFAULT_MODE = "pimc"
 PIMC_DEPTH, PIMC_WIDTH, PIMC_ROOT_K, PIMC_SCALE, PIMC_ROLL, PIMC_HALVING = 3, 10, 12, 5.0, 2, 0
+
+# The options of the compiled searches per ismcts mode (engine.options
+# checks them; the bounds fit the C ints they go into).
+ISMCTS_OPTIONS = {
+    "pimc": ({"mode": ("pimc", "mcts"), "depth": (int, 1, 8), "width": (int, 1, C_INT),
+              "root_k": (int, 0, C_INT), "scale": (float, 1e-3, 1e6), "roll": (int, 0, 2),
+              "eps": (int, 0, 100), "halving": FLAG},
+             {"depth": PIMC_DEPTH, "width": PIMC_WIDTH, "root_k": PIMC_ROOT_K, "scale": PIMC_SCALE,
+              "roll": PIMC_ROLL, "eps": 0, "halving": PIMC_HALVING}),
+    "mcts": ({"mode": ("pimc", "mcts"), "c": (float, 0.0, 100.0), "margin": (float, 0.0, 100.0),
+              "eps": (int, 0, 100), "pbias": (float, 0.0, 1e6), "hexp": FLAG, "root_k": (int, 0, C_INT),
+              "act": FLAG},
+             {"c": 0.7, "margin": 0.0, "eps": 20, "pbias": 0.0, "hexp": 0, "root_k": 12, "act": 0}),
+}
 
 
 def _core():
@@ -288,19 +303,19 @@ class CrosswiseGame(LearningGame):
         hands, known, hidden = [], [], []
         for p, hf in enumerate(hand_fields):
             body, _, kn = hf.partition(":")
-            k = _parse_tiles(kn, f"known tiles of seat {p}", position) if kn else [0] * 10
+            k = _parse_tiles(kn, f"known tiles of seat {p + 1}", position) if kn else [0] * 10
             if body.startswith("?"):
                 if not body[1:].isdigit():
                     raise InvalidPositionError(f"crosswise: bad hidden hand {hf!r} in {position!r}")
                 cnt = int(body[1:])
                 if cnt < sum(k):
-                    raise InvalidPositionError(f"crosswise: seat {p} known tiles exceed its hand in {position!r}")
+                    raise InvalidPositionError(f"crosswise: seat {p + 1} known tiles exceed its hand in {position!r}")
                 hands.append(list(k))
                 hidden.append(cnt - sum(k))
             else:
-                h = _parse_tiles(body, f"hand of seat {p}", position)
+                h = _parse_tiles(body, f"hand of seat {p + 1}", position)
                 if any(k[t] > h[t] for t in range(10)):
-                    raise InvalidPositionError(f"crosswise: seat {p} known tiles not in its hand in {position!r}")
+                    raise InvalidPositionError(f"crosswise: seat {p + 1} known tiles not in its hand in {position!r}")
                 hands.append(h)
                 hidden.append(0)
             known.append(k)
@@ -411,10 +426,10 @@ class CrosswiseState(LearningState):
         k, a, b = m.kind, m.a, m.b
         need = {KIND_MOVE: 6, KIND_REMOVE: 7, KIND_REPLACE: 8, KIND_SWAP: 9}.get(k)
         if need is not None and not hand[need]:
-            return f"seat {p} holds no {ACTION_NAMES[need - 6]} tile"
+            return f"seat {p + 1} holds no {ACTION_NAMES[need - 6]} tile"
         if k == KIND_PLACE:
             if not hand[b]:
-                return f"seat {p} holds no {b + 1}"
+                return f"seat {p + 1} holds no {b + 1}"
             return f"{cell_name(a)} is occupied"
         if k == KIND_PASS:
             return "a pass is legal only without any other move"
@@ -424,7 +439,7 @@ class CrosswiseState(LearningState):
             return f"{cell_name(b)} is occupied"
         if k == KIND_REPLACE:
             if not hand[b]:
-                return f"seat {p} holds no {b + 1}"
+                return f"seat {p + 1} holds no {b + 1}"
             return f"{cell_name(a)} already holds a {b + 1}"
         if k == KIND_SWAP:
             if board[b] < 0:
@@ -590,7 +605,7 @@ class CrosswiseState(LearningState):
             how = " (six identical)" if c.six >= 0 else ""
             return "game over: draw" if w == 2 else f"game over: {TEAM_NAMES[w]} win{how}"
         p = c.to_move
-        return f"to move: seat {p} ({TEAM_NAMES[p & 1]})"
+        return f"to move: seat {p + 1} ({TEAM_NAMES[p & 1]})"
 
     def __str__(self) -> str:
         v = self.view()
@@ -602,7 +617,7 @@ class CrosswiseState(LearningState):
         v = self.view(viewer)
         out = self._board_lines(v)
         for hand in v["hands"]:
-            who = f"seat {hand['seat']} ({hand['team']})"
+            who = f"seat {hand['seat'] + 1} ({hand['team']})"
             if "tiles" in hand:
                 txt = hand["tiles"] or "-"
             else:
@@ -668,6 +683,20 @@ class CrosswiseState(LearningState):
             return NotImplemented
         if self._c.over:
             raise CrossridorError("crosswise: cannot search a finished game")
+        if algorithm == "ismcts":
+            mode = options.get("mode", DEFAULT_MODE)
+            if mode not in ISMCTS_OPTIONS:
+                raise CrossridorError(f"crosswise ismcts: option mode must be one of pimc, mcts, got {mode!r}")
+            schema, defaults = ISMCTS_OPTIONS[mode]
+            opts = check_options(f"crosswise ismcts (mode {mode})", options, schema, defaults)
+            sims = limits.sims if limits.sims is not None else limits.nodes
+            secs = limits.time
+            if sims is None and secs is None:
+                raise CrossridorError("crosswise ismcts: limits need time, sims or nodes")
+            # the core counts simulations in a C int: 2^31 of them take days, i.e. no bound
+            sims = min(sims or 0, C_INT)
+        else:
+            check_options(f"crosswise {algorithm}", options, {})
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         seed = int(seed) % (1 << 64)
@@ -677,49 +706,19 @@ class CrosswiseState(LearningState):
             code, score, nodes = self._c.greedy(), 0.0, len(self._c.legal_codes())
         elif algorithm == "random":
             code, score, nodes = self._c.random_move(seed), 0.0, 1
-        else:
-            mode = options.get("mode", DEFAULT_MODE)
-            if mode not in ("pimc", "mcts"):
-                raise CrossridorError(f"crosswise ismcts: mode is 'pimc' or 'mcts', got {mode!r}")
-            known = ({"mode", "depth", "width", "root_k", "scale", "roll", "eps", "halving"} if mode == "pimc" else
-                     {"mode", "c", "margin", "eps", "pbias", "hexp", "root_k", "act"})
-            unknown = set(options) - known
-            if unknown:
-                raise CrossridorError(f"crosswise ismcts: unknown option(s) {', '.join(sorted(unknown))} "
-                                      f"for mode {mode}")
-            sims = limits.sims if limits.sims is not None else limits.nodes
-            secs = limits.time
-            if sims is None and secs is None:
-                raise CrossridorError("crosswise ismcts: limits need time, sims or nodes")
         if algorithm == "ismcts" and mode == "pimc":
-            depth = int(options.get("depth", PIMC_DEPTH))
-            width = int(options.get("width", PIMC_WIDTH))
-            root_k = int(options.get("root_k", PIMC_ROOT_K))
-            scale = float(options.get("scale", PIMC_SCALE))
-            if not 1 <= depth <= 8 or width < 1 or root_k < 0 or not scale > 0:
-                raise CrossridorError("crosswise ismcts pimc: depth 1..8, width >= 1, root_k >= 0, scale > 0")
             try:
-                code, score, nodes, leaves, stats = self._c.pimc(sims or 0, secs or 0.0, seed, depth,
-                                                                 width, root_k, scale,
-                                                                 int(options.get("roll", PIMC_ROLL)),
-                                                                 int(options.get("eps", 0)),
-                                                                 int(bool(options.get("halving", PIMC_HALVING))))
+                code, score, nodes, leaves, stats = self._c.pimc(
+                    sims, secs or 0.0, seed, opts["depth"], opts["width"], opts["root_k"], opts["scale"],
+                    opts["roll"], opts["eps"], opts["halving"])
             except ValueError as e:
                 raise CrossridorError(str(e)) from None
             extra = {"mode": "pimc", "evals": nodes, "leaf_moves": leaves,
                      "top": [(str(_move(m)), v, round(q, 4)) for m, v, q in stats[:5]]}
         elif algorithm == "ismcts":
-            c_uct = float(options.get("c", 0.7))
-            margin = float(options.get("margin", 0.0))
-            eps = int(options.get("eps", 20))
-            if not 0 <= eps <= 100:
-                raise CrossridorError(f"crosswise ismcts: eps is a percentage 0..100, got {eps!r}")
-            pbias = float(options.get("pbias", 0.0))
-            hexp = int(bool(options.get("hexp", False)))
-            root_k = int(options.get("root_k", 12))
-            act = int(options.get("act", 0))
-            code, score, nodes, pmoves, stats = self._c.ismcts(sims or 0, secs or 0.0, seed, c_uct,
-                                                               margin, eps, pbias, hexp, root_k, act)
+            code, score, nodes, pmoves, stats = self._c.ismcts(
+                sims, secs or 0.0, seed, opts["c"], opts["margin"], opts["eps"], opts["pbias"],
+                opts["hexp"], opts["root_k"], opts["act"])
             extra = {"sims": nodes, "playout_moves": pmoves,
                      "top": [(str(_move(m)), v, round(q, 4)) for m, v, q in stats[:5]]}
         dt = time.perf_counter() - t0

@@ -84,6 +84,7 @@ from itertools import combinations
 
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
+from crossridor.engine.options import check_options
 from crossridor.engine.protocol import CHANCE, SPECTATOR, TERMINAL, GameTraits, SearchResult, applied, play_moves
 from crossridor.games.learning.api import LearningGame, LearningState
 
@@ -390,6 +391,15 @@ class KState(LearningState):
             return [(Move("draw", c), 1.0 / len(self.pile)) for c in self.pile]
         return []
 
+    def move_text(self, move: Move, viewer: int) -> str:
+        """How `viewer` sees `move` played now: the route cards another player
+        returns and the card flipped for another collector are secret."""
+        if move.kind == "build" and self.current_player != viewer:
+            return "returns 2 route cards"
+        if move.kind == "reveal" and self.collector() != viewer:
+            return "a card is flipped (hidden)"
+        return str(move)
+
     def parse_move(self, text) -> Move:
         mv = Move.parse(text)
         self._check(mv, text)
@@ -402,7 +412,7 @@ class KState(LearningState):
             raise IllegalMoveError(f"kreuzundquer: {name!r}: the game is over")
         if ph == "build":
             if mv.kind != "build":
-                raise IllegalMoveError(f"kreuzundquer: {name!r}: player {self.current_player} must "
+                raise IllegalMoveError(f"kreuzundquer: {name!r}: player {self.current_player + 1} must "
                                        f"return 2 route cards first (e.g. 'x3,17')")
             hand = self.hands[self.current_player]
             for c in mv.arg:
@@ -419,7 +429,7 @@ class KState(LearningState):
             return
         if ph == "decide":
             if mv.kind not in ("keep", "leave"):
-                raise IllegalMoveError(f"kreuzundquer: {name!r}: player {self.current_player} must keep or "
+                raise IllegalMoveError(f"kreuzundquer: {name!r}: player {self.current_player + 1} must keep or "
                                        f"leave the card just flipped")
             return
         # collect
@@ -433,7 +443,7 @@ class KState(LearningState):
             return
         if mv.kind == "stop":
             return
-        raise IllegalMoveError(f"kreuzundquer: {name!r}: player {self.current_player} collects: "
+        raise IllegalMoveError(f"kreuzundquer: {name!r}: player {self.current_player + 1} collects: "
                                f"flip, take:<terrain> or stop")
 
     def play(self, move) -> None:
@@ -480,7 +490,7 @@ class KState(LearningState):
         elif k == "draw":
             self.pile.remove(mv.arg)
             self.route[self.stopper].append(mv.arg)
-            self.log = self.log + [f"player {self.stopper} adds route card {mv.arg} (penalty)"]
+            self.log = self.log + [f"player {self.stopper + 1} adds route card {mv.arg} (penalty)"]
             self._finish_stage()
 
     def apply(self, move) -> "KState":
@@ -520,7 +530,7 @@ class KState(LearningState):
             tr = self.track(p)
             w = walk(tr, self.pos[p], self.tp[p])
             self.pos[p] = w.end
-            log.append(f"player {p} uses {w.used} of {len(self.tp[p])} cards"
+            log.append(f"player {p + 1} uses {w.used} of {len(self.tp[p])} cards"
                        + (", reaches the goal" if w.goal_step is not None else ""))
             if w.goal_step is not None:
                 winner = p
@@ -821,18 +831,18 @@ class KState(LearningState):
         for p in range(n):
             sub = f[9 + p].split("/")
             if len(sub) != 8:
-                bad(f"player {p}: expected hand/route/aside/box/goal/pos/tpile/points, got {f[9 + p]!r}")
-            s.hands[p] = tuple(sorted(ids(sub[0], f"player {p} hand"))) if sub[0] != "-" else None
-            s.route[p] = ids(sub[1], f"player {p} route")
-            s.aside[p] = ids(sub[2], f"player {p} aside")
-            s.box[p] = sorted(ids(sub[3], f"player {p} box"))
-            s.goal[p] = -1 if sub[4] == "-" else terr(sub[4], f"player {p} goal")
-            s.pos[p] = num(sub[5], f"player {p} pos", -2, ROOMS * max(1, len(s.route[p])) - 1)
+                bad(f"player {p + 1}: expected hand/route/aside/box/goal/pos/tpile/points, got {f[9 + p]!r}")
+            s.hands[p] = tuple(sorted(ids(sub[0], f"player {p + 1} hand"))) if sub[0] != "-" else None
+            s.route[p] = ids(sub[1], f"player {p + 1} route")
+            s.aside[p] = ids(sub[2], f"player {p + 1} aside")
+            s.box[p] = sorted(ids(sub[3], f"player {p + 1} box"))
+            s.goal[p] = -1 if sub[4] == "-" else terr(sub[4], f"player {p + 1} goal")
+            s.pos[p] = num(sub[5], f"player {p + 1} pos", -2, ROOMS * max(1, len(s.route[p])) - 1)
             if sub[6] != "-":
                 for ch in sub[6]:
-                    s.tp[p].append(terr(ch, f"player {p} pile"))
+                    s.tp[p].append(terr(ch, f"player {p + 1} pile"))
                     s.tk[p].append(ch.isupper())
-            s.pts[p] = num(sub[7], f"player {p} points", 0, 10 ** 4)
+            s.pts[p] = num(sub[7], f"player {p + 1} points", 0, 10 ** 4)
         # route cards: each exactly once
         seen = list(s.pile)
         for p in range(n):
@@ -854,17 +864,17 @@ class KState(LearningState):
             bad("hands are held exactly during the build phase")
         for p in range(n):
             if s.hands[p] is not None and (s.route[p] or s.box[p]):
-                bad(f"player {p} holds a hand and a route")
+                bad(f"player {p + 1} holds a hand and a route")
             if s.hands[p] is not None and len(s.hands[p]) != game.deal:
-                bad(f"player {p} must hold {game.deal} cards while building")
+                bad(f"player {p + 1} must hold {game.deal} cards while building")
             if s.hands[p] is None and building and len(s.box[p]) != 2:
-                bad(f"player {p} has built but returned {len(s.box[p])} cards")
+                bad(f"player {p + 1} has built but returned {len(s.box[p])} cards")
             if s.phase in ("build", "goal") and (s.tp[p] or s.pos[p] != START):
                 bad("no play before the goals are drawn")
             if s.phase not in ("build", "goal") and s.goal[p] < 0:
-                bad(f"player {p} has no goal")
+                bad(f"player {p + 1} has no goal")
             if s.phase not in ("build", "over") and not s.route[p]:
-                bad(f"player {p} has an empty route")
+                bad(f"player {p + 1} has an empty route")
         goals = [g for g in s.goal if g >= 0]
         if len(set(goals)) != len(goals) or any(g not in game.deck.goals for g in goals):
             bad("goals must be distinct goal cards of the deck")
@@ -964,7 +974,7 @@ class KState(LearningState):
         for p, seat in enumerate(v["seats"]):
             goal = TERRAIN_NAMES[TERRAINS.index(seat["goal"])] if seat["goal"] else "not drawn"
             where = {START: "before the route", GOAL: "on the goal"}.get(seat["pos"], "")
-            out.append(f"player {p}: {seat['points']} points, {seat['aside']} cards set aside, "
+            out.append(f"player {p + 1}: {seat['points']} points, {seat['aside']} cards set aside, "
                        f"goal {goal}" + (f", pawn {where}" if where else ""))
             if seat["hand"] is not None:
                 hand = seat["hand"]
@@ -988,7 +998,7 @@ class KState(LearningState):
         if v["over"]:
             out.append("game over: points " + ", ".join(str(s["points"]) for s in v["seats"]))
         else:
-            out.append("to move: " + ("chance" if v["chance"] else f"player {v['to_move']}"))
+            out.append("to move: " + ("chance" if v["chance"] else f"player {v['to_move'] + 1}"))
         return "\n".join(out)
 
     def to_svg(self, viewer=None, last_move: bool = True, arrows=()) -> str:
@@ -1008,6 +1018,7 @@ class KState(LearningState):
     # -- search fast path
     def native_search(self, algorithm, limits, seed, options):
         if algorithm in ("greedy", "heuristic"):
+            check_options(f"kreuzundquer {algorithm}", options, {})
             if self.current_player < 0:
                 raise UnsupportedGameError("kreuzundquer: the heuristic player does not play chance moves")
             t0 = _time.perf_counter()

@@ -16,7 +16,7 @@ from functools import lru_cache
 from crossridor.engine._core import QuoridorCore, q_native_search
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError)
-from crossridor.engine.options import check_options
+from crossridor.engine.options import CALLABLE_OR_NONE, check_options
 from crossridor.engine.protocol import TERMINAL, GameTraits
 from crossridor.games.learning.api import LearningGame, LearningState
 
@@ -30,14 +30,21 @@ _NUMBER_RE = re.compile(r"^\d+\.+$")
 COLUMNS = "abcdefghi"
 
 # Options of the compiled searches (see engine/quoridor_search.pxi, quoridor_mcts.pxi).
-_EVAL_OPTIONS = {"wall_value": (int, 0, 10000), "tempo": (int, 0, 10000),
-                 "lone_wall_value": (int, 0, 10000)}
+# The evaluation's weights and the walls per player are bounded so that no
+# evaluation reaches the forced-win band (S_WIN_BOUND = 99000): at most
+# 100 * 81 (paths) + 2 * MAX_WEIGHT * MAX_WALLS + 2500 (race) + MAX_WEIGHT (tempo).
+MAX_WEIGHT = 400
+MAX_WALLS = 100
+WIN_BAND = 99000
+_EVAL_OPTIONS = {"wall_value": (int, 0, MAX_WEIGHT), "tempo": (int, 0, MAX_WEIGHT),
+                 "lone_wall_value": (int, 0, MAX_WEIGHT)}
 NATIVE_OPTIONS = {
     "alphabeta": {"hash": (int, 0, 65536), "tt": bool, "prune_walls": bool, "lmr": bool,
-                  "null_move": bool, "wall_gain": bool, "aspiration": bool, "on_iteration": callable, "stop": "stop", **_EVAL_OPTIONS},
+                  "null_move": bool, "wall_gain": bool, "aspiration": bool, "on_iteration": CALLABLE_OR_NONE,
+                  **_EVAL_OPTIONS},
     "greedy": dict(_EVAL_OPTIONS),
     "mcts": {"rollout": ("eval", "random"), "c": (float, 0.0, 100.0),
-             "widening": (float, 0.01, 100.0), "rollout_depth": (int, 0, 1000), "stop": "stop"},
+             "widening": (float, 0.01, 100.0), "rollout_depth": (int, 0, 1000)},
 }
 
 
@@ -169,25 +176,40 @@ class QuoridorGame(LearningGame):
                                        f"the game is {self.size}x{self.size} with {self.players}")
         to_code, _ = _code_table(size)
         try:
+            last_sq, last_anchor = f"{COLUMNS[size - 1]}{size}", f"{COLUMNS[size - 2]}{size - 1}"
             pawns = []
             for name in pawns_s.split(","):
                 mv = Move.parse(name)
                 if mv.kind != "" or mv.col >= size or mv.row >= size:
-                    raise ValueError(name)
+                    raise ValueError(f"pawn {name!r} is not a square a1..{last_sq}")
                 pawns.append(mv.row * SQ + mv.col)
-            left = [int(x) for x in left_s.split(",")]
+            try:
+                left = [int(x) for x in left_s.split(",")]
+            except ValueError:
+                raise ValueError(f"walls left {left_s!r} are not numbers") from None
             hw = vw = 0
             if walls_s not in ("-", ""):
                 for name in walls_s.split(","):
                     mv = Move.parse(name)
                     if not mv.is_wall or mv.col >= size - 1 or mv.row >= size - 1:
-                        raise ValueError(name)
+                        raise ValueError(f"wall {name!r} is not a wall a1h..{last_anchor}v "
+                                         f"(anchor square, then h or v)")
                     bit = 1 << (mv.row * AS + mv.col)
+                    if (hw | vw) & bit:
+                        raise ValueError(f"wall {name!r} is given twice, or crosses another wall at its centre")
                     if mv.kind == "h":
                         hw |= bit
                     else:
                         vw |= bit
-            turn = int(turn_s) - 1
+            try:
+                turn = int(turn_s) - 1
+            except ValueError:
+                raise ValueError(f"to-move {turn_s!r} is not a player number") from None
+            # checked here, before the core's C ints
+            if not 0 <= turn < players:
+                raise ValueError(f"to-move must be 1..{players}, got {turn_s!r}")
+            if any(not 0 <= x <= MAX_WALLS for x in left):
+                raise ValueError(f"walls left {left_s!r} must each be 0..{MAX_WALLS}")
             core = QuoridorCore(size, players, self.walls)
             core.set_position(pawns, left, hw, vw, turn)
         except ValueError as exc:
@@ -467,8 +489,8 @@ def load(size=9, players=2, walls=None, max_plies=None, **unknown) -> QuoridorGa
         raise UnknownGameError(f"quoridor players must be 2 or 4, got {players}")
     if walls is None:
         walls = 10 if players == 2 else 5
-    if isinstance(walls, bool) or not isinstance(walls, int) or not 0 <= walls <= 1000:
-        raise UnknownGameError(f"quoridor walls must be an integer 0..1000, got {walls!r}")
+    if isinstance(walls, bool) or not isinstance(walls, int) or not 0 <= walls <= MAX_WALLS:
+        raise UnknownGameError(f"quoridor walls must be an integer 0..{MAX_WALLS}, got {walls!r}")
     if max_plies is not None and (isinstance(max_plies, bool) or not isinstance(max_plies, int)
                                   or max_plies < 1):
         raise UnknownGameError(f"quoridor max_plies must be a positive integer, got {max_plies!r}")

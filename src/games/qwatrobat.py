@@ -57,6 +57,8 @@ from functools import lru_cache
 
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
+from crossridor.engine.options import CALLABLE_OR_NONE, check_options
+from crossridor.engine.stop import stopped
 from crossridor.engine.protocol import CHANCE, SPECTATOR, TERMINAL, GameTraits, SearchResult, applied, play_moves
 from crossridor.games.learning.api import LearningGame, LearningState
 
@@ -351,15 +353,15 @@ class QState(LearningState):
             return
         if self.layout[p] is None:
             if not isinstance(mv, Setup):
-                raise IllegalMoveError(f"qwatrobat: {str(text)!r}: player {p} must lay out a setup first")
+                raise IllegalMoveError(f"qwatrobat: {str(text)!r}: player {p + 1} must lay out a setup first")
             self._check_setup(mv, text)
             return
         if not isinstance(mv, Push):
-            raise IllegalMoveError(f"qwatrobat: {str(text)!r}: player {p} must push a column (c1..c{self.game.ncols})")
+            raise IllegalMoveError(f"qwatrobat: {str(text)!r}: player {p + 1} must push a column (c1..c{self.game.ncols})")
         if mv.col >= self.game.ncols:
             raise IllegalMoveError(f"qwatrobat: {str(text)!r}: there are only {self.game.ncols} columns")
         if self.rem[p][mv.col] == 0:
-            raise IllegalMoveError(f"qwatrobat: {str(text)!r}: column {mv.col + 1} of player {p} is empty")
+            raise IllegalMoveError(f"qwatrobat: {str(text)!r}: column {mv.col + 1} of player {p + 1} is empty")
 
     def play(self, move) -> None:
         mv = parse_move_text(move)
@@ -504,7 +506,7 @@ class QState(LearningState):
         for p in (0, 1):
             if parts[p] == "-":
                 if parts[2 + p] != "-":
-                    bad(f"player {p} has no layout but column counts {parts[2 + p]!r}")
+                    bad(f"player {p + 1} has no layout but column counts {parts[2 + p]!r}")
                 continue
             try:
                 lay = Setup.parse(parts[p])
@@ -567,7 +569,7 @@ class QState(LearningState):
                 if s.round < game.rounds:
                     made += sum(1 for k in range(s.slot) if (s.first if k % 2 == 0 else 1 - s.first) == p)
                 if 2 * n - sum(s.rem[p]) != made:
-                    bad(f"player {p} has pushed {2 * n - sum(s.rem[p])} cards, expected {made} "
+                    bad(f"player {p + 1} has pushed {2 * n - sum(s.rem[p])} cards, expected {made} "
                         f"at round {rnd} slot {slot}")
                 pushed = []
                 for c in range(n):
@@ -577,7 +579,7 @@ class QState(LearningState):
                         pushed.append(s.layout[p].back[c])
                 for v in set(v for v, o in field if o == p):
                     if sum(1 for f in field if f == (v, p)) > pushed.count(v):
-                        bad(f"battlefield card {v}@{p} was not pushed by player {p}")
+                        bad(f"battlefield card {v}@{p} was not pushed by player {p + 1} (@{p} in a position is 0-based)")
             if slot == 0:
                 vals = [v for v, _ in field]
                 if len(vals) != len(set(vals)):
@@ -618,11 +620,11 @@ class QState(LearningState):
         p = self.current_player
         if p == TERMINAL:
             r = self.returns()
-            res = "draw" if r[0] == 0 else f"player {0 if r[0] > 0 else 1} wins"
+            res = "draw" if r[0] == 0 else f"player {1 if r[0] > 0 else 2} wins"
             status = f"game over: {self.scores[0]}-{self.scores[1]}, {res}"
         else:
             rnd = min(self.round + 1, g.rounds)
-            who = "chance (first player draw)" if p == CHANCE else f"player {p}"
+            who = "chance (first player draw)" if p == CHANCE else f"player {p + 1}"
             status = f"round {rnd}/{g.rounds} ({g.points[rnd - 1]} pts), push {self.slot + 1}/4, to move: {who}"
         return {"game": "qwatrobat", "players": 2, "viewer": viewer, "ncols": g.ncols, "seats": players,
                 "field": [list(c) for c in self.field], "round": self.round, "rounds": g.rounds,
@@ -640,15 +642,15 @@ class QState(LearningState):
         for p in (1, 0):
             seat = v["seats"][p]
             if not seat["laid"]:
-                lines.append(f"player {p}: (no layout yet)")
+                lines.append(f"player {p + 1}: (no layout yet)")
                 continue
             back = " ".join("." if x is None else str(x) for x in seat["back"])
             front = " ".join("." if x is None else str(x) for x in seat["front"])
-            lines.append(f"player {p}: back  {back}   score {seat['score']}")
+            lines.append(f"player {p + 1}: back  {back}   score {seat['score']}")
             lines.append(f"          front {front}")
         cols = " ".join(f"c{c + 1}"[-1] for c in range(n))
         lines.append(f"columns:        {cols}")
-        lines.append("battlefield: " + (" ".join(f"{val}({o})" for val, o in v["field"]) or "empty"))
+        lines.append("battlefield: " + (" ".join(f"{val}(player {o + 1})" for val, o in v["field"]) or "empty"))
         lines.append(v["status"])
         return "\n".join(lines)
 
@@ -663,8 +665,21 @@ class QState(LearningState):
     def __repr__(self):
         return f"<qwatrobat {self.position()}>"
 
+    def move_text(self, move, viewer: int) -> str:
+        """How `viewer` sees `move` played now: another player's setup is secret."""
+        if isinstance(move, Setup) and self.current_player != viewer:
+            return "a secret setup"
+        return str(move)
+
     # -- search fast paths
+    def default_algorithm(self) -> str:
+        """The exact solver (alphabeta) once an open game is in play, else ismcts."""
+        in_play = self.current_player not in (CHANCE, TERMINAL) and self.layout[1] is not None
+        return "alphabeta" if self.game.open and in_play else "ismcts"
+
     def native_search(self, algorithm, limits, seed, options):
+        """alphabeta: the exact solver (open game in play; option objective:
+        result or margin); greedy: one-round lookahead (option samples)."""
         if algorithm == "alphabeta":
             if not self.game.open:
                 return NotImplemented
@@ -672,10 +687,11 @@ class QState(LearningState):
                 raise UnsupportedGameError(
                     "qwatrobat: the exact solver works from the start of play (both layouts down, "
                     "first player known); the setup is a simultaneous secret choice")
-            objective = options.get("objective", "result")
-            return solve(self, objective=objective)
+            opts = check_options("qwatrobat alphabeta", options, SOLVER_OPTIONS, {"objective": "result"})
+            return solve(self, objective=opts["objective"])
         if algorithm in ("greedy", "heuristic"):
-            return greedy_search(self, seed, options)
+            opts = check_options(f"qwatrobat {algorithm}", options, GREEDY_OPTIONS, {"samples": 24})
+            return greedy_search(self, seed, opts)
         return NotImplemented
 
 
@@ -685,6 +701,14 @@ class QState(LearningState):
 @lru_cache(maxsize=None)
 def _resolve_cached(field, clear_four, nvals):
     return resolve_field(field, clear_four, nvals)
+
+
+SOLVER_OPTIONS = {"objective": ("result", "margin"), "on_iteration": CALLABLE_OR_NONE}
+GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
+
+
+class _SolverStopped(Exception):
+    """crossridor.stop() or Ctrl-C during the exact solver."""
 
 
 class _Solver:
@@ -747,6 +771,8 @@ class _Solver:
 
     def value(self, pos, alpha, beta):
         self.nodes += 1
+        if not (self.nodes & 1023) and stopped():
+            raise _SolverStopped
         rem0, rem1, field, rnd, slot, first, diff = pos
         if rnd >= self.g.rounds:
             return self.final(diff)
@@ -838,7 +864,15 @@ def solve(state: QState, objective: str = "result") -> SearchResult:
     t0 = _time.perf_counter()
     sv = _Solver(state.game, state.layout, objective)
     pos = _solver_pos(state)
-    v0, col, pv_cols = sv.best(pos)
+    try:
+        v0, col, pv_cols = sv.best(pos)
+    except _SolverStopped:
+        # no value yet: the first legal push, marked unsolved
+        dt = _time.perf_counter() - t0
+        move = state.legal_moves()[0]
+        return SearchResult(move=move, score=0.0, depth=0, nodes=sv.nodes, seconds=dt,
+                            nps=sv.nodes / dt if dt > 0 else 0.0, pv=(move,),
+                            extra={"solved": False, "objective": objective})
     p = state.current_player
     v = v0 if p == 0 else -v0
     # the pv as moves
@@ -891,7 +925,7 @@ def greedy_search(state: QState, seed, options) -> SearchResult:
         mv = rng.choice(moves)
         dt = _time.perf_counter() - t0
         return SearchResult(move=mv, score=0.0, depth=0, nodes=1, seconds=dt, nps=0.0, pv=(mv,))
-    samples = int(options.get("samples", 24))
+    samples = options.get("samples", 24)
     nodes = 0
     best, best_v = None, None
     for mv in moves:

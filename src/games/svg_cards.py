@@ -35,7 +35,7 @@ def qwatrobat_svg(view: dict, last_move: bool = True) -> str:
         seat = view["seats"][p]
         colour = SEAT_COLOURS[p]
         y0 = M if top else field_y + H + 40
-        label = f"player {p}" + (" (you)" if view["viewer"] == p else "") + f": {seat['score']} points"
+        label = f"player {p + 1}" + (" (you)" if view["viewer"] == p else "") + f": {seat['score']} points"
         out.append(text(2 * M + n * (W + 10) + 10, y0 + H, label, size=13, anchor="start", fill=colour,
                         weight="bold"))
         if not seat["laid"]:
@@ -125,7 +125,7 @@ def kreuzundquer_svg(view: dict, last_move: bool = True) -> str:
         out.append(el("rect", x=8, y=y0, width=width - 16, height=panel - 8, rx=8, fill="none", stroke=colour,
                       stroke_width=3 if mv else 1.2))
         goal = seat["goal"]
-        out.append(text(18, y0 + 14, f"player {p}{you}: {seat['points']} points, {seat['aside']} set aside{mv}",
+        out.append(text(18, y0 + 14, f"player {p + 1}{you}: {seat['points']} points, {seat['aside']} set aside{mv}",
                         size=12, anchor="start", fill=colour, weight="bold"))
         if goal:
             out.append(text(width - 80, y0 + 14, "goal", size=11, anchor="end"))
@@ -175,7 +175,7 @@ def kreuzundquer_svg(view: dict, last_move: bool = True) -> str:
     if view["log"]:
         out.append(text(16, y + 26, "last movement: " + "; ".join(view["log"]), size=11, anchor="start"))
     status = ("game over: points " + ", ".join(str(s["points"]) for s in view["seats"]) if view["over"]
-              else "to move: chance" if view["chance"] else f"to move: player {view['to_move']}")
+              else "to move: chance" if view["chance"] else f"to move: player {view['to_move'] + 1}")
     out.append(text(width - 16, y + 50, status, size=13, anchor="end", weight="bold", class_="status"))
     for i, (t, name) in enumerate(TERRAIN_NAMES.items()):      # the legend of the room colours
         out.append(_terrain(16 + i * 92, y + 72, 18, 18, t) + text(38 + i * 92, y + 81, name, size=10, anchor="start"))

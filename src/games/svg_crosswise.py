@@ -102,7 +102,7 @@ def crosswise_svg(view: dict, last_move: bool = True, arrows=()) -> str:
         y = hands_y + k * (T + 14)
         seat = hand["seat"]
         team = seat & 1
-        label = f"seat {seat} {hand['team']}" + (" *" if view["viewer"] == seat else "")
+        label = f"seat {seat + 1} {hand['team']}" + (" *" if view["viewer"] == seat else "")
         out.append(el("rect", x=M - 6, y=y - 4, width=width - 2 * M + 12, height=T + 8, rx=6,
                       fill="none", stroke=SEAT_COLOURS[team], stroke_width=3 if seat == mover else 1))
         out.append(text(M, y + T / 2, label, size=11, anchor="start", fill=SEAT_COLOURS[team], weight="bold"))

@@ -45,11 +45,12 @@ Options:
 from __future__ import annotations
 
 from ..errors import CrossridorError, UnsupportedGameError
+from ..stop import stopped
 from ..protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
-from .common import check_root, evaluator_for, move_list, now, opt_bool, opt_callable, opt_int, \
-    parse_options, traits_of
+from ..options import C_LLONG, CALLABLE_OR_NONE, check_options
+from .common import check_root, evaluator_for, move_list, now, traits_of
 
-__all__ = ["search", "check_game", "WIN", "MAX_DEPTH", "OPTIONS"]
+__all__ = ["search", "check_game", "WIN", "MAX_DEPTH"]
 
 WIN = 1_000_000.0
 MAX_PLY = 10_000
@@ -61,11 +62,9 @@ CHECK_MASK = 31                  # check the clock every 32 nodes
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
-OPTIONS = {
-    "hash": (1_000_000, opt_int(0)),
-    "tt": (True, opt_bool),
-    "evaluator": (None, opt_callable),
-}
+SCHEMA = {"hash": (int, 0, C_LLONG), "tt": bool, "evaluator": CALLABLE_OR_NONE,
+          "on_iteration": CALLABLE_OR_NONE}
+DEFAULTS = {"hash": 1_000_000, "tt": True, "evaluator": None, "on_iteration": None}
 
 
 class _Abort(Exception):
@@ -83,7 +82,7 @@ def check_game(traits: GameTraits) -> None:
 def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
     """Best move for the player to move; `seed` is accepted and unused
     (alpha-beta is deterministic)."""
-    opts = parse_options("alphabeta", options, OPTIONS)
+    opts = check_options("alphabeta", options, SCHEMA, DEFAULTS)
     traits = traits_of(state)
     check_game(traits)
     if limits.depth is None and limits.nodes is None and limits.time is None:
@@ -107,6 +106,7 @@ class _Searcher:
         self.maxr = traits.max_return
         self.minr = traits.min_return
         self.evalf = evaluator_for(state, opts["evaluator"])
+        self.on_iteration = opts["on_iteration"]
         use_tt = opts["tt"] and opts["hash"] > 0 and callable(getattr(state, "key", None))
         self.tt = {} if use_tt else None
         self.tt_size = opts["hash"]
@@ -133,7 +133,12 @@ class _Searcher:
     def _evaluate(self):
         if self.evalf is None:
             return 0.0
-        return 100.0 * self.evalf(self.state)[self.root]
+        v = self.evalf(self.state)[self.root]
+        if not self.minr <= v <= self.maxr:   # NaN too: an evaluation never claims a forced win
+            if v != v:
+                raise CrossridorError("alphabeta: the evaluation returned NaN")
+            v = self.maxr if v > self.maxr else self.minr
+        return 100.0 * v
 
     # --- the search -------------------------------------------------------------
 
@@ -144,7 +149,7 @@ class _Searcher:
         if self.nodes >= self.node_limit:
             raise _Abort
         self.nodes += 1
-        if self.deadline is not None and not (self.nodes & CHECK_MASK) and now() >= self.deadline:
+        if not (self.nodes & CHECK_MASK) and (stopped() or (self.deadline is not None and now() >= self.deadline)):
             raise _Abort
         pv = self.pv
         pv[ply] = ()
@@ -308,6 +313,10 @@ class _Searcher:
             best_move, score, done = line[0], v, d
             self.root_best = best_move
             pv = self._pv_line(line, d)
+            if self.on_iteration is not None:
+                seconds = now() - start
+                self.on_iteration(SearchResult(best_move, float(score), d, self.nodes, seconds,
+                                               self.nodes / seconds if seconds > 0 else 0.0, pv))
             if self.horizon == 0:
                 solved = True
                 break

@@ -1,19 +1,19 @@
-"""Helpers shared by the pure-Python search modules: option parsing, root
-checks, game traits, move lists and the random-playout step. Imports no game."""
+"""Helpers shared by the pure-Python search modules: root checks, game
+traits, move lists, the MCTS options and the random-playout step (options
+are checked by engine.options). Imports no game."""
 
 from __future__ import annotations
 
 import math
 import random
 import time
-from typing import Any, Callable
-
 from ..errors import CrossridorError
+from ..options import C_LLONG, CALLABLE_OR_NONE, check_options
 from ..protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
+from ..stop import stopped
 
 __all__ = [
-    "CHANCE", "TERMINAL", "now", "traits_of", "parse_options", "check_root", "move_list",
-    "sample_chance", "opt_bool", "opt_int", "opt_number", "opt_callable", "opt_choice",
+    "CHANCE", "TERMINAL", "now", "traits_of", "check_root", "move_list", "sample_chance",
     "evaluator_for", "deadline_of", "tree_setup", "backup", "tree_result",
 ]
 
@@ -27,62 +27,6 @@ def traits_of(state) -> GameTraits:
     if not isinstance(traits, GameTraits):
         raise CrossridorError("state has no game.traits; it does not implement the game protocol")
     return traits
-
-
-# --- options -----------------------------------------------------------------
-# A spec maps an option name to (default, converter); a converter takes
-# (algorithm, name, value) and returns the checked value or raises
-# CrossridorError naming the option.
-
-def parse_options(algorithm: str, options: dict, spec: dict[str, tuple[Any, Callable]]) -> dict:
-    for name in options:
-        if name not in spec:
-            known = ", ".join(sorted(spec)) or "none"
-            raise CrossridorError(f"{algorithm}: unknown option {name!r} (known: {known})")
-    out = {}
-    for name, (default, conv) in spec.items():
-        out[name] = conv(algorithm, name, options[name]) if name in options else default
-    return out
-
-
-def opt_bool(algorithm, name, value):
-    if not isinstance(value, bool):
-        raise CrossridorError(f"{algorithm}: option {name!r} must be True or False, got {value!r}")
-    return value
-
-
-def opt_int(lo: int, hi: int | None = None):
-    def conv(algorithm, name, value):
-        if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
-            rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
-            raise CrossridorError(f"{algorithm}: option {name!r} must be an integer {rng}, got {value!r}")
-        return value
-    return conv
-
-
-def opt_number(lo: float, hi: float = math.inf):
-    def conv(algorithm, name, value):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (lo <= value <= hi) \
-                or math.isnan(value) or math.isinf(value):
-            raise CrossridorError(f"{algorithm}: option {name!r} must be a finite number >= {lo}, got {value!r}")
-        return float(value)
-    return conv
-
-
-def opt_callable(algorithm, name, value):
-    if value is not None and not callable(value):
-        raise CrossridorError(f"{algorithm}: option {name!r} must be a callable(state) -> list[float], "
-                              f"got {type(value).__name__}")
-    return value
-
-
-def opt_choice(*choices):
-    def conv(algorithm, name, value):
-        if value not in choices:
-            raise CrossridorError(f"{algorithm}: option {name!r} must be one of "
-                                  f"{', '.join(map(repr, choices))}, got {value!r}")
-        return value
-    return conv
 
 
 # --- roots, moves, chance --------------------------------------------------------
@@ -132,16 +76,15 @@ def deadline_of(limits: Limits, start: float) -> float | None:
 
 # --- MCTS pieces shared by mcts and ismcts ----------------------------------------
 
+MCTS_SCHEMA = {"c": (float, 0.0, 100.0), "rollout": ("random", "eval"), "rollout_depth": (int, 0, C_LLONG),
+               "evaluator": CALLABLE_OR_NONE}
+MCTS_DEFAULTS = {"c": math.sqrt(2), "rollout": "random", "rollout_depth": 0, "evaluator": None}
+
+
 def mcts_options(algorithm: str, options: dict, state) -> dict:
     """Parse the options MCTS and ISMCTS share: c, rollout, rollout_depth,
     evaluator. Adds 'evalf' (the function used at a rollout cut-off)."""
-    spec = {
-        "c": (math.sqrt(2), opt_number(0.0)),
-        "rollout": ("random", opt_choice("random", "eval")),
-        "rollout_depth": (0, opt_int(0)),
-        "evaluator": (None, opt_callable),
-    }
-    opts = parse_options(algorithm, options, spec)
+    opts = check_options(algorithm, options, MCTS_SCHEMA, MCTS_DEFAULTS)
     if opts["evaluator"] is not None:
         if options.get("rollout") == "random":
             raise CrossridorError(f"{algorithm}: option 'evaluator' needs rollout='eval', not 'random'")
@@ -182,7 +125,7 @@ def rollout(st, rng, evalf, rollout_depth: int, deadline) -> tuple[list, int]:
             return list(st.returns()), played
         if played == limit:
             return list(evalf(st)), played
-        if deadline is not None and not (played & 31) and played and now() >= deadline:
+        if not (played & 31) and played and (stopped() or (deadline is not None and now() >= deadline)):
             for _ in range(played):
                 st.undo()
             raise Timeout

@@ -18,12 +18,13 @@ from __future__ import annotations
 import random
 
 from ..protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
-from .common import check_root, evaluator_for, move_list, now, opt_bool, opt_callable, \
-    parse_options, traits_of
+from ..options import CALLABLE_OR_NONE, check_options
+from .common import check_root, evaluator_for, move_list, now, traits_of
 
-__all__ = ["search", "check_game", "OPTIONS"]
+__all__ = ["search", "check_game"]
 
-OPTIONS = {"random_ties": (False, opt_bool), "evaluator": (None, opt_callable)}
+SCHEMA = {"random_ties": bool, "evaluator": CALLABLE_OR_NONE}
+DEFAULTS = {"random_ties": False, "evaluator": None}
 
 
 def check_game(traits: GameTraits) -> None:
@@ -31,7 +32,7 @@ def check_game(traits: GameTraits) -> None:
 
 
 def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
-    opts = parse_options("greedy", options, OPTIONS)
+    opts = check_options("greedy", options, SCHEMA, DEFAULTS)
     check_game(traits_of(state))
     mover = check_root("greedy", state)
     start = now()

@@ -35,9 +35,11 @@ from __future__ import annotations
 import math
 
 from ..errors import UnsupportedGameError
+from ..stop import stopped
 from ..protocol import CHANCE, GameTraits, Limits, SearchResult
-from .common import Timeout, backup, check_root, mcts_options, move_list, now, opt_callable, \
-    opt_number, parse_options, rollout, sample_chance, sim_budget, traits_of, tree_result, tree_setup
+from ..options import CALLABLE_OR_NONE, check_options
+from .common import Timeout, backup, check_root, mcts_options, move_list, now, rollout, \
+    sample_chance, sim_budget, traits_of, tree_result, tree_setup
 
 __all__ = ["search", "check_game"]
 
@@ -82,8 +84,9 @@ def _best_edge(node: _Node, player: int, allowed=None):
 
 def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
     options = dict(options)
-    bias = parse_options("ismcts", {k: options.pop(k) for k in ("prior", "prior_weight") if k in options},
-                         {"prior": (None, opt_callable), "prior_weight": (1.0, opt_number(0.0))})
+    bias = check_options("ismcts", {k: options.pop(k) for k in ("prior", "prior_weight") if k in options},
+                         {"prior": CALLABLE_OR_NONE, "prior_weight": (float, 0.0, 1e6)},
+                         {"prior": None, "prior_weight": 1.0})
     opts = mcts_options("ismcts", options, state)
     prior, pw = bias["prior"], bias["prior_weight"]
     traits = traits_of(state)
@@ -109,6 +112,8 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
     sims = 0
     while sims < budget:
         if deadline is not None and sims and now() >= deadline:
+            break
+        if stopped():
             break
         d = state.sample_determinization(me, rng) if hidden else shared
         node = root

@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 
 from ..errors import UnsupportedGameError
+from ..stop import stopped
 from ..protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
 from .common import Timeout, backup, check_root, mcts_options, move_list, now, rollout, \
     sample_chance, sim_budget, traits_of, tree_result, tree_setup
@@ -117,6 +118,8 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
     sims = 0
     while sims < budget:
         if deadline is not None and sims and now() >= deadline:
+            break
+        if stopped():
             break
         node = root
         path = [root]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 from ..protocol import GameTraits, Limits, SearchResult
-from .common import check_root, move_list, now, parse_options, traits_of
+from ..options import check_options
+from .common import check_root, move_list, now, traits_of
 
 __all__ = ["search", "check_game"]
 
@@ -16,7 +17,7 @@ def check_game(traits: GameTraits) -> None:
 
 
 def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
-    parse_options("random", options, {})
+    check_options("random", options, {})
     check_game(traits_of(state))
     check_root("random", state)
     start = now()

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..errors import CrossridorError
 from ..registry import game_names
 from ..search_api import algorithm_names
+from ..stop import Stop
 from ..workers import GameRecord, new_game_state, resolve_game
 from . import searching
 from .sessions import Tab, legal_list, make_state, state_message
@@ -183,8 +184,6 @@ async def websocket(ws: WebSocket):
 
 
 def create_app() -> Starlette:
-    import threading
-
     app = Starlette(routes=[
         Route("/", index),
         Route("/favicon.ico", favicon),
@@ -197,7 +196,7 @@ def create_app() -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     app.state.tabs = set()
-    app.state.new_stop = threading.Event
+    app.state.new_stop = Stop
     return app
 
 

@@ -1,13 +1,11 @@
 """Searches for the web app: off the event loop, in worker threads (the C
 searches release the GIL), and stoppable.
 
-`stoppable_search` is the one place that knows how a search is stopped.
-Today that is: the Quoridor alpha-beta reports every finished depth through
-`on_iteration`, and the callback raises once the stop event is set; other
-searches are bounded by their time limit, and open-ended analysis runs in
-chunks of growing length with the stop event checked between them. When the
-C searches get a stop flag (issue 10), set it here from `stop` and the rest
-of the app does not change.
+`stoppable_search` is the one place that knows how a search is stopped: every
+search polls its `crossridor.Stop` token (the C loops next to their clock
+checks), so setting the token ends it at once with its best move so far.
+Open-ended analysis of the searches without iterative deepening runs in
+chunks of growing length, each reported as an info line.
 """
 
 from __future__ import annotations
@@ -21,6 +19,7 @@ from typing import Callable
 
 from ..protocol import Limits, SearchResult
 from ..search_api import search
+from ..stop import Stop
 from ..workers import EngineSpec
 
 # Enough threads that tabs waiting on the engine do not queue behind each
@@ -52,7 +51,7 @@ class Stopped(Exception):
     """Raised inside a search's callback to end it early."""
 
 
-def stoppable_search(state, spec: EngineSpec, seed: int | None, stop: threading.Event,
+def stoppable_search(state, spec: EngineSpec, seed: int | None, stop: Stop,
                      on_info: Callable[[SearchResult], None] | None = None) -> SearchResult | None:
     """Search `state` (a copy the caller will not touch) with `spec`; None if
     stopped before any result. `on_info` gets each finished depth or chunk."""
@@ -76,10 +75,10 @@ def stoppable_search(state, spec: EngineSpec, seed: int | None, stop: threading.
         if iterative:
             options["on_iteration"] = report
             try:
-                return search(state, spec.algorithm, spec.limits, seed=seed, **options)
+                return search(state, spec.algorithm, spec.limits, seed=seed, stop=stop, **options)
             except Stopped:
                 return last[0] if last else None
-        return search(state, spec.algorithm, spec.limits, seed=seed, **options)
+        return search(state, spec.algorithm, spec.limits, seed=seed, stop=stop, **options)
     finally:
         with _pool_lock:
             _running -= 1
@@ -93,7 +92,7 @@ def analysis_spec(spec: EngineSpec) -> EngineSpec:
     return replace(spec, limits=Limits(time=CHUNKED_ALGORITHMS_LIMIT))
 
 
-def analyse(state, spec: EngineSpec, seed: int | None, stop: threading.Event,
+def analyse(state, spec: EngineSpec, seed: int | None, stop: Stop,
             on_info: Callable[[SearchResult], None]) -> SearchResult | None:
     """Open-ended analysis until `stop`: one iterative search where it
     reports its depths, else repeated searches of growing length (each

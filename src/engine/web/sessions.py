@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
 from typing import Awaitable, Callable
 
 from ...games.svg import click_paths, picture
 from ..errors import CrossridorError
 from ..protocol import CHANCE, SearchResult
 from ..registry import load_game
+from ..stop import Stop
 from ..workers import derive_seed, winner_seat
 from .searching import analyse, check_spec, in_thread, stoppable_search
 
@@ -74,9 +74,8 @@ def state_message(state, viewer, legal: bool, **extra) -> dict:
 
 
 def seat_name(game_name: str, seat: int) -> str:
-    """Seats as each game's own text numbers them: Quoridor's players from 1,
-    the card games' seats from 0."""
-    return f"player {seat + 1}" if game_name == "quoridor" else f"seat {seat}"
+    """Seats as every printed text numbers them: from 1."""
+    return f"player {seat + 1}" if game_name == "quoridor" else f"seat {seat + 1}"
 
 
 def result_text(state, humans) -> str:
@@ -107,7 +106,7 @@ class Tab:
         self.plies = 0
         self.human_plies: list[int] = []
         self.task: asyncio.Task | None = None
-        self.stop = threading.Event()
+        self.stop = Stop()
         self.chance_rng = random.Random()
 
     # --- lifetime
@@ -122,7 +121,7 @@ class Tab:
                 await task
             except (asyncio.CancelledError, Exception):
                 pass
-        self.stop = threading.Event()
+        self.stop = Stop()
 
     async def close(self) -> None:
         await self.cancel()
