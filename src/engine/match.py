@@ -126,9 +126,6 @@ class MatchConfig:
             raise CrossridorError(f"max plies must be >= 0 (0: no cap), got {self.max_plies}")
         if self.random_openings < 0:
             raise CrossridorError(f"random openings must be >= 0 plies, got {self.random_openings}")
-        if self.random_openings >= self.max_plies:
-            raise CrossridorError(f"random openings of {self.random_openings} plies are not shorter than "
-                                  f"max plies ({self.max_plies})")
         if self.openings is not None and self.random_openings:
             raise CrossridorError("give an openings file or random openings, not both")
         if self.openings is not None and not self.openings:
@@ -442,6 +439,9 @@ class Match:
             self.max_plies = default_max_plies(self.game)
         else:
             self.max_plies = config.max_plies or None
+        if self.max_plies is not None and config.random_openings >= self.max_plies:
+            raise CrossridorError(f"random openings of {config.random_openings} plies are not shorter than "
+                                  f"max plies ({self.max_plies})")
         traits = self.game.traits
         if any(e.command is not None for e in config.engines) and (traits.chance or traits.hidden_information):
             raise CrossridorError(f"outside (uci:) engines play only games without chance or hidden "
