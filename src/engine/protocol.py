@@ -87,11 +87,14 @@ class State(Protocol):
     #   evaluate() -> list[float]: per-player estimate in [min, max] return.
 
 
-def play_moves(state: State, moves: str | Iterable[Any] | None) -> State:
+def play_moves(state: State, moves: str | Iterable[Any] | None, sep: str | None = None) -> State:
     """Play `moves` on `state` in order and return it: a string of moves
-    separated by whitespace, or an iterable of moves or their texts."""
+    separated by `sep` (default: whitespace), or an iterable of moves or
+    their texts."""
     if moves:
-        for move in (moves.split() if isinstance(moves, str) else moves):
+        if isinstance(moves, str):
+            moves = [m for m in moves.split(sep) if m.strip()]
+        for move in moves:
             state.play(move)
     return state
 

@@ -67,7 +67,7 @@ from typing import Iterable
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
                            InvalidPositionError, UnknownGameError)
 from crossridor.engine.options import C_INT, FLAG, check_options
-from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult
+from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult, play_moves
 from crossridor.games.learning.api import LearningGame, LearningState
 
 TILE_CHARS = "123456MRPS"
@@ -257,12 +257,7 @@ class CrosswiseGame(LearningGame):
         core.deal(self.players, seed % (1 << 64))
         st = CrosswiseState(self, core)
         st.seed = seed
-        if moves is not None:
-            if isinstance(moves, str):
-                moves = [m for m in moves.split(";") if m.strip()]
-            for m in moves:
-                st.play(m)
-        return st
+        return play_moves(st, moves, sep=";")
 
     def state_from_position(self, position: str, seed: int = 0) -> "CrosswiseState":
         """Read a position string (format in the module docstring). Hidden

@@ -47,7 +47,7 @@ import random
 import numpy as np
 
 from crossridor.engine.errors import CrossridorError, IllegalMoveError, InvalidMoveError
-from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits
+from crossridor.engine.protocol import CHANCE, GameTraits, play_moves
 from crossridor.games import crosswise as cw
 from crossridor.games.learning.api import LearningGame, LearningState, check_action
 
@@ -295,13 +295,7 @@ class ChanceCrosswise(LearningGame):
         """The start: the deal's first chance node. `moves` (chance outcomes
         included, e.g. "tile:3; tile:M; ...") are played in order; `seed` is
         unused (the chance nodes replace it)."""
-        st = ChanceCrosswiseState(self)
-        if moves is not None:
-            if isinstance(moves, str):
-                moves = [m for m in moves.split(";") if m.strip()]
-            for m in moves:
-                st.play(m)
-        return st
+        return play_moves(ChanceCrosswiseState(self), moves, sep=";")
 
     def state_from_position(self, position: str, seed: int = 0) -> "ChanceCrosswiseState":
         st = ChanceCrosswiseState(self)
