@@ -40,6 +40,7 @@ cdef inline volatile_int* stop_pointer(object flag) except? NULL:
 include "bitboard.pxi"
 include "quoridor.pxi"
 include "quoridor_eval.pxi"
+include "quoridor_features.pxi"
 include "quoridor_search.pxi"
 include "quoridor_mcts.pxi"
 include "crosswise.pxi"
