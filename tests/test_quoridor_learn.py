@@ -44,3 +44,115 @@ def test_learned_score_is_the_scaled_dot_product():
         QuoridorWeights([1.0])
     with pytest.raises(ValueError, match="finite"):
         QuoridorWeights([float("nan")] * 14)
+
+
+# --- self-play data, training, the weights file ----------------------------------
+
+import struct  # noqa: E402
+import zlib  # noqa: E402
+
+from crossridor.engine.cli import main  # noqa: E402
+from crossridor.games import quoridor_weights  # noqa: E402
+from crossridor.games.quoridor_learn import CLASSIC_WEIGHTS, FEATURE_NAMES, load_data, train  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def selfplay_file(tmp_path_factory):
+    """Six games on the 5x5 board at depth 2, made by the CLI (in process)."""
+    path = tmp_path_factory.mktemp("selfplay") / "d.npz"
+    assert main(["selfplay", "quoridor", "--size", "5", "--games", "6", "--out", str(path),
+                 "--seed", "1", "--concurrency", "1"]) == 0
+    return path
+
+
+def test_selfplay_writes_documented_arrays(selfplay_file):
+    data = np.load(selfplay_file)
+    n = len(data["result"])
+    assert n > 30
+    assert data["features"].shape == (n, 14) and data["features"].dtype == np.float32
+    assert tuple(data["feature_names"]) == FEATURE_NAMES
+    assert int(data["size"]) == 5 and str(data["engine"]) == "alphabeta:depth=2"
+    assert set(np.unique(data["game"])) == set(range(6))
+    # the results are seen from the side to move: they alternate within a decided game
+    for g in range(6):
+        rows = data["game"] == g
+        res, ply = data["result"][rows], data["ply"][rows]
+        assert ply[0] >= 4                       # after the 4-ply random opening
+        assert set(res.tolist()) <= {0.0, 1.0}
+        same_parity = (ply - ply[0]) % 2 == 0
+        assert (res[same_parity] == res[0]).all() and (res[~same_parity] == 1 - res[0]).all()
+    # a search score agrees in sign with the result more often than not
+    decided = np.abs(data["score"]) > 50
+    agree = (data["score"][decided] > 0) == (data["result"][decided] == 1)
+    assert agree.mean() > 0.6
+
+
+def test_selfplay_is_reproducible_from_its_seed(selfplay_file, tmp_path):
+    again = tmp_path / "again.npz"
+    assert main(["selfplay", "quoridor", "--size", "5", "--games", "6", "--out", str(again),
+                 "--seed", "1", "--concurrency", "1"]) == 0
+    a, b = np.load(selfplay_file), np.load(again)
+    for name in ("features", "score", "result", "game", "ply"):
+        assert np.array_equal(a[name], b[name])
+
+
+def test_training_beats_the_constant_and_writes_weights(selfplay_file, tmp_path, capsys):
+    data = load_data([selfplay_file, selfplay_file])
+    assert len(np.unique(data["game"])) == 12          # games of two files kept apart
+    report = train(data, epochs=200, seed=3)
+    assert report.val_positions > 0 and report.train_positions > report.val_positions
+    assert report.val_loss < report.val_loss_constant
+    # features the data never varies keep the classic weight (the prior)
+    race = FEATURE_NAMES.index("race")
+    assert report.weights[race] == pytest.approx(CLASSIC_WEIGHTS[race])
+    out = tmp_path / "w.bin"
+    assert main(["train", "quoridor", str(selfplay_file), "--out", str(out), "--epochs", "50"]) == 0
+    printed = capsys.readouterr().out
+    assert "validation loss" in printed and "epoch 50" in printed
+    weights, size = quoridor_weights.load(str(out))
+    assert len(weights) == 14 and size == 5
+
+
+def test_weights_round_trip_and_header():
+    data = quoridor_weights.dumps(list(range(14)), 9)
+    assert data[:8] == b"CRQEVAL\0" and len(data) == 24 + 14 * 4 + 4
+    assert quoridor_weights.loads(data) == ([float(i) for i in range(14)], 9)
+
+
+def _with_crc(body: bytes) -> bytes:
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+@pytest.mark.parametrize("mangle, message", [
+    (lambda d: d[:30], "truncated"),
+    (lambda d: d + b"\0", "truncated or padded"),
+    (lambda d: b"NOTMAGIC" + d[8:], "not a crossridor evaluation weights file"),
+    (lambda d: d[:40] + bytes([d[40] ^ 1]) + d[41:], "corrupt"),
+    (lambda d: _with_crc(d[:8] + struct.pack("<I", 7) + d[12:-4]), "version 7"),
+    (lambda d: _with_crc(d[:12] + struct.pack("<I", 13) + d[16:-8]), "13 features"),
+    (lambda d: _with_crc(d[:16] + struct.pack("<I", 32) + d[20:-4]), "32 hidden units"),
+    (lambda d: _with_crc(d[:24] + struct.pack("<f", float("nan")) + d[28:-4]), "not a finite number"),
+])
+def test_loader_rejects_bad_files(tmp_path, mangle, message):
+    path = tmp_path / "bad.bin"
+    path.write_bytes(mangle(quoridor_weights.dumps([0.5] * 14, 9)))
+    with pytest.raises(quoridor_weights.WeightsError, match=message):
+        quoridor_weights.load(str(path))
+
+
+def test_cli_errors_are_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, features=np.zeros((3, 5), np.float32))
+    cases = [
+        (["train", "quoridor", str(bad), "--out", str(tmp_path / "w")], "lacks score"),
+        (["train", "quoridor", str(tmp_path / "none.npz"), "--out", str(tmp_path / "w")], "cannot read"),
+        (["train", "crosswise", str(bad), "--out", str(tmp_path / "w")], "quoridor only"),
+        (["selfplay", "quoridor", "--players", "4", "--games", "1", "--out", str(tmp_path / "x.npz")],
+         "2-player"),
+        (["selfplay", "quoridor", "--games", "0", "--out", str(tmp_path / "x.npz")], "--games must be"),
+        (["selfplay", "quoridor", "--games", "1", "--out", str(tmp_path / "x.txt")], ".npz"),
+    ]
+    for argv, message in cases:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("crossridor: error:") and message in err and err.count("\n") == 1
