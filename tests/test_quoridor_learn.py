@@ -156,3 +156,66 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.startswith("crossridor: error:") and message in err and err.count("\n") == 1
+
+
+# --- the searches with eval=learned ------------------------------------------------
+
+from crossridor import Limits, search  # noqa: E402
+from crossridor.engine.errors import CrossridorError  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def weights_file(selfplay_file, tmp_path_factory):
+    out = tmp_path_factory.mktemp("weights") / "w.bin"
+    assert main(["train", "quoridor", str(selfplay_file), "--out", str(out), "--epochs", "100"]) == 0
+    return str(out)
+
+
+def test_selfplay_train_search_end_to_end(weights_file):
+    game = load_game("quoridor", size=5)
+    state = game.new_state("c2 c4")
+    learned = dict(eval="learned", eval_file=weights_file)
+    a = search(state, "alphabeta", Limits(depth=4), **learned)
+    b = search(state, "alphabeta", Limits(depth=4), **learned)
+    assert (a.move, a.score, a.nodes) == (b.move, b.score, b.nodes)      # deterministic
+    assert a.move in state.legal_moves()
+    # the depth-0 view: greedy's score is the learned score of the best child
+    weights = quoridor_weights.weights_for_search(weights_file)
+    g = search(state, "greedy", Limits(depth=1), **learned)
+    child = state.clone()
+    child.play(g.move)
+    assert g.score == -q_learned_eval(child.core, weights)
+    m = search(state, "mcts", Limits(sims=300), seed=1, **learned)
+    assert m.move in state.legal_moves() and -1 < m.score < 1
+    # the learned evaluation changes what alpha-beta sees
+    classic = search(state, "alphabeta", Limits(depth=4))
+    assert (classic.score, classic.nodes) != (a.score, a.nodes)
+
+
+def test_learned_eval_plays_a_match(weights_file):
+    from crossridor.engine.match import MatchConfig, run_match
+    from crossridor.engine.workers import EngineSpec, InlineExecutor
+    engines = [EngineSpec.parse(f"alphabeta:depth=2,eval=learned,eval_file={weights_file}"),
+               EngineSpec.parse("alphabeta:depth=2")]
+    result = run_match(MatchConfig(game="quoridor", params={"size": 5}, engines=engines, games=4,
+                                   random_openings=2, seed=7), executor=InlineExecutor())
+    assert result.tally.games == 4
+
+
+def test_learned_option_errors(weights_file):
+    state = load_game("quoridor").new_state()
+    cases = [
+        (dict(eval="learned", eval_file="/nonexistent/w.bin"), "cannot read weights file"),
+        (dict(eval_file=weights_file), "eval_file needs eval=learned"),
+        (dict(eval="learned", eval_file=weights_file, tempo=3), "tempo tunes the classic"),
+        (dict(eval="nn"), "must be one of classic, learned"),
+        (dict(eval="learned", eval_file=""), "non-empty text"),
+    ]
+    for options, message in cases:
+        with pytest.raises(CrossridorError, match=message):
+            search(state, "alphabeta", Limits(depth=1), **options)
+    with pytest.raises(CrossridorError, match="2-player"):
+        search(load_game("quoridor", players=4).new_state(), "alphabeta", Limits(depth=1),
+               eval="learned", eval_file=weights_file)
+    with pytest.raises(CrossridorError, match="rollout=eval"):
+        search(state, "mcts", Limits(sims=10), eval="learned", eval_file=weights_file, rollout="random")

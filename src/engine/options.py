@@ -1,6 +1,6 @@
 """Validation of algorithm options at the boundary, before they reach C.
 
-A schema maps each option to its kind: `bool`, `callable`, `"stop"` (a
+A schema maps each option to its kind: `bool`, `callable`, `str`, `"stop"` (a
 `crossridor.engine._core.StopFlag` or None), a tuple of allowed strings, or
 (int|float, low, high). Values come from Python or from
 the command line (`-e key=value`, already converted to int/float/bool)."""
@@ -24,6 +24,9 @@ def check_options(algorithm: str, options: dict, schema: dict) -> dict:
         if kind is bool:
             if not isinstance(value, bool):
                 raise CrossridorError(f"option {name} must be true or false, got {value!r}")
+        elif kind is str:
+            if not isinstance(value, str) or not value:
+                raise CrossridorError(f"option {name} must be a non-empty text, got {value!r}")
         elif kind == "stop":
             from ._core import StopFlag
             if value is not None and not isinstance(value, StopFlag):

@@ -152,6 +152,13 @@ cdef class QuoridorWeights:
 Q_NUM_FEATURES = Q_NF
 
 
+cdef inline const QLearned* learned_pointer(object weights) except? NULL:
+    """The struct behind the search option `learned` (NULL: the classic evaluation)."""
+    if weights is None:
+        return NULL
+    return &(<QuoridorWeights?>weights).learned
+
+
 def q_fill_features(QuoridorCore core, float[::1] out):
     """Fill out (float32, length Q_NUM_FEATURES) with the features of the
     core's position (2 players; see quoridor_features.pxi for the layout)."""
