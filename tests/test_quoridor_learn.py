@@ -219,3 +219,16 @@ def test_learned_option_errors(weights_file):
                eval="learned", eval_file=weights_file)
     with pytest.raises(CrossridorError, match="rollout=eval"):
         search(state, "mcts", Limits(sims=10), eval="learned", eval_file=weights_file, rollout="random")
+
+
+def test_learned_eval_with_the_classic_weights_is_the_classic_eval():
+    # CLASSIC_WEIGHTS write quoridor_eval.pxi over the features: the two must agree everywhere
+    from crossridor.engine._core import q_random_playout, q_time_eval
+    w = QuoridorWeights(CLASSIC_WEIGHTS.astype(np.float32))
+    for size, walls, seed in ((9, 10, 1), (9, 2, 2), (5, 1, 3), (7, 0, 4)):
+        game = load_game("quoridor", size=size, walls=walls)
+        moves, _ = q_random_playout(game.new_state().core, seed, 60)
+        state = game.new_state()
+        for code in moves[:-1]:
+            state.core.play(code)
+            assert q_time_eval(state.core, 1, w)[1] == q_time_eval(state.core, 1)[1]
