@@ -232,3 +232,12 @@ def test_learned_eval_with_the_classic_weights_is_the_classic_eval():
         for code in moves[:-1]:
             state.core.play(code)
             assert q_time_eval(state.core, 1, w)[1] == q_time_eval(state.core, 1)[1]
+
+
+def test_shipped_weights_load_and_play():
+    weights, size = quoridor_weights.loads(
+        (__import__("importlib").resources.files("crossridor.games") / "data" / quoridor_weights.SHIPPED).read_bytes())
+    assert len(weights) == 14 and size == 9
+    state = load_game("quoridor").new_state("e2 e8")
+    result = search(state, "alphabeta", Limits(depth=3), eval="learned")
+    assert result.move in state.legal_moves()
