@@ -151,6 +151,8 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
          "2-player"),
         (["selfplay", "quoridor", "--games", "0", "--out", str(tmp_path / "x.npz")], "--games must be"),
         (["selfplay", "quoridor", "--games", "1", "--out", str(tmp_path / "x.txt")], ".npz"),
+        (["selfplay", "quoridor", "--games", "1", "--out", str(tmp_path / "no" / "x.npz")], "cannot write"),
+        (["train", "quoridor", str(bad), "--out", str(tmp_path / "no" / "w.bin")], "cannot write"),
     ]
     for argv, message in cases:
         assert main(argv) == 2

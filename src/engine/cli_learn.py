@@ -3,12 +3,22 @@ the work is in crossridor.games.quoridor_learn and quoridor_weights)."""
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
 from .cli_common import UsageError, add_game_arguments, game_params
 
 DEFAULT_SELFPLAY_ENGINE = "alphabeta:depth=2"
+
+
+def _writable(path: str, option: str) -> None:
+    """Refuse an output path whose folder does not exist before the work, not after it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise UsageError(f"{option} {path!r}: cannot write in {folder!r}")
+    if os.path.isdir(path):
+        raise UsageError(f"{option} {path!r} is a folder")
 
 
 def _only_quoridor(args) -> None:
@@ -29,6 +39,7 @@ def cmd_selfplay(args) -> int:
             raise UsageError(f"{name} must be >= {low}, got {value}")
     if not args.out.endswith(".npz"):
         raise UsageError(f"--out must name a .npz file, got {args.out!r}")
+    _writable(args.out, "--out")
     match = selfplay_match(EngineSpec.parse(args.engine), args.games, game_params(args), args.concurrency,
                            args.seed, args.random_openings, args.max_plies)
     bar = None
@@ -65,6 +76,7 @@ def cmd_train(args) -> int:
     from crossridor.games.quoridor_learn import FEATURE_NAMES, load_data, train
 
     _only_quoridor(args)
+    _writable(args.out, "--out")
     data = load_data(args.data)
 
     def on_epoch(epoch, train_loss, val_loss):

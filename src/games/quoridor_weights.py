@@ -47,8 +47,11 @@ def dumps(weights, size: int) -> bytes:
 
 def save(path: str, weights, size: int) -> None:
     data = dumps(weights, size)
-    with open(path, "wb") as f:
-        f.write(data)
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError as exc:
+        raise WeightsError(f"cannot write weights file {path!r}: {exc.strerror or exc}") from None
 
 
 def loads(data: bytes, source: str = "weights") -> tuple[list, int]:
