@@ -237,8 +237,9 @@ def test_learned_eval_with_the_classic_weights_is_the_classic_eval():
 
 
 def test_shipped_weights_load_and_play():
-    weights, size = quoridor_weights.loads(
-        (__import__("importlib").resources.files("crossridor.games") / "data" / quoridor_weights.SHIPPED).read_bytes())
+    from importlib import resources
+    shipped = resources.files("crossridor.games") / "data" / quoridor_weights.SHIPPED
+    weights, size = quoridor_weights.loads(shipped.read_bytes())
     assert len(weights) == 14 and size == 9
     state = load_game("quoridor").new_state("e2 e8")
     result = search(state, "alphabeta", Limits(depth=3), eval="learned")
