@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-COLLECTED = {"bench_quoridor.py", "bench_learning.py"}
+COLLECTED = {"bench_quoridor.py", "bench_learning.py", "bench_quoridor_eval.py"}
 
 
 def pytest_collect_file(file_path, parent):

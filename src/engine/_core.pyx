@@ -12,6 +12,7 @@ Python validates its input first.
 include "bitboard.pxi"
 include "quoridor.pxi"
 include "quoridor_eval.pxi"
+include "quoridor_features.pxi"
 include "quoridor_search.pxi"
 include "quoridor_mcts.pxi"
 include "crosswise.pxi"

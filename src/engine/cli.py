@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
-from . import cli_match
+from . import cli_learn, cli_match
 from .cli_common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
                          load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
 from .perft import perft
@@ -280,6 +280,7 @@ def build_parser() -> ArgumentParser:
     p.set_defaults(func=cmd_serve)
 
     cli_match.add_parsers(sub)
+    cli_learn.add_parsers(sub)
     return parser
 
 

@@ -5,6 +5,7 @@ A schema maps each option to its kind:
 
 * `bool`: True or False; `FLAG`: True/False or 1/0, given to C as 1/0;
 * `callable`, or `CALLABLE_OR_NONE`;
+* `str`: a non-empty text (a file name, say);
 * a tuple of allowed strings;
 * `(int, low, high)` or `(float, low, high)`: a number in [low, high]. Float
   options take ints too and come back as floats; NaN and infinities are
@@ -56,6 +57,10 @@ def check_value(algorithm: str, name: str, value, kind):
     if kind is callable or kind == CALLABLE_OR_NONE:
         if not (callable(value) or (value is None and kind != callable)):
             raise bad("a function")
+        return value
+    if kind is str:
+        if not isinstance(value, str) or not value:
+            raise bad("a non-empty text")
         return value
     if isinstance(kind, tuple) and all(isinstance(k, str) for k in kind):
         if not isinstance(value, str) or value not in kind:

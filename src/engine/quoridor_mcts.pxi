@@ -236,6 +236,8 @@ cdef void q_rollout(QSearch* s, Rng* rng, int mode, int depth, double* out) noex
             plies += 1
         if s.pos.winner >= 0:
             q_terminal_values(&s.pos, out)
+        elif s.learned != NULL:
+            q_learned_values(&s.pos, s.learned, out)
         else:
             q_values(&s.pos, s.w_wall, s.w_tempo, s.w_lone, out)
     s.nodes += plies
@@ -361,6 +363,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
         s.w_wall = S_WALL
         s.w_tempo = S_TEMPO
         s.w_lone = S_LONE_WALL
+        s.learned = learned_pointer(options.get("learned"))
         mt_new_node(&t, -1, -1, -1)
         with nogil:
             sims = q_mcts_run(s, &t, &rng, max_sims, deadline, max_depth, c, widening, mode, rollout_depth)

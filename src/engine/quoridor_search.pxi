@@ -41,6 +41,7 @@ ctypedef struct QSearch:
     int w_wall                  # evaluation: one wall in hand
     int w_tempo                 # evaluation: having the move
     int w_lone                  # evaluation: extra per wall when the other has none
+    const QLearned* learned     # the learned evaluation (quoridor_features.pxi), or NULL: classic
     int sel_depth
     int clock_countdown
     int killers[S_MAX_PLY][2]
@@ -60,6 +61,8 @@ cdef inline int q_side(const QSearch* s, int player) noexcept nogil:
 
 cdef int q_eval(QSearch* s) noexcept nogil:
     """Static score (quoridor_eval.pxi) from the point of view of the side to move."""
+    if s.learned != NULL:
+        return q_learned_score(&s.pos, s.learned)   # 2 players: already the side to move's
     cdef int dist[4]
     q_distances(&s.pos, dist)
     cdef int v = q_score(&s.pos, dist, s.root_player, s.w_wall, s.w_tempo, s.w_lone)
@@ -429,6 +432,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         s.w_wall = int(options.get("wall_value", S_WALL))
         s.w_tempo = int(options.get("tempo", S_TEMPO))
         s.w_lone = int(options.get("lone_wall_value", S_LONE_WALL))
+        s.learned = learned_pointer(options.get("learned"))
         if hash_mb > 0:
             while entries * 2 * sizeof(TTEntry) <= <uint64_t>hash_mb * 1024 * 1024:
                 entries *= 2

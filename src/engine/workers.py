@@ -195,9 +195,12 @@ class _SearchPlayer:
 
     def __init__(self, spec: EngineSpec):
         self.spec = spec
+        self.last_score = None   # the score of the last search (self-play data)
 
     def choose(self, state, moves: list, seed: int | None):
-        return self.spec.search(state.clone(), seed).move
+        result = self.spec.search(state.clone(), seed)
+        self.last_score = result.score
+        return result.move
 
     def close(self) -> None:
         pass
@@ -323,6 +326,7 @@ class GameTask:
     deal_seed: int | None = None   # chance games: the start position's seed
     max_plies: int | None = None   # None: play to the end
     match_seed: int = 0
+    record_scores: bool = False    # keep each search's score in the record (self-play)
 
 
 @dataclass
@@ -351,10 +355,12 @@ class GameRecord:
     points: list | None = None   # per seat, from the final state; absent for games without points
     # an outside engine lost by misbehaving: seat, engine, ply, reason, detail, stderr (last lines)
     failure: dict | None = None
+    # with GameTask.record_scores: the mover's search score for each move after the opening
+    scores: list | None = None
 
     def as_dict(self) -> dict:
         d = dataclasses.asdict(self)
-        for key in ("points", "failure"):
+        for key in ("points", "failure", "scores"):
             if d[key] is None:
                 del d[key]
         return d
@@ -363,7 +369,7 @@ class GameRecord:
     def from_dict(cls, d: dict) -> "GameRecord":
         names = {f.name for f in dataclasses.fields(cls)}
         missing = names - set(d) - {"game", "params", "match_engines", "match_seed", "max_plies", "points",
-                                        "failure"}
+                                        "failure", "scores"}
         if missing:
             raise ValueError(f"record lacks {', '.join(sorted(missing))}")
         return cls(**{k: v for k, v in d.items() if k in names})
@@ -405,6 +411,7 @@ def play_game(task: GameTask) -> GameRecord:
     cap = task.max_plies
     players: dict = {}           # engine index -> its player for this game
     failure = None
+    scores: list | None = [] if task.record_scores else None
     try:
         while not state.is_terminal() and (cap is None or len(moves) < cap):
             if _stop.interrupted():
@@ -429,6 +436,8 @@ def play_game(task: GameTask) -> GameRecord:
                 if move is None:
                     raise CrossridorError(f"engine {spec} returned no move in game {task.index} "
                                           f"at ply {len(moves) + 1}")
+                if scores is not None:
+                    scores.append(getattr(players[task.seats[player]], "last_score", None))
             state.play(move)
             moves.append(str(move))
     finally:
@@ -465,7 +474,7 @@ def play_game(task: GameTask) -> GameRecord:
         seconds=round(time.perf_counter() - start, 4),
         game=task.game, params=dict(task.params), match_engines=[str(e) for e in task.engines],
         match_seed=task.match_seed, max_plies=task.max_plies,
-        points=None if failure else seat_points(game, state), failure=failure)
+        points=None if failure else seat_points(game, state), failure=failure, scores=scores)
 
 
 # --- executors --------------------------------------------------------------------

@@ -38,13 +38,16 @@ MAX_WALLS = 100
 WIN_BAND = 99000
 _EVAL_OPTIONS = {"wall_value": (int, 0, MAX_WEIGHT), "tempo": (int, 0, MAX_WEIGHT),
                  "lone_wall_value": (int, 0, MAX_WEIGHT)}
+# eval=learned: the linear evaluation of quoridor_features.pxi, with the
+# shipped weights or those of eval_file (crossridor.games.quoridor_weights)
+_LEARNED_OPTIONS = {"eval": ("classic", "learned"), "eval_file": str}
 NATIVE_OPTIONS = {
     "alphabeta": {"hash": (int, 0, 65536), "tt": bool, "prune_walls": bool, "lmr": bool,
                   "null_move": bool, "wall_gain": bool, "aspiration": bool, "on_iteration": CALLABLE_OR_NONE,
-                  **_EVAL_OPTIONS},
-    "greedy": dict(_EVAL_OPTIONS),
+                  **_EVAL_OPTIONS, **_LEARNED_OPTIONS},
+    "greedy": {**_EVAL_OPTIONS, **_LEARNED_OPTIONS},
     "mcts": {"rollout": ("eval", "random"), "c": (float, 0.0, 100.0),
-             "widening": (float, 0.01, 100.0), "rollout_depth": (int, 0, 1000)},
+             "widening": (float, 0.01, 100.0), "rollout_depth": (int, 0, 1000), **_LEARNED_OPTIONS},
 }
 
 
@@ -295,11 +298,30 @@ class QuoridorState(LearningState):
         schema = NATIVE_OPTIONS.get(algorithm)
         if schema is None:
             return NotImplemented
-        options = check_options(algorithm, options, schema)
+        options = self._learned_option(algorithm, check_options(algorithm, options, schema))
         if algorithm != "mcts" and limits.time is None and limits.depth is None \
                 and limits.nodes is None:
             raise CrossridorError(f"{algorithm} needs a time, depth or nodes limit (sims is for mcts)")
         return q_native_search(self, algorithm, limits, seed, options)
+
+    def _learned_option(self, algorithm, options: dict) -> dict:
+        """eval / eval_file -> the C-side weights as option `learned` (None: classic)."""
+        evaluation = options.pop("eval", "classic")
+        path = options.pop("eval_file", None)
+        if evaluation == "classic":
+            if path is not None:
+                raise CrossridorError("eval_file needs eval=learned")
+            return options
+        if self.game.players != 2:
+            raise CrossridorError("eval=learned is for 2-player Quoridor (4 players: eval=classic)")
+        tuned = sorted(set(options) & set(_EVAL_OPTIONS))
+        if tuned:
+            raise CrossridorError(f"{', '.join(tuned)} {'tunes' if len(tuned) == 1 else 'tune'} the classic evaluation, not eval=learned")
+        if algorithm == "mcts" and options.get("rollout") == "random":
+            raise CrossridorError("mcts with rollout=random evaluates no position: eval=learned needs rollout=eval")
+        from crossridor.games.quoridor_weights import weights_for_search
+        options["learned"] = weights_for_search(path)
+        return options
 
     def native_perft(self, depth: int, divide: bool, hash_mb: int):
         if self.game.max_plies is not None and self.core.ply + depth > self.game.max_plies:

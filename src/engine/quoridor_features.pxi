@@ -1,0 +1,194 @@
+# Quoridor's learned evaluation: a feature vector of a 2-player position and
+# a linear model over it, evaluated in C at the search leaves.
+#
+# Training happens in Python with numpy (crossridor.games.quoridor_learn);
+# the weights come from a versioned file (crossridor.games.quoridor_weights)
+# and reach the searches as a QLearned struct (option eval=learned).
+#
+# Feature vector (float32, Q_NF = 14 entries), from the point of view of the
+# side to move ("me"; the other player is "op"). Steps are shortest-path
+# lengths to the goal side, pawns ignored, as the classic evaluation uses.
+#    0  bias            1
+#    1  d_me            my shortest-path length
+#    2  d_op            the opponent's
+#    3  walls_me        walls in my hand
+#    4  walls_op        walls in the opponent's hand
+#    5  lone_me         walls_me when the opponent has none left, else 0
+#    6  lone_op         walls_op when I have none left, else 0
+#    7  race            both out of walls: +1 if d_me <= d_op (I move first:
+#                       I win the race, jumps aside), -1 if not; else 0
+#    8  squares_me      squares lying on some shortest path of mine (pawn
+#                       square excluded): many means hard to block
+#    9  squares_op      the opponent's
+#   10  neck_me         the narrowest layer of my shortest paths (fewest
+#                       squares at one distance from my pawn): 1 means one
+#                       wall there may lengthen every shortest path
+#   11  neck_op         the opponent's
+#   12  adjacent        1 if the pawns stand side by side with no wall
+#                       between them (a jump is possible), else 0
+#   13  lead_x_walls    (d_op - d_me) * (walls_me + walls_op) / 10: how a
+#                       path lead weighs with many walls still in hand
+# The learned score is the logit z = w . f of the side to move winning;
+# alpha-beta uses round(200 z) centi-steps (tanh(x/400) = 2 sigmoid(x/200) - 1,
+# so the scale matches the classic score's), MCTS the value tanh(z / 2).
+
+cdef enum:
+    Q_NF = 14                # features
+    Q_LEARNED_SCALE = 200    # centi-steps per unit of logit
+    Q_LEARNED_CLAMP = 90000  # |score| stays below the win scores (S_WIN_BOUND)
+
+ctypedef struct QLearned:
+    float w[Q_NF]
+
+
+cdef void q_path_stats(const QPos* p, int player, int* dist, int* squares, int* neck) noexcept nogil:
+    """Shortest-path length of player, the number of squares on some
+    shortest path (pawn excluded) and the narrowest layer of them."""
+    cdef u128 from_goal[82]
+    cdef u128 reach = p.g.goal[player], nxt, on_path, layer
+    cdef u128 me = bb_bit(p.pawn[player])
+    cdef int d = 0, i, width
+    from_goal[0] = reach
+    while not (reach & me):
+        nxt = reach | q_step(p, reach)
+        if nxt == reach or d >= 80:
+            dist[0] = 1000
+            squares[0] = 0
+            neck[0] = 0
+            return
+        reach = nxt
+        d += 1
+        from_goal[d] = reach
+    dist[0] = d
+    squares[0] = 0
+    neck[0] = 0 if d == 0 else 1000
+    # walk forward from the pawn: the squares at pawn-distance i + 1 on a shortest path
+    on_path = me
+    for i in range(d):
+        layer = from_goal[d - i - 1] & ~(from_goal[d - i - 2] if d - i - 2 >= 0 else <u128>0)
+        on_path = q_step(p, on_path) & layer
+        width = bb_popcount(on_path)
+        squares[0] += width
+        if width < neck[0]:
+            neck[0] = width
+
+
+cdef void q_features(const QPos* p, float* f) noexcept nogil:
+    """Fill f[0..Q_NF) for a 2-player position (layout above)."""
+    cdef int me = p.to_move, op = 1 - p.to_move
+    cdef int d_me, d_op, sq_me, sq_op, neck_me, neck_op
+    cdef int w_me = p.walls_left[me], w_op = p.walls_left[op]
+    cdef int a = p.pawn[me], b = p.pawn[op]
+    cdef u128 ba = bb_bit(a)
+    q_path_stats(p, me, &d_me, &sq_me, &neck_me)
+    q_path_stats(p, op, &d_op, &sq_op, &neck_op)
+    f[0] = 1.0
+    f[1] = d_me
+    f[2] = d_op
+    f[3] = w_me
+    f[4] = w_op
+    f[5] = w_me if w_op == 0 else 0
+    f[6] = w_op if w_me == 0 else 0
+    if w_me == 0 and w_op == 0:
+        f[7] = 1.0 if d_me <= d_op else -1.0
+    else:
+        f[7] = 0.0
+    f[8] = sq_me
+    f[9] = sq_op
+    f[10] = neck_me
+    f[11] = neck_op
+    f[12] = 1.0 if (q_step(p, ba) & bb_bit(b)) else 0.0
+    f[13] = (d_op - d_me) * (w_me + w_op) / 10.0
+
+
+cdef double q_learned_logit(const QPos* p, const QLearned* L) noexcept nogil:
+    """The learned logit of the side to move winning (2 players)."""
+    cdef float f[Q_NF]
+    cdef double z = 0.0
+    cdef int i
+    q_features(p, f)
+    for i in range(Q_NF):
+        z += L.w[i] * f[i]
+    return z
+
+
+cdef int q_learned_score(const QPos* p, const QLearned* L) noexcept nogil:
+    """The learned score in centi-steps, from the side to move's point of view."""
+    cdef double x = Q_LEARNED_SCALE * q_learned_logit(p, L)
+    if x > Q_LEARNED_CLAMP:
+        return Q_LEARNED_CLAMP
+    if x < -Q_LEARNED_CLAMP:
+        return -Q_LEARNED_CLAMP
+    return <int>(x + 0.5) if x >= 0 else -<int>(0.5 - x)
+
+
+cdef void q_learned_values(const QPos* p, const QLearned* L, double* out) noexcept nogil:
+    """Per-player values in (-1, 1) of a 2-player position, for the MCTS leaf."""
+    cdef double v = tanh(q_learned_logit(p, L) / 2.0)
+    out[p.to_move] = v
+    out[1 - p.to_move] = -v
+
+
+cdef class QuoridorWeights:
+    """The weights of the learned evaluation, held as a C struct for the
+    searches. Built by crossridor.games.quoridor_weights from a checked file."""
+
+    cdef QLearned learned
+
+    def __cinit__(self, weights):
+        values = [float(x) for x in weights]
+        if len(values) != Q_NF:
+            raise ValueError(f"the learned evaluation has {Q_NF} weights, got {len(values)}")
+        for i, x in enumerate(values):
+            if x != x or x in (float("inf"), float("-inf")):
+                raise ValueError(f"weight {i} is not a finite number: {x!r}")
+            self.learned.w[i] = x
+
+    @property
+    def weights(self):
+        return [self.learned.w[i] for i in range(Q_NF)]
+
+
+Q_NUM_FEATURES = Q_NF
+
+
+cdef inline const QLearned* learned_pointer(object weights) except? NULL:
+    """The struct behind the search option `learned` (NULL: the classic evaluation)."""
+    if weights is None:
+        return NULL
+    return &(<QuoridorWeights?>weights).learned
+
+
+def q_fill_features(QuoridorCore core, float[::1] out):
+    """Fill out (float32, length Q_NUM_FEATURES) with the features of the
+    core's position (2 players; see quoridor_features.pxi for the layout)."""
+    if core.pos.g.nplayers != 2:
+        raise ValueError("features exist for 2-player Quoridor only")
+    if out.shape[0] != Q_NF:
+        raise ValueError(f"the feature buffer needs {Q_NF} floats, got {out.shape[0]}")
+    q_features(&core.pos, &out[0])
+
+
+def q_learned_eval(QuoridorCore core, QuoridorWeights weights):
+    """The learned score (centi-steps, side to move) of the core's position."""
+    if core.pos.g.nplayers != 2:
+        raise ValueError("the learned evaluation is for 2-player Quoridor only")
+    return q_learned_score(&core.pos, &weights.learned)
+
+
+def q_time_eval(QuoridorCore core, long long calls, QuoridorWeights weights=None):
+    """Seconds for `calls` evaluations of the core's position: the learned
+    one with weights, else the classic one (bench/)."""
+    cdef long long i
+    cdef long long acc = 0
+    cdef int dist[4]
+    cdef const QLearned* L = &weights.learned if weights is not None else NULL
+    cdef double start = now_seconds()
+    with nogil:
+        for i in range(calls):
+            if L != NULL:
+                acc += q_learned_score(&core.pos, L)
+            else:
+                q_distances(&core.pos, dist)
+                acc += q_score(&core.pos, dist, core.pos.to_move, S_WALL, S_TEMPO, S_LONE_WALL)
+    return now_seconds() - start, acc

@@ -1,0 +1,246 @@
+"""The learned Quoridor evaluation: features, self-play data, training,
+the weights file, and the searches with eval=learned."""
+
+import numpy as np
+import pytest
+
+from crossridor import load_game
+from crossridor.engine._core import Q_NUM_FEATURES, QuoridorWeights, q_fill_features, q_learned_eval
+
+
+def features(state):
+    out = np.zeros(Q_NUM_FEATURES, np.float32)
+    q_fill_features(state.core, out)
+    return out
+
+
+def test_features_of_a_walled_position():
+    # black to move after e3h: both detour around the wall to the d file
+    f = features(load_game("quoridor").new_state("e2 e8 e3h"))
+    assert f.tolist() == [1, 8, 8, 10, 9, 0, 0, 0, 12, 9, 1, 1, 0, 0]
+
+
+def test_features_are_from_the_side_to_move():
+    f = features(load_game("quoridor", size=5, walls=0).new_state("c2 c4"))
+    # white to move, both 3 steps away, no walls: the race is white's
+    assert f[[1, 2, 3, 4, 7]].tolist() == [3, 3, 0, 0, 1]
+    f = features(load_game("quoridor", size=5, walls=0).new_state("c2 c4 c3"))
+    # black to move, pawns side by side: a jump; black needs 3, white 2
+    assert f[[1, 2, 7, 12]].tolist() == [3, 2, -1, 1]
+
+
+def test_feature_buffer_and_players_are_checked():
+    state = load_game("quoridor").new_state()
+    with pytest.raises(ValueError, match="needs 14 floats"):
+        q_fill_features(state.core, np.zeros(3, np.float32))
+    with pytest.raises(ValueError, match="2-player"):
+        q_fill_features(load_game("quoridor", players=4).new_state().core, np.zeros(14, np.float32))
+
+
+def test_learned_score_is_the_scaled_dot_product():
+    w = QuoridorWeights([0, -0.3, 0.3, 0.1, -0.1] + [0] * 9)
+    assert q_learned_eval(load_game("quoridor").new_state("e2 e8 e3h").core, w) == 20
+    with pytest.raises(ValueError, match="14 weights"):
+        QuoridorWeights([1.0])
+    with pytest.raises(ValueError, match="finite"):
+        QuoridorWeights([float("nan")] * 14)
+
+
+# --- self-play data, training, the weights file ----------------------------------
+
+import struct  # noqa: E402
+import zlib  # noqa: E402
+
+from crossridor.engine.cli import main  # noqa: E402
+from crossridor.games import quoridor_weights  # noqa: E402
+from crossridor.games.quoridor_learn import CLASSIC_WEIGHTS, FEATURE_NAMES, load_data, train  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def selfplay_file(tmp_path_factory):
+    """Six games on the 5x5 board at depth 2, made by the CLI (in process)."""
+    path = tmp_path_factory.mktemp("selfplay") / "d.npz"
+    assert main(["selfplay", "quoridor", "--size", "5", "--games", "6", "--out", str(path),
+                 "--seed", "1", "--concurrency", "1"]) == 0
+    return path
+
+
+def test_selfplay_writes_documented_arrays(selfplay_file):
+    data = np.load(selfplay_file)
+    n = len(data["result"])
+    assert n > 30
+    assert data["features"].shape == (n, 14) and data["features"].dtype == np.float32
+    assert tuple(data["feature_names"]) == FEATURE_NAMES
+    assert int(data["size"]) == 5 and str(data["engine"]) == "alphabeta:depth=2"
+    assert set(np.unique(data["game"])) == set(range(6))
+    # the results are seen from the side to move: they alternate within a decided game
+    for g in range(6):
+        rows = data["game"] == g
+        res, ply = data["result"][rows], data["ply"][rows]
+        assert ply[0] >= 4                       # after the 4-ply random opening
+        assert set(res.tolist()) <= {0.0, 1.0}
+        same_parity = (ply - ply[0]) % 2 == 0
+        assert (res[same_parity] == res[0]).all() and (res[~same_parity] == 1 - res[0]).all()
+    # a search score agrees in sign with the result more often than not
+    decided = np.abs(data["score"]) > 50
+    agree = (data["score"][decided] > 0) == (data["result"][decided] == 1)
+    assert agree.mean() > 0.6
+
+
+def test_selfplay_is_reproducible_from_its_seed(selfplay_file, tmp_path):
+    again = tmp_path / "again.npz"
+    assert main(["selfplay", "quoridor", "--size", "5", "--games", "6", "--out", str(again),
+                 "--seed", "1", "--concurrency", "1"]) == 0
+    a, b = np.load(selfplay_file), np.load(again)
+    for name in ("features", "score", "result", "game", "ply"):
+        assert np.array_equal(a[name], b[name])
+
+
+def test_training_beats_the_constant_and_writes_weights(selfplay_file, tmp_path, capsys):
+    data = load_data([selfplay_file, selfplay_file])
+    assert len(np.unique(data["game"])) == 12          # games of two files kept apart
+    report = train(data, epochs=200, seed=3)
+    assert report.val_positions > 0 and report.train_positions > report.val_positions
+    assert report.val_loss < report.val_loss_constant
+    # features the data never varies keep the classic weight (the prior)
+    race = FEATURE_NAMES.index("race")
+    assert report.weights[race] == pytest.approx(CLASSIC_WEIGHTS[race])
+    out = tmp_path / "w.bin"
+    assert main(["train", "quoridor", str(selfplay_file), "--out", str(out), "--epochs", "50"]) == 0
+    printed = capsys.readouterr().out
+    assert "validation loss" in printed and "epoch 50" in printed
+    weights, size = quoridor_weights.load(str(out))
+    assert len(weights) == 14 and size == 5
+
+
+def test_weights_round_trip_and_header():
+    data = quoridor_weights.dumps(list(range(14)), 9)
+    assert data[:8] == b"CRQEVAL\0" and len(data) == 24 + 14 * 4 + 4
+    assert quoridor_weights.loads(data) == ([float(i) for i in range(14)], 9)
+
+
+def _with_crc(body: bytes) -> bytes:
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+@pytest.mark.parametrize("mangle, message", [
+    (lambda d: d[:30], "truncated"),
+    (lambda d: d + b"\0", "truncated or padded"),
+    (lambda d: b"NOTMAGIC" + d[8:], "not a crossridor evaluation weights file"),
+    (lambda d: d[:40] + bytes([d[40] ^ 1]) + d[41:], "corrupt"),
+    (lambda d: _with_crc(d[:8] + struct.pack("<I", 7) + d[12:-4]), "version 7"),
+    (lambda d: _with_crc(d[:12] + struct.pack("<I", 13) + d[16:-8]), "13 features"),
+    (lambda d: _with_crc(d[:16] + struct.pack("<I", 32) + d[20:-4]), "32 hidden units"),
+    (lambda d: _with_crc(d[:24] + struct.pack("<f", float("nan")) + d[28:-4]), "not a finite number"),
+])
+def test_loader_rejects_bad_files(tmp_path, mangle, message):
+    path = tmp_path / "bad.bin"
+    path.write_bytes(mangle(quoridor_weights.dumps([0.5] * 14, 9)))
+    with pytest.raises(quoridor_weights.WeightsError, match=message):
+        quoridor_weights.load(str(path))
+
+
+def test_cli_errors_are_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, features=np.zeros((3, 5), np.float32))
+    cases = [
+        (["train", "quoridor", str(bad), "--out", str(tmp_path / "w")], "lacks score"),
+        (["train", "quoridor", str(tmp_path / "none.npz"), "--out", str(tmp_path / "w")], "cannot read"),
+        (["train", "crosswise", str(bad), "--out", str(tmp_path / "w")], "quoridor only"),
+        (["selfplay", "quoridor", "--players", "4", "--games", "1", "--out", str(tmp_path / "x.npz")],
+         "2-player"),
+        (["selfplay", "quoridor", "--games", "0", "--out", str(tmp_path / "x.npz")], "--games must be"),
+        (["selfplay", "quoridor", "--games", "1", "--out", str(tmp_path / "x.txt")], ".npz"),
+        (["selfplay", "quoridor", "--games", "1", "--out", str(tmp_path / "no" / "x.npz")], "cannot write"),
+        (["train", "quoridor", str(bad), "--out", str(tmp_path / "no" / "w.bin")], "cannot write"),
+    ]
+    for argv, message in cases:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("crossridor: error:") and message in err and err.count("\n") == 1
+
+
+# --- the searches with eval=learned ------------------------------------------------
+
+from crossridor import Limits, search  # noqa: E402
+from crossridor.engine.errors import CrossridorError  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def weights_file(selfplay_file, tmp_path_factory):
+    out = tmp_path_factory.mktemp("weights") / "w.bin"
+    assert main(["train", "quoridor", str(selfplay_file), "--out", str(out), "--epochs", "100"]) == 0
+    return str(out)
+
+
+def test_selfplay_train_search_end_to_end(weights_file):
+    game = load_game("quoridor", size=5)
+    state = game.new_state("c2 c4")
+    learned = dict(eval="learned", eval_file=weights_file)
+    a = search(state, "alphabeta", Limits(depth=4), **learned)
+    b = search(state, "alphabeta", Limits(depth=4), **learned)
+    assert (a.move, a.score, a.nodes) == (b.move, b.score, b.nodes)      # deterministic
+    assert a.move in state.legal_moves()
+    # the depth-0 view: greedy's score is the learned score of the best child
+    weights = quoridor_weights.weights_for_search(weights_file)
+    g = search(state, "greedy", Limits(depth=1), **learned)
+    child = state.clone()
+    child.play(g.move)
+    assert g.score == -q_learned_eval(child.core, weights)
+    m = search(state, "mcts", Limits(sims=300), seed=1, **learned)
+    assert m.move in state.legal_moves() and -1 < m.score < 1
+    # the learned evaluation changes what alpha-beta sees
+    classic = search(state, "alphabeta", Limits(depth=4))
+    assert (classic.score, classic.nodes) != (a.score, a.nodes)
+
+
+def test_learned_eval_plays_a_match(weights_file):
+    from crossridor.engine.match import MatchConfig, run_match
+    from crossridor.engine.workers import EngineSpec, InlineExecutor
+    engines = [EngineSpec.parse(f"alphabeta:depth=2,eval=learned,eval_file={weights_file}"),
+               EngineSpec.parse("alphabeta:depth=2")]
+    result = run_match(MatchConfig(game="quoridor", params={"size": 5}, engines=engines, games=4,
+                                   random_openings=2, seed=7), executor=InlineExecutor())
+    assert result.tally.games == 4
+
+
+def test_learned_option_errors(weights_file):
+    state = load_game("quoridor").new_state()
+    cases = [
+        (dict(eval="learned", eval_file="/nonexistent/w.bin"), "cannot read weights file"),
+        (dict(eval_file=weights_file), "eval_file needs eval=learned"),
+        (dict(eval="learned", eval_file=weights_file, tempo=3), "tempo tunes the classic"),
+        (dict(eval="nn"), "must be one of classic, learned"),
+        (dict(eval="learned", eval_file=""), "non-empty text"),
+    ]
+    for options, message in cases:
+        with pytest.raises(CrossridorError, match=message):
+            search(state, "alphabeta", Limits(depth=1), **options)
+    with pytest.raises(CrossridorError, match="2-player"):
+        search(load_game("quoridor", players=4).new_state(), "alphabeta", Limits(depth=1),
+               eval="learned", eval_file=weights_file)
+    with pytest.raises(CrossridorError, match="rollout=eval"):
+        search(state, "mcts", Limits(sims=10), eval="learned", eval_file=weights_file, rollout="random")
+
+
+def test_learned_eval_with_the_classic_weights_is_the_classic_eval():
+    # CLASSIC_WEIGHTS write quoridor_eval.pxi over the features: the two must agree everywhere
+    from crossridor.engine._core import q_random_playout, q_time_eval
+    w = QuoridorWeights(CLASSIC_WEIGHTS.astype(np.float32))
+    for size, walls, seed in ((9, 10, 1), (9, 2, 2), (5, 1, 3), (7, 0, 4)):
+        game = load_game("quoridor", size=size, walls=walls)
+        moves, _ = q_random_playout(game.new_state().core, seed, 60)
+        state = game.new_state()
+        for code in moves[:-1]:
+            state.core.play(code)
+            assert q_time_eval(state.core, 1, w)[1] == q_time_eval(state.core, 1)[1]
+
+
+def test_shipped_weights_load_and_play():
+    from importlib import resources
+    shipped = resources.files("crossridor.games") / "data" / quoridor_weights.SHIPPED
+    weights, size = quoridor_weights.loads(shipped.read_bytes())
+    assert len(weights) == 14 and size == 9
+    state = load_game("quoridor").new_state("e2 e8")
+    result = search(state, "alphabeta", Limits(depth=3), eval="learned")
+    assert result.move in state.legal_moves()
