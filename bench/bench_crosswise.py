@@ -12,7 +12,8 @@
 mode, or the options given with -e KEY=VALUE) against greedy with deals
 fixed by the game index; the searching side takes team Rows in even games
 and Columns in odd ones (with 4 players, both seats of its team search). It
-prints wins / draws / losses.
+prints wins / draws / losses, the score with its 95% interval and the
+number of games (`crossridor.engine.stats.result_text`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 
 
 import crossridor
+from crossridor.engine.stats import result_text
 
 
 def speed(n: int = 20000, players: int = 2, eps: int = 20) -> tuple[int, float]:
@@ -109,9 +111,8 @@ def main(argv=None) -> int:
         l += r == -1
         print(f"game {i}: {'win' if r == 1 else 'draw' if r == 0 else 'loss'}  "
               f"(W {w} D {d} L {l}, {time.time() - t0:.0f} s)", flush=True)
-    n = w + d + l
-    print(f"ISMCTS {opts or ''} vs greedy, {a.players} players, {a.time if a.sims is None else str(a.sims) + ' sims'}"
-          f"{'' if a.sims else ' s'}/move: W {w} D {d} L {l} of {n}: score {(w + d / 2) / n:.3f}")
+    budget = f"{a.time} s" if a.sims is None else f"{a.sims} sims"
+    print(f"ISMCTS {opts or ''} vs greedy, {a.players} players, {budget}/move: {result_text(w, d, l)}")
     return 0
 
 
