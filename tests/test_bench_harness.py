@@ -5,6 +5,7 @@ trinomial variance, independently of engine.stats)."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import subprocess
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from crossridor.engine.cli import main as cli_main
 from crossridor.engine.stats import result_text
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -64,3 +66,19 @@ def test_bench_crosswise_prints_interval_and_games():
     line = run(str(BENCH / "bench_crosswise.py"), "match", "--games", "2", "--sims", "100")
     assert "vs greedy, 2 players, 100 sims/move: " in line
     check_line(line, 2)
+
+
+def test_records_score_counts_complete_rounds_of_a_match(tmp_path):
+    rec = tmp_path / "r.jsonl"
+    assert cli_main(["match", "qwatrobat", "--engine", "ismcts:sims=20", "--engine", "greedy", "--games", "6",
+                     "--seed", "3", "--concurrency", "1", "--records", str(rec), "--json"]) == 0
+    line = run(str(BENCH / "records_score.py"), str(rec))
+    assert "ismcts:sims=20 vs greedy: 6 games: " in line
+    w, d, l = check_line(line, 6)
+    records = [json.loads(x) for x in rec.read_text().splitlines()]
+    assert w == sum(r["winner_engine"] == 0 for r in records)
+    assert l == sum(r["winner_engine"] == 1 for r in records)
+    # a killed match: game 3 missing and a torn last line -> rounds 0 (games 0, 1) only
+    lines = rec.read_text().splitlines()
+    rec.write_text("\n".join(lines[:3] + lines[4:]) + "\n" + lines[5][:20])
+    check_line(run(str(BENCH / "records_score.py"), str(rec)), 2)
