@@ -64,7 +64,7 @@ def test_bench_cards_prints_interval_and_games():
 
 def test_bench_crosswise_prints_interval_and_games():
     line = run(str(BENCH / "bench_crosswise.py"), "match", "--games", "2", "--sims", "100")
-    assert "vs greedy, 2 players, 100 sims/move: " in line
+    assert line.startswith("ismcts:sims=100 vs greedy, 2 players, seed 1: 2 games: ")
     check_line(line, 2)
 
 
