@@ -10,8 +10,9 @@ option (numbers are parsed; evaluator=qw-endgame is
 `games.qwatrobat.endgame_evaluator`, evaluator=kuq-stage is
 `games.kuq_rollout.stage_evaluator`). Kreuz & Quer's ismcts has game
 defaults (see `games.kreuz_und_quer`: policy prior, stage evaluator). Seats alternate; chance outcomes come from a
-seeded generator; game i uses seed i. Prints wins/draws/losses of the first
-player named, and its score ((wins + draws/2) / games).
+seeded generator; game i uses seed i. Prints the first player's wins, draws
+and losses, its score ((wins + draws/2) / games) with the 95% interval, and
+the number of games (`crossridor.engine.stats.result_text`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import time
 
 import crossridor
 from crossridor import CHANCE
+from crossridor.engine.stats import result_text
 
 
 def _qw_endgame(state):
@@ -96,9 +98,7 @@ def match(game, a, b, games):
             d += 1
         print(f"  game {i + 1}: {'win' if r > 0 else 'loss' if r < 0 else 'draw'} "
               f"(seat {seat}) running {w}-{d}-{l}", flush=True)
-    score = (w + d / 2) / games
-    print(f"{a} vs {b}: {games} games, {w} wins, {d} draws, {l} losses, score {score:.3f} "
-          f"({time.time() - t0:.0f} s)")
+    print(f"{a} vs {b}: {result_text(w, d, l)} ({time.time() - t0:.0f} s)")
 
 
 def solver_check(games):

@@ -8,22 +8,23 @@
     python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e mode=mcts   # the MCTS mode
     python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e mode=pimc -e roll=0 -e depth=3
 
-`match` plays crossridor.search(state, "ismcts", ...) (the default Crosswise
-mode, or the options given with -e KEY=VALUE) against greedy with deals
-fixed by the game index; the searching side takes team Rows in even games
-and Columns in odd ones (with 4 players, both seats of its team search). It
-prints wins / draws / losses.
+`match` is a thin wrapper over the match runner (`crossridor match crosswise
+--engine ismcts:... --engine greedy`): ismcts (the default Crosswise mode,
+or the options given with -e KEY=VALUE) against greedy, rounds of two games
+on one deal with the seats swapped (with 4 players the engines sit A B A B,
+so both seats of a team search); game i depends only on (--seed, i).
+`--concurrency`, `--records` and `--resume` work as in `crossridor match`.
+It prints the running W/D/L, then the engines, the number of games, W/D/L
+and the score with its 95% interval (`crossridor.engine.stats.result_text`).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
-
 
 import crossridor
+from crossridor.engine.stats import result_text
 
 
 def speed(n: int = 20000, players: int = 2, eps: int = 20) -> tuple[int, float]:
@@ -35,39 +36,45 @@ def speed(n: int = 20000, players: int = 2, eps: int = 20) -> tuple[int, float]:
     return moves, time.perf_counter() - t
 
 
-def play_game(players: int, index: int, secs: float, sims: int | None, c: float, margin: float,
-              eps: int = 20, pbias: float = 0.0, hexp: int = 0, root_k: int = 12, act: int = 0,
-              opts: dict | None = None) -> int:
-    """+1 if ISMCTS's team won, -1 if greedy's, 0 draw."""
-    game = crossridor.load_game("crosswise", players=players)
-    st = game.new_state(seed=1000 + index // 2)
-    ours = index % 2
-    limits = crossridor.Limits(time=secs) if sims is None else crossridor.Limits(sims=sims)
-    k = 0
-    while not st.is_terminal():
-        p = st.current_player
-        if (p & 1) == ours:
-            if opts is None:          # the default search
-                r = crossridor.search(st, "ismcts", limits, seed=index * 1000 + k)
-            elif opts.get("mode") == "mcts":   # the MCTS knobs from --c ... --act, unless given with -e
-                o = dict(c=c, margin=margin, eps=eps, pbias=pbias, hexp=hexp, root_k=root_k, act=act)
-                o.update(opts)
-                r = crossridor.search(st, "ismcts", limits, seed=index * 1000 + k, **o)
-            else:                     # -e options as they are (e.g. mode=pimc roll=2)
-                r = crossridor.search(st, "ismcts", limits, seed=index * 1000 + k, **opts)
-        else:
-            r = crossridor.search(st, "greedy", limits)
-        st.play(r.move)
-        k += 1
-    w = st.winner_team()
-    return 0 if w == 2 else (1 if w == ours else -1)
+def engine_spec(a) -> str:
+    """The searching engine as a match `--engine` spec: the default ismcts,
+    the options given with -e, or with -e mode=mcts the --c ... --act knobs
+    (overridden by -e)."""
+    budget = f"time={a.time:g}" if a.sims is None else f"sims={a.sims}"
+    opts = dict(kv.partition("=")[::2] for kv in a.e or ())
+    if opts.get("mode") == "mcts":
+        knobs = dict(c=a.c, margin=a.margin, eps=a.eps, pbias=a.pbias, hexp=a.hexp, root_k=a.root_k, act=a.act)
+        opts = {**{k: f"{v:g}" for k, v in knobs.items()}, **opts}
+    return ",".join([f"ismcts:{budget}"] + [f"{k}={v}" for k, v in opts.items()])
+
+
+def match(a) -> str:
+    """ISMCTS against greedy through the match runner (engine.match): rounds
+    of two games with one deal and the seats swapped; game i depends only
+    on (seed, i). Returns the result line."""
+    from crossridor.engine.match import MatchConfig, run_match
+    from crossridor.engine.workers import EngineSpec
+
+    spec = engine_spec(a)
+    cfg = MatchConfig("crosswise", {"players": a.players}, [EngineSpec.parse(spec), EngineSpec.parse("greedy")],
+                      games=a.games, concurrency=a.concurrency, seed=a.seed, records=a.records,
+                      resume=bool(a.records) and a.resume)
+
+    def progress(record, tally):
+        print(f"game {record.index}: W {tally.wins} D {tally.draws} L {tally.losses}", flush=True)
+
+    r = run_match(cfg, on_record=progress).tally
+    return f"{spec} vs greedy, {a.players} players, seed {a.seed}: {result_text(r.wins, r.draws, r.losses)}"
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["speed", "match"])
     ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1, help="match seed (game i depends on it and i only)")
+    ap.add_argument("--concurrency", type=int, default=1)
+    ap.add_argument("--records", default=None, help="JSON-lines records file (see crossridor match)")
+    ap.add_argument("--resume", action="store_true", help="continue the match in --records")
     ap.add_argument("--time", type=float, default=1.0)
     ap.add_argument("--sims", type=int, default=None)
     ap.add_argument("--players", type=int, default=2)
@@ -87,33 +94,8 @@ def main(argv=None) -> int:
         print(f"{moves} playout moves in {dt:.3f} s: {moves / dt:,.0f} moves/s (one core, "
               f"{a.players} players, eps {a.eps}%)")
         return 0
-    opts = None
-    if a.e:
-        opts = {}
-        for kv in a.e:
-            k, _, v = kv.partition("=")
-            try:
-                opts[k] = int(v)
-            except ValueError:
-                try:
-                    opts[k] = float(v)
-                except ValueError:
-                    opts[k] = v
-    w = d = l = 0
-    t0 = time.time()
-    for i in range(a.start, a.start + a.games):
-        r = play_game(a.players, i, a.time, a.sims, a.c, a.margin, a.eps, a.pbias, a.hexp, a.root_k, a.act,
-                      opts)
-        w += r == 1
-        d += r == 0
-        l += r == -1
-        print(f"game {i}: {'win' if r == 1 else 'draw' if r == 0 else 'loss'}  "
-              f"(W {w} D {d} L {l}, {time.time() - t0:.0f} s)", flush=True)
-    n = w + d + l
-    print(f"ISMCTS {opts or ''} vs greedy, {a.players} players, {a.time if a.sims is None else str(a.sims) + ' sims'}"
-          f"{'' if a.sims else ' s'}/move: W {w} D {d} L {l} of {n}: score {(w + d / 2) / n:.3f}")
+    print(match(a))
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -60,17 +60,40 @@ def _stdev_of_mean(wins: int, draws: int, losses: int) -> float:
     return math.sqrt(var / n)
 
 
-def elo_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -> tuple[float, float]:
-    """The (low, high) Elo interval at `confidence` (cutechess's method)."""
+def score_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -> tuple[float, float]:
+    """The (low, high) interval of the score at `confidence`: mu +- z sigma,
+    sigma from the trinomial per-game variance, clipped to [0, 1]."""
     n = wins + draws + losses
     if n == 0:
-        return (-math.inf, math.inf)
+        return (0.0, 1.0)
     mu = (wins + 0.5 * draws) / n
     z = _NORMAL.inv_cdf(0.5 + confidence / 2.0)
     sigma = _stdev_of_mean(wins, draws, losses)
-    low = min(1.0, max(0.0, mu - z * sigma))
-    high = min(1.0, max(0.0, mu + z * sigma))
+    return min(1.0, max(0.0, mu - z * sigma)), min(1.0, max(0.0, mu + z * sigma))
+
+
+def elo_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -> tuple[float, float]:
+    """The (low, high) Elo interval at `confidence` (cutechess's method)."""
+    if wins + draws + losses == 0:
+        return (-math.inf, math.inf)
+    low, high = score_interval(wins, draws, losses, confidence)
     return elo_from_score(low), elo_from_score(high)
+
+
+def result_text(wins: int, draws: int, losses: int) -> str:
+    """One line for a strength measurement, so that a short run is never
+    read as a result: `200 games: W 120 D 18 L 62, score 64.5% +- 6.4%
+    (95%: 58.1%-70.9%)`."""
+    n = wins + draws + losses
+    if n == 0:
+        return "0 games: no result"
+    s = score_of(wins, draws, losses)
+    head = f"{n} game{'' if n == 1 else 's'}: W {wins} D {draws} L {losses}, score {100 * s:.1f}%"
+    if max(wins, draws, losses) == n:     # no variance seen: the normal interval says nothing
+        return head + " (95% interval unknown: every game ended the same way)"
+    low, high = score_interval(wins, draws, losses)
+    half = Z95 * _stdev_of_mean(wins, draws, losses)
+    return head + f" +- {100 * half:.1f}% (95%: {100 * low:.1f}%-{100 * high:.1f}%)"
 
 
 def elo_error(wins: int, draws: int, losses: int, confidence: float = 0.95) -> float:

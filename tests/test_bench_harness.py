@@ -1,0 +1,84 @@
+"""The strength harnesses (bench/bench_crosswise.py, bench/bench_cards.py)
+print every measurement with its game count, W/D/L and 95% interval; the
+printed figures must agree with the W/D/L (recomputed here from the
+trinomial variance, independently of engine.stats)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from crossridor.engine.cli import main as cli_main
+from crossridor.engine.stats import result_text
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+LINE = re.compile(r"(\d+) games?: W (\d+) D (\d+) L (\d+), score ([\d.]+)%"
+                  r"(?: \+- ([\d.]+)% \(95%: ([\d.]+)%-([\d.]+)%\)| \(95% interval unknown: .*\))")
+
+
+def check_line(text: str, games: int) -> tuple[int, int, int]:
+    m = LINE.search(text)
+    assert m, text
+    n, w, d, l = map(int, m.group(1, 2, 3, 4))
+    assert n == games == w + d + l
+    mu = (w + d / 2) / n
+    assert float(m.group(5)) == pytest.approx(100 * mu, abs=0.05)
+    if max(w, d, l) == n:
+        assert m.group(6) is None
+        return w, d, l
+    var = (w * (1 - mu) ** 2 + d * (0.5 - mu) ** 2 + l * mu ** 2) / n
+    half = 1.959964 * math.sqrt(var / n)
+    assert float(m.group(6)) == pytest.approx(100 * half, abs=0.05)
+    assert float(m.group(7)) == pytest.approx(100 * max(0.0, mu - half), abs=0.05)
+    assert float(m.group(8)) == pytest.approx(100 * min(1.0, mu + half), abs=0.05)
+    return w, d, l
+
+
+def run(*args: str) -> str:
+    out = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip().splitlines()[-1]
+
+
+def test_result_text_checked_by_the_parser():
+    check_line(result_text(120, 18, 62), 200)
+    check_line(result_text(3, 0, 1), 4)             # clipped at 100%
+    check_line(result_text(0, 5, 0), 5)             # no variance: no interval
+    with pytest.raises(AssertionError):             # the check can fail
+        check_line(result_text(3, 0, 1), 5)
+    with pytest.raises(AssertionError):
+        check_line("4 games: W 3 D 0 L 1, score 75.0% +- 10.0% (95%: 65.0%-85.0%)", 4)
+
+
+def test_bench_cards_prints_interval_and_games():
+    line = run(str(BENCH / "bench_cards.py"), "qw", "ismcts:sims=30", "random", "4")
+    assert line.startswith("ismcts:sims=30 vs random: ")
+    check_line(line, 4)
+
+
+def test_bench_crosswise_prints_interval_and_games():
+    line = run(str(BENCH / "bench_crosswise.py"), "match", "--games", "2", "--sims", "100")
+    assert line.startswith("ismcts:sims=100 vs greedy, 2 players, seed 1: 2 games: ")
+    check_line(line, 2)
+
+
+def test_records_score_counts_complete_rounds_of_a_match(tmp_path):
+    rec = tmp_path / "r.jsonl"
+    assert cli_main(["match", "qwatrobat", "--engine", "ismcts:sims=20", "--engine", "greedy", "--games", "6",
+                     "--seed", "3", "--concurrency", "1", "--records", str(rec), "--json"]) == 0
+    line = run(str(BENCH / "records_score.py"), str(rec))
+    assert "ismcts:sims=20 vs greedy: 6 games: " in line
+    w, d, l = check_line(line, 6)
+    records = [json.loads(x) for x in rec.read_text().splitlines()]
+    assert w == sum(r["winner_engine"] == 0 for r in records)
+    assert l == sum(r["winner_engine"] == 1 for r in records)
+    # a killed match: game 3 missing and a torn last line -> rounds 0 (games 0, 1) only
+    lines = rec.read_text().splitlines()
+    rec.write_text("\n".join(lines[:3] + lines[4:]) + "\n" + lines[5][:20])
+    check_line(run(str(BENCH / "records_score.py"), str(rec)), 2)
