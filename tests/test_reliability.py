@@ -39,13 +39,20 @@ def one_line_error(capsys, *argv) -> str:
 
 # ------------------------------------------------------------ Ctrl-C on the command line
 
+# The stop is measured at about 0.03-0.15 s (README); the bound is loose so
+# that a loaded machine does not fail the test, yet far below the minutes the
+# work would run without the stop.
+STOP_BOUND = 5.0
+
+
 def interrupt(argv, ready=None, sig=signal.SIGINT):
-    """Start `crossridor argv`, wait until `ready(proc)` (or 1.5 s), send
+    """Start `crossridor argv`, wait until `ready(proc)` (or 3 s: long enough
+    for the import and the start of the work on a loaded machine), send
     `sig`; (exit status, seconds from the signal to the exit, stdout, stderr)."""
     proc = subprocess.Popen([sys.executable, "-m", "crossridor", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     if ready is None:
-        time.sleep(1.5)
+        time.sleep(3.0)
     else:
         deadline = time.monotonic() + 60
         while not ready(proc) and time.monotonic() < deadline:
@@ -65,7 +72,7 @@ def first_line(proc):
 def test_sigint_stops_best_depth_40_with_the_move_so_far():
     code, seconds, out, err = interrupt(["best", "quoridor", "--depth", "40", "--verbose"], first_line)
     assert code == 130
-    assert seconds < 2.0          # measured about 0.03 s; generous for a loaded machine
+    assert seconds < STOP_BOUND          # measured about 0.03 s; generous for a loaded machine
     lines = out.splitlines()
     assert lines[-4].startswith("bestmove ") and lines[-1].startswith("interrupted")
     depth = int(out.split("depth ")[1].split()[0])
@@ -74,13 +81,13 @@ def test_sigint_stops_best_depth_40_with_the_move_so_far():
 
 def test_sigterm_stops_perft_depth_7():
     code, seconds, out, err = interrupt(["perft", "quoridor", "--depth", "7"], sig=signal.SIGTERM)
-    assert code == 130 and seconds < 2.0 and "perft 7" not in out
+    assert code == 130 and seconds < STOP_BOUND and "perft 7" not in out
     assert err == "crossridor: interrupted\n"
 
 
 def test_sigint_stops_perft_depth_7():
     code, seconds, out, err = interrupt(["perft", "quoridor", "--depth", "7"])
-    assert code == 130 and seconds < 2.0 and err == "crossridor: interrupted\n"
+    assert code == 130 and seconds < STOP_BOUND and err == "crossridor: interrupted\n"
 
 
 @pytest.mark.parametrize("concurrency", ["1", "2"])
@@ -94,7 +101,7 @@ def test_sigint_stops_a_match_with_partial_statistics(concurrency, tmp_path):
         ["match", "quoridor", "--size", "5", "--engine", "alphabeta:depth=3", "--engine", "random",
          "--games", "100000", "--concurrency", concurrency, "--seed", "1", "--records", str(records)],
         two_games_played)
-    assert code == 130 and seconds < 2.0, err
+    assert code == 130 and seconds < STOP_BOUND, err
     games = int(out.split("\ngames ")[1].split(":")[0])
     assert f"interrupted after {games} game" in out, out
     if concurrency == "1":      # in parallel, game 0 may still run while later ones are recorded
