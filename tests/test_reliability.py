@@ -294,6 +294,14 @@ def test_records_path_is_checked_before_the_first_game(capsys):
     assert "records file" in err and "/nonexistent/dir/x.jsonl" in err
 
 
+def test_pgn_path_is_checked_before_the_first_game(capsys, tmp_path):
+    err = one_line_error(capsys, "match", "quoridor", "--size", "5", "--engine", "random", "--engine", "random",
+                         "--games", "2", "--records", str(tmp_path / "games.jsonl"),
+                         "--pgn", "/nonexistent/dir/x.pgn")
+    assert "pgn file" in err and "/nonexistent/dir/x.pgn" in err
+    assert not (tmp_path / "games.jsonl").exists()      # no game was played
+
+
 def test_records_path_that_is_a_folder(capsys, tmp_path):
     assert "a folder" in one_line_error(capsys, "match", "quoridor", "--engine", "random", "--engine", "random",
                                         "--games", "1", "--records", str(tmp_path))

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from . import stop as _stop
+from .appendfile import AppendFile
 from .errors import CrossridorError
 from .stats import SprtResult, SprtSpec, sprt, summary
 from .pgn import PgnFile
@@ -309,20 +310,13 @@ class FirstToStop:
 
 # --- records file ------------------------------------------------------------------
 
-class RecordsFile:
+class RecordsFile(AppendFile):
     """The JSON-lines records file. Each finished game is appended and
     flushed at once; on load, a torn last line (a match killed while
     writing) is dropped and cut from the file."""
 
     def __init__(self, path: str):
-        self.path = path
-        self._file = None
-        folder = os.path.dirname(os.path.abspath(path))
-        if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK) \
-                or (os.path.exists(path) and not os.access(path, os.W_OK)):
-            # checked before the first game, not when its record is written
-            raise CrossridorError(f"records file {path!r}: cannot write there "
-                                  f"({'a folder' if os.path.isdir(path) else 'no such writable folder or file'})")
+        super().__init__(path, "records file")
 
     def load(self) -> list:
         try:
@@ -352,15 +346,7 @@ class RecordsFile:
         return records
 
     def append(self, record: GameRecord) -> None:
-        if self._file is None:
-            self._file = open(self.path, "a", encoding="utf-8")
-        self._file.write(json.dumps(record.as_dict(), separators=(",", ":")) + "\n")
-        self._file.flush()
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        self.write(json.dumps(record.as_dict(), separators=(",", ":")) + "\n")
 
 
 # --- the match ---------------------------------------------------------------------

@@ -32,6 +32,7 @@ import datetime
 import re
 from dataclasses import dataclass
 
+from .appendfile import AppendFile
 from .errors import CrossridorError
 
 SEPARATOR = " | "
@@ -97,29 +98,17 @@ def game_text(record, round_number: int, engines: list, event: str = "crossridor
     return "\n".join(lines) + "\n\n"
 
 
-class PgnFile:
+class PgnFile(AppendFile):
     """Appends each finished game (like the records file)."""
 
     def __init__(self, path: str, engines: list, event: str = "crossridor match", chance: bool = False):
-        self.path = path
+        super().__init__(path, "pgn file")
         self.chance = chance
         self.engines = engines
         self.event = event
-        self._file = None
 
     def append(self, record, round_number: int) -> None:
-        if self._file is None:
-            try:
-                self._file = open(self.path, "a", encoding="utf-8")
-            except OSError as exc:
-                raise CrossridorError(f"pgn file {self.path!r}: {exc.strerror or exc}") from None
-        self._file.write(game_text(record, round_number, self.engines, self.event, chance=self.chance))
-        self._file.flush()
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        self.write(game_text(record, round_number, self.engines, self.event, chance=self.chance))
 
 
 @dataclass
