@@ -43,6 +43,7 @@ hand (10 counts / 7), then one row of 92 per move made since the deal: kind
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -73,18 +74,10 @@ _ID = {c: i for i, c in enumerate(_CODES)}
 assert len(_CODES) == DRAW0
 
 
+@dataclass(frozen=True, slots=True)
 class Tile:
     """Chance outcome: a tile dealt or drawn (`tile:3`, `tile:M`)."""
-    __slots__ = ("tile",)
-
-    def __init__(self, tile: int):
-        self.tile = tile
-
-    def __eq__(self, other):
-        return isinstance(other, Tile) and other.tile == self.tile
-
-    def __hash__(self):
-        return hash(("tile", self.tile))
+    tile: int
 
     def __str__(self):
         return f"tile:{TILES[self.tile]}"
@@ -92,18 +85,10 @@ class Tile:
     __repr__ = __str__
 
 
+@dataclass(frozen=True, slots=True)
 class Start:
     """Chance outcome: the seat that moves first (`start:0`)."""
-    __slots__ = ("seat",)
-
-    def __init__(self, seat: int):
-        self.seat = seat
-
-    def __eq__(self, other):
-        return isinstance(other, Start) and other.seat == self.seat
-
-    def __hash__(self):
-        return hash(("start", self.seat))
+    seat: int
 
     def __str__(self):
         return f"start:{self.seat}"

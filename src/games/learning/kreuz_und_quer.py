@@ -35,6 +35,7 @@ undealt card equally likely.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -140,12 +141,10 @@ def _ids(field: str) -> list[int]:
 
 # ------------------------------------------------------------------ chance deal
 
+@dataclass(frozen=True, slots=True)
 class Deal:
     """Chance outcome: route card `card` is dealt (`deal:17`)."""
-    __slots__ = ("card",)
-
-    def __init__(self, card: int):
-        self.card = card
+    card: int
 
     @staticmethod
     def parse(text):
@@ -154,12 +153,6 @@ class Deal:
         if isinstance(text, str) and text.strip().lower().startswith("deal:") and text.strip()[5:].isdigit():
             return Deal(int(text.strip()[5:]))
         return None
-
-    def __eq__(self, other):
-        return isinstance(other, Deal) and other.card == self.card
-
-    def __hash__(self):
-        return hash(("deal", self.card))
 
     def __str__(self):
         return f"deal:{self.card}"
