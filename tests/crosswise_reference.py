@@ -65,10 +65,16 @@ class RefState:
                 return "Columns"
         return None
 
+    def everyone_passed(self) -> bool:
+        """Every seat passed since the last move: the seats at the last
+        `passes` turn slots (slot 0, 1, 2, 1 with three players)."""
+        n = len(self.order)
+        return {self.order[(self.slot - 1 - i) % n] for i in range(self.passes)} == set(range(self.players))
+
     def _check_end(self, six):
         if six:
             self.winner = six
-        elif len(self.board) == 36 or self.passes >= self.players:
+        elif len(self.board) == 36 or self.everyone_passed():
             r, c = self.scores()
             self.winner = "Rows" if r > c else "Columns" if c > r else "draw"
 

@@ -265,6 +265,27 @@ def test_everyone_passing_ends_the_game():
     assert st.is_terminal() and st.winner_team() == 2
 
 
+def test_three_players_end_only_when_every_seat_has_passed():
+    # the cycle 0,1,2,1: seats 1 and 2 are stuck (action tiles on an empty
+    # board) but seat 0 is not, so passes from 1, 2, 1 must not end the game
+    stuck = "....../....../....../....../....../...... 1>2 1234,MMMRRR,PPPS ?40 - 0"
+    st = game(3).state_from_position(stuck)
+    for seat in (1, 2, 1):
+        assert st.current_player == seat and [str(m) for m in st.legal_moves()] == ["--"]
+        st.play("--")
+    assert not st.is_terminal() and st.current_player == 0
+    assert any(str(m) != "--" for m in st.legal_moves())
+    # a position string with those three passes reads back the same
+    again = game(3).state_from_position(st.position())
+    assert again.position() == st.position() and not again.is_terminal()
+    # a count of passes that would mean everybody passed is not a position:
+    # seat 1 to move after seats 0, 1, 2 passed; but three passes before
+    # seat 0's turn (by 1, 2, 1) are
+    with pytest.raises(InvalidPositionError, match="every seat has passed"):
+        game(3).state_from_position("....../....../....../....../....../...... 1>2 1234,123456,1234 ?40 - 3")
+    assert not game(3).state_from_position("....../....../....../....../....../...... 0 1234,123456,1234 ?40 - 3").is_terminal()
+
+
 # ------------------------------------------------------------------ turn order
 
 def test_three_player_order_and_teams():

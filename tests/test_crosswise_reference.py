@@ -54,6 +54,28 @@ def action_heavy_choice(rng, moves):
     return rng.choice(moves)
 
 
+@pytest.mark.parametrize("position", [
+    # three players, seats 1 and 2 stuck, seat 0 not: passes 1, 2, 1, then 0 moves
+    "....../....../....../....../....../...... 1>2 1234,MMMRRR,PPPS ?40 - 0",
+    "....../....../....../....../....../...... 1>0 1234,MMMRRR,PPPS ?40 - 0",
+    # two players, both stuck: two passes end it
+    "....../....../....../....../....../...... 0 MRPS,MRPS ?42 MRPS 0",
+])
+def test_core_matches_reference_through_passes(position):
+    rng = random.Random(0)
+    st = crossridor.load_game("crosswise", players=position.count(",") + 1).state_from_position(position, seed=0)
+    ref = ref_from(st)
+    for _ in range(400):
+        compare(st, ref)
+        if st.is_terminal():
+            break
+        m = rng.choice(st.legal_moves())
+        st.play(m)
+        ref.play(str(m))
+    else:
+        raise AssertionError("the game did not end")
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_core_matches_reference_on_random_playouts(players):
     rng = random.Random(players)

@@ -51,7 +51,7 @@ cdef enum:
     CW_PASS = 20480          # 5 << 12
     CW_CODE_SPACE = 24576    # every code is below this
     CW_MAXMOVES = 1600       # > 6*36 + 18*18 + 36 + 36*5 + C(36,2)
-    CW_MAXHIST = 512         # 39 placements + 12 actions, < nplayers passes between moves
+    CW_MAXHIST = 512         # 39 placements + 12 actions, <= 4 passes between moves
 
 cdef int CW_PTS[7]
 CW_PTS[:] = [0, 0, 1, 3, 5, 7, 0]
@@ -174,13 +174,24 @@ cdef inline void cw_set_cell(cw_State* s, int c, int sym) noexcept nogil:
         s.occ &= ~bit
     s.cell[c] = <int8_t>sym
 
+cdef bint cw_everyone_passed(const cw_State* s) noexcept nogil:
+    """Has every seat passed since the last move? The last `passes` plies
+    were passes, made by the seats at the slots just before this one. (With
+    three players the cycle 0,1,2,1 repeats seat 1, so counting passes
+    against the number of players is not enough.)"""
+    cdef int i, sl = s.slot, seats = 0
+    for i in range(min(s.passes, s.cycle_len)):
+        sl = sl - 1 if sl > 0 else s.cycle_len - 1
+        seats |= 1 << s.cycle[sl]
+    return seats == (1 << s.nplayers) - 1
+
 cdef void cw_finish(cw_State* s) noexcept nogil:
     """Set over/winner after a move (six, full board, or everyone passed)."""
     cdef int r, c
     if s.six >= 0:
         s.over = 1
         s.winner = s.six
-    elif s.occ == CW_FULL or s.passes >= s.nplayers:
+    elif s.occ == CW_FULL or cw_everyone_passed(s):
         s.over = 1
         r = cw_team_score(s, 0)
         c = cw_team_score(s, 1)

@@ -55,9 +55,12 @@ cdef class CrosswiseCore:
         if not (0 <= slot < s.cycle_len):
             raise ValueError(f"crosswise: turn slot {slot} out of range")
         s.slot = slot
-        if not (0 <= passes < nplayers):
-            raise ValueError(f"crosswise: passes must be in 0..{nplayers - 1}, got {passes}")
+        if not (0 <= passes < s.cycle_len):
+            raise ValueError(f"crosswise: passes must be in 0..{s.cycle_len - 1}, got {passes}")
         s.passes = passes
+        if cw_everyone_passed(&s):
+            raise ValueError(f"crosswise: {passes} passes in a row mean every seat has passed "
+                             f"(the game would be over)")
         for p in range(4):
             s.hand_size[p] = 0
         for p in range(nplayers):
