@@ -6,7 +6,7 @@ the rule file's own **[decision]** points:
 
 - Replace with a symbol identical to the tile on the board is a no-op and not
   legal (like the rule file's Swap of two identical symbols).
-- If every player passes in a row (nobody has a legal move), the game ends and
+- Once every seat has passed since the last move (nobody can move), the game ends and
   is scored as it stands. (Without it a board emptied by Removes and hands of
   action tiles only would loop forever.)
 - Seats: team Rows = seats 0 and 2, team Columns = seats 1 and 3; with three
