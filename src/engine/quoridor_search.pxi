@@ -445,10 +445,32 @@ SKIP_PHASE[:] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7]
 MAX_THREADS = 256
 
 
+cdef extern from *:
+    """
+    static inline int q_atomic_add(int* p, int v) { return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL); }
+    """
+    int q_atomic_add(int* p, int v) noexcept nogil
+
+
+ctypedef struct QGroup:
+    QSearch* s              # s[0]: the main thread's search, s[1..]: the helpers'
+    int refs                # threads still using s and the table: the last one frees them
+    volatile int abort      # the main thread is done: the helpers stop
+
+
+cdef void q_group_release(QGroup* g) noexcept nogil:
+    """One thread is done with the group; the last one frees the searches
+    and the table (so the main thread returns without waiting for helpers
+    the OS has not scheduled yet)."""
+    if q_atomic_add(&g.refs, -1) == 0:
+        free(g.s[0].tt)
+        free(g.s)
+        free(g)
+
+
 cdef void q_helper_loop(QSearch* s, int max_depth, int index) noexcept nogil:
     """A helper thread: iterative deepening with full windows on its own
-    QSearch until the main thread is done (abort_flag), the stop token or
-    the deadline."""
+    QSearch until the main thread is done (abort_flag) or the deadline."""
     cdef int depth, i = (index - 1) % 20
     for depth in range(1, max_depth + 1):
         if ((depth + SKIP_PHASE[i]) // SKIP_SIZE[i]) % 2:
@@ -459,17 +481,18 @@ cdef void q_helper_loop(QSearch* s, int max_depth, int index) noexcept nogil:
 
 
 cdef class _Helper:
-    """One Lazy SMP helper: `run` (in a Python thread) searches without the GIL."""
-    cdef QSearch* s
-    cdef int max_depth
+    """One Lazy SMP helper: `run` (in a Python thread) searches without the
+    GIL. It holds the state and the options, so that the geometry and the
+    weights it reads outlive it even if the caller's search has returned."""
+    cdef QGroup* group
     cdef int index
+    cdef int max_depth
+    cdef object keep
 
     def run(self):
         with nogil:
-            q_helper_loop(self.s, self.max_depth, self.index)
-
-
-cdef volatile int _never_abort = 0
+            q_helper_loop(&self.group.s[self.index], self.max_depth, self.index)
+            q_group_release(self.group)
 
 
 cdef object q_time_plan(limits):
@@ -498,8 +521,14 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     aspiration = options.get("aspiration", True)
     callback = options.get("on_iteration")
     cdef int threads = 1 if greedy else options.get("threads", 1)
-    cdef QSearch* s = <QSearch*>calloc(threads, sizeof(QSearch))   # s[0]: the main thread
+    cdef QGroup* group = <QGroup*>calloc(1, sizeof(QGroup))
+    if group == NULL:
+        raise MemoryError()
+    group.refs = 1
+    group.s = <QSearch*>calloc(threads, sizeof(QSearch))
+    cdef QSearch* s = group.s       # the main thread's
     if s == NULL:
+        free(group)
         raise MemoryError()
     cdef uint64_t entries = 1
     cdef double start = now_seconds(), soft, hard, now, iter_start, iter_time = 0, last_iter_time = 0
@@ -507,13 +536,11 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     cdef int depth, max_depth, score = 0, last_score = 0, alpha, beta, window, i, n_root
     cdef int best_code = -1, previous_best = -1
     cdef int root_moves[Q_MAX_MOVES]
-    cdef volatile int helpers_abort = 0
     cdef _Helper helper
-    workers = []
     try:
         soft, hard = q_time_plan(limits)
         s.stop_flag = current_stop_flag()
-        s.abort_flag = &_never_abort
+        s.abort_flag = &_never_stop
         s.draw_ply = q_draw_ply(state)
         s.pos = core.pos
         s.root_player = core.pos.to_move
@@ -546,18 +573,24 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         if n_root > 0:
             best_code = root_moves[0]
         # helpers: a copy of the main search (position, options, shared table),
-        # no node limit, stopped by the main thread when it is done
+        # no node limit, stopped by the main thread when it is done (which
+        # the stop token stops)
         for i in range(1, threads):
             memcpy(&s[i], &s[0], sizeof(QSearch))
             s[i].node_limit = 0
-            s[i].abort_flag = &helpers_abort
+            s[i].stop_flag = &_never_stop
+            s[i].abort_flag = &group.abort
             helper = _Helper()
-            helper.s = &s[i]
-            helper.max_depth = max_depth
+            helper.group = group
             helper.index = i
-            worker = threading.Thread(target=helper.run, name=f"crossridor-helper-{i}", daemon=True)
-            worker.start()
-            workers.append(worker)
+            helper.max_depth = max_depth
+            helper.keep = (state, options)
+            q_atomic_add(&group.refs, 1)
+            try:
+                threading.Thread(target=helper.run, name=f"crossridor-helper-{i}", daemon=True).start()
+            except BaseException:
+                q_atomic_add(&group.refs, -1)
+                raise
         pv = []
         done_depth = 0
         for depth in range(1, max_depth + 1):
@@ -615,11 +648,8 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         elapsed = now_seconds() - start
         if not pv and best_code >= 0:
             pv = [best_code]
-        helpers_abort = 1
-        for worker in workers:
-            worker.join()
-        workers = []
-        nodes = q_total_nodes(s, threads)
+        group.abort = 1
+        nodes = q_total_nodes(s, threads)   # the helpers' counts: as far as they have got
         extra = {"seldepth": s.sel_depth}
         if threads > 1:
             extra["threads"] = threads
@@ -627,11 +657,8 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
                             elapsed, nodes / elapsed if elapsed > 0 else 0.0,
                             tuple(q_code_to_move(state, c) for c in pv), extra)
     finally:
-        helpers_abort = 1
-        for worker in workers:
-            worker.join()
-        free(s.tt)
-        free(s)
+        group.abort = 1
+        q_group_release(group)
 
 
 cdef long long q_total_nodes(const QSearch* s, int threads):

@@ -498,8 +498,9 @@ def play_game(task: GameTask) -> GameRecord:
                     think.append([player, round(seconds, 4)]
                                  + ([None, None] if budget is None else [round(b, 4) for b in budget]))
                     if seat_clocks[player] is not None and not seat_clocks[player].charge(seconds, task.time_margin):
+                        tail = getattr(players[task.seats[player]], "stderr_tail", list)()
                         raise EngineFailure("time", f"the move took {seconds:.3f} s with "
-                                                    f"{clocks[player].time_left:.3f} s on the clock")
+                                                    f"{clocks[player].time_left:.3f} s on the clock", tail)
                 except EngineFailure as exc:
                     # an engine out of time, or an outside engine that misbehaves, loses the game;
                     # the match goes on
