@@ -409,7 +409,7 @@ class MatchResult:
         if t.failures:
             out["engine_failures"] = dict(sorted(t.failures.items()))
         usage = time_use(self.records, len(self.config.engines))
-        if any(u["moves"] for u in usage):
+        if any(u["budget_used"] is not None for u in usage):   # only with time limits: timings vary
             out["time_use"] = usage
         if len(self.config.engines) > 2 and self.config.tournament is None:
             out["wins_by_engine"] = t.wins_by_engine + [0] * (len(self.config.engines) - len(t.wins_by_engine))
