@@ -24,11 +24,12 @@ from crossridor import Limits
 from bench_time import positions
 
 
-def timed(state, depth: int, threads: int) -> tuple[float, float]:
+def timed(state, depth: int, threads: int) -> tuple[float, float, int]:
+    """Seconds to depth, nodes/s of all threads, nodes of the main thread."""
     began = time.perf_counter()
     result = crossridor.search(state, limits=Limits(depth=depth), threads=threads)
     seconds = time.perf_counter() - began
-    return seconds, result.nodes / seconds
+    return seconds, result.nodes / seconds, result.extra.get("main_nodes", result.nodes)
 
 
 def main() -> None:
@@ -45,7 +46,7 @@ def main() -> None:
     n = args.threads
     print(f"load before: {os.getloadavg()[0]:.2f}")
     print(f"{'plies':>5} {'depth':>5} {'1 thread s':>10} {f'{n} threads s':>11} {'speed-up':>8} "
-          f"{'1 thread nps':>12} {f'{n} threads nps':>14}")
+          f"{'1 thread nps':>12} {f'{n} threads nps':>14} {'main nodes':>10}")
     rows = []
     for moves, depth in cases:
         state = game.new_state(moves)
@@ -53,17 +54,21 @@ def main() -> None:
         for _ in range(args.repeat):
             one.append(timed(state, depth, 1))
             many.append(timed(state, depth, n))
-        t1 = statistics.median(t for t, _ in one)
-        tn = statistics.median(t for t, _ in many)
-        nps1 = statistics.median(v for _, v in one)
-        npsn = statistics.median(v for _, v in many)
-        rows.append((t1, tn, t1 / tn, nps1, npsn))
-        print(f"{len(moves.split()):5d} {depth:5d} {t1:10.3f} {tn:11.3f} {t1 / tn:8.2f} {nps1:12.0f} {npsn:14.0f}")
+        t1 = statistics.median(t for t, _, _ in one)
+        tn = statistics.median(t for t, _, _ in many)
+        nps1 = statistics.median(v for _, v, _ in one)
+        npsn = statistics.median(v for _, v, _ in many)
+        # the main thread's nodes to the depth, as a share of one thread's: below 1 when the
+        # helpers' table entries save it work (less dependent on the CPU the helpers got)
+        main = statistics.median(m for _, _, m in many) / statistics.median(m for _, _, m in one)
+        rows.append((t1, tn, t1 / tn, nps1, npsn, main))
+        print(f"{len(moves.split()):5d} {depth:5d} {t1:10.3f} {tn:11.3f} {t1 / tn:8.2f} {nps1:12.0f} "
+              f"{npsn:14.0f} {main:10.2f}")
     med = [statistics.median(col) for col in zip(*rows)]
     print(f"median over {len(rows)} positions: 1 thread {med[0]:.3f} s, {n} threads {med[1]:.3f} s, "
           f"speed-up {med[2]:.2f}x; nodes/s {med[3]:.0f} vs {med[4]:.0f} ({med[4] / med[3]:.2f}x); "
-          f"{n} threads faster on {sum(r[2] > 1 for r in rows)} of {len(rows)}; "
-          f"load after: {os.getloadavg()[0]:.2f}")
+          f"main-thread nodes {med[5]:.2f}x; {n} threads faster on {sum(r[2] > 1 for r in rows)} "
+          f"of {len(rows)}; load after: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

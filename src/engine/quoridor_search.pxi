@@ -653,6 +653,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         extra = {"seldepth": s.sel_depth}
         if threads > 1:
             extra["threads"] = threads
+            extra["main_nodes"] = s.nodes   # the main thread's share of `nodes`
         return SearchResult(q_code_to_move(state, best_code), last_score, done_depth, nodes,
                             elapsed, nodes / elapsed if elapsed > 0 else 0.0,
                             tuple(q_code_to_move(state, c) for c in pv), extra)
