@@ -39,7 +39,7 @@ def run(*argv):
 
 def test_time_for_move_soft_and_hard_limits():
     plan = time_for_move(60.0, 0.5)
-    assert plan.soft == pytest.approx(59.95 / 30 + 0.45)
+    assert plan.soft == pytest.approx(59.95 / 20 + 0.45)
     assert plan.hard == pytest.approx(4 * plan.soft)            # 4 soft limits, below 40% of the clock
     assert time_for_move(10.0, 0, moves_to_go=5) == TimePlan(pytest.approx(9.95 / 5),
                                                               pytest.approx(0.4 * 9.95))

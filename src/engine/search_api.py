@@ -110,7 +110,8 @@ def _run(state, algorithm, limits, seed, options) -> SearchResult:
 # --- time management --------------------------------------------------------------
 # One allocation for every clock: `best --wtime/--btime/--inc`, the UCI loop's
 # `go wtime ...`, and the match runner's `--tc`.
-MOVES_TO_GO = 30          # moves assumed left when the clock does not say (sudden death)
+MOVES_TO_GO = 20          # moves assumed left when the clock does not say (sudden death; a
+                          # 9x9 game lasts 25-35 moves a side, and the share shrinks as the clock does)
 SAFETY = 0.05             # seconds kept back for the process and the pipe
 SAFETY_SHARE = 0.05       # ... or this share of a short clock
 INCREMENT_SHARE = 0.9     # of each increment spent on the move that earns it
@@ -132,7 +133,7 @@ class TimePlan:
 def time_for_move(time_left: float, increment: float = 0.0, moves_to_go: int | None = None) -> TimePlan:
     """The soft and hard limits of a move with `time_left` seconds on the
     clock, `increment` added per move and `moves_to_go` moves until the
-    clock is filled up (None: the rest of the game, counted as 30).
+    clock is filled up (None: the rest of the game, counted as 20).
 
     usable = time_left - min(0.05 s, 5%); soft = usable / moves_to_go +
     0.9 increment; hard = min(4 soft, 40% of usable) (all of it with one
