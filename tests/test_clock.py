@@ -277,3 +277,15 @@ def test_threads_are_refused_where_there_are_none():
         crossridor.search(state, "mcts", Limits(sims=10), threads=2)
     with pytest.raises(CrossridorError, match="threads must be"):
         crossridor.search(state, limits=Limits(depth=1), threads=0)
+
+
+def test_clock_words_for_outside_engines():
+    from crossridor.engine.uci_engine import clock_words
+    two = [Clock(5.0, 0.1), Clock(4.0, 0.2, 7)]
+    assert clock_words(two, 0) == ["wtime", "5000", "btime", "4000", "winc", "100", "binc", "200"]
+    assert clock_words(two, 1) == ["wtime", "5000", "btime", "4000", "winc", "100", "binc", "200",
+                                   "movestogo", "7"]
+    four = [Clock(1.0), Clock(2.0), Clock(3.0), Clock(4.0)]
+    # player 3 (seat 2) moves as white; black is the next seat's clock
+    assert clock_words(four, 2)[:4] == ["wtime", "3000", "btime", "4000"]
+    assert clock_words(four, 3)[:4] == ["wtime", "1000", "btime", "4000"]
