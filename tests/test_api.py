@@ -16,7 +16,7 @@ def test_exports():
     assert isinstance(crossridor.__version__, str) and crossridor.__version__.count(".") == 2
     for name in ("load_game", "search", "Limits", "SearchResult", "GameTraits", "CrossridorError",
                  "InvalidMoveError", "IllegalMoveError", "InvalidPositionError", "UnknownGameError",
-                 "UnsupportedGameError", "game_names", "algorithm_names"):
+                 "UnsupportedGameError", "game_names", "algorithm_names", "Clock"):
         assert name in crossridor.__all__ and hasattr(crossridor, name)
     for name in ("InvalidMoveError", "IllegalMoveError", "InvalidPositionError", "UnknownGameError",
                  "UnsupportedGameError"):

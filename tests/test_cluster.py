@@ -67,6 +67,7 @@ def load(path):
     recs = [json.loads(line) for line in open(path)]
     for r in recs:
         r.pop("seconds")
+        r.pop("think", None)
     return sorted(recs, key=lambda r: r["index"])
 
 

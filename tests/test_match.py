@@ -147,7 +147,7 @@ def run_cli(*argv):
 
 
 def strip_time(records):
-    return [{k: v for k, v in r.as_dict().items() if k != "seconds"} for r in records]
+    return [{k: v for k, v in r.as_dict().items() if k not in ("seconds", "think")} for r in records]
 
 
 # --- engine specs -----------------------------------------------------------------------

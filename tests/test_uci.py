@@ -10,7 +10,6 @@ import sys
 import pytest
 
 import crossridor
-from crossridor.engine.search_api import time_for_move
 from crossridor.engine.uci import UciSession
 
 
@@ -57,7 +56,7 @@ def test_forced_win_is_reported_as_win_in_plies():
 
 def test_bad_commands_get_an_error_line_and_the_engine_goes_on():
     lines = session_output("frobnicate\nposition startpos moves e2 e9\nposition\nsetoption name Hash value x\n"
-                           "setoption name Threads value 4\nsetoption name Algorithm value nope\n"
+                           "setoption name Threads value 0\nsetoption name Algorithm value nope\n"
                            "go depth -1\ngo wibble\nposition pos 9x2:zz\nisready\n")
     errors = [line for line in lines if line.startswith("info string error")]
     assert len(errors) == 9, lines
@@ -104,12 +103,17 @@ def test_four_players_and_clock():
     assert state.parse_move(bestmove(lines)) in state.legal_moves()
 
 
-def test_time_for_move():
-    assert time_for_move(30.0) == pytest.approx(1.0)
-    assert time_for_move(30.0, 0.5) == pytest.approx(1.5)
-    assert time_for_move(10.0, 0, moves_to_go=5) == pytest.approx(2.0)
-    assert time_for_move(1.0, 5.0) == pytest.approx(0.45)   # never more than half the clock
-    assert time_for_move(0.0) == pytest.approx(0.001)
+def test_threads_option_and_a_clock_search():
+    lines = session_output("setoption name Threads value 2\nposition startpos moves e2\n"
+                           "go wtime 500 btime 500 winc 10 binc 10 movestogo 3\n", size=9)
+    assert not [line for line in lines if "error" in line], lines
+    state = crossridor.load_game("quoridor").new_state("e2")
+    assert state.parse_move(bestmove(lines)) in state.legal_moves()
+
+
+def test_go_with_a_huge_clock_is_an_error_line():
+    lines = session_output(f"go wtime {10 ** 12} btime 1\nisready\n")
+    assert any(line.startswith("info string error go: clock") for line in lines), lines
 
 
 def test_cli_uci_subprocess_done_when():

@@ -88,7 +88,7 @@ def test_text_report_names_the_failures():
     code, out, err = run_cli("match", "quoridor", "--size", "5", "--engine", broken("crash"),
                              "--engine", "random", "--games", "2", "--concurrency", "1", "--seed", "1")
     assert code == 0, err
-    assert "2 games lost by an outside engine's failure (crash 2)" in out
+    assert "2 games lost by an engine's failure (crash 2)" in out
 
 
 def test_an_engine_that_cannot_start_fails_before_the_match():

@@ -14,14 +14,14 @@ one module per game. The rules each game implements are in the project's
 
 from .engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
                             InvalidPositionError, UnknownGameError, UnsupportedGameError)
-from .engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
+from .engine.protocol import CHANCE, TERMINAL, Clock, GameTraits, Limits, SearchResult
 from .engine.registry import game_names, load_game
 from .engine.search_api import algorithm_names, search
 from .engine.stop import Stop
 from .engine.stop import stop_all as stop
 
 __all__ = [
-    "CHANCE", "TERMINAL", "CrossridorError", "GameTraits", "IllegalMoveError", "InvalidMoveError",
+    "CHANCE", "TERMINAL", "Clock", "CrossridorError", "GameTraits", "IllegalMoveError", "InvalidMoveError",
     "InvalidPositionError", "Limits", "SearchResult", "Stop", "UnknownGameError", "UnsupportedGameError",
     "__version__", "algorithm_names", "game_names", "load_game", "search", "stop",
 ]

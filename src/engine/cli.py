@@ -10,8 +10,8 @@ from . import cli_learn, cli_match
 from .cli_common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
                          load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
 from .perft import perft
-from .protocol import Limits
-from .search_api import algorithm_names, default_algorithm, search
+from .protocol import Clock, Limits
+from .search_api import MAX_THREADS, algorithm_names, default_algorithm, search
 from .views import seat_view
 
 
@@ -126,12 +126,35 @@ def write_pictures(svg: str, svg_path: str | None, png_path: str | None) -> None
                 raise UsageError(f"cannot write {path}: {exc.strerror}") from None
 
 
-def limits_from_args(args, default_time: float = 1.0) -> Limits:
+def limits_from_args(args, default_time: float = 1.0, state=None) -> Limits:
     fields = {k: getattr(args, k) for k in ("time", "depth", "nodes", "sims")
               if getattr(args, k) is not None}
+    clock = clock_from_args(args, state) if state is not None else None
+    if clock is not None:
+        fields["clock"] = clock
     if not fields:
         fields = {"time": default_time}
     return Limits(**fields)
+
+
+def clock_from_args(args, state) -> Clock | None:
+    """`--wtime/--btime/--inc/--movestogo`: the clock of the player to move
+    (players 1 and 3 take --wtime, players 2 and 4 --btime, as in UCI)."""
+    wtime, btime = getattr(args, "wtime", None), getattr(args, "btime", None)
+    if wtime is None and btime is None:
+        for name in ("inc", "movestogo"):
+            if getattr(args, name, None) is not None:
+                raise UsageError(f"--{name} needs a clock: --wtime and/or --btime")
+        return None
+    mover = state.current_player
+    name, left = ("--wtime", wtime) if mover % 2 == 0 else ("--btime", btime)
+    if left is None:
+        raise UsageError(f"{name}: player {mover + 1} is to move and uses the {name} clock; give {name}")
+    try:
+        return Clock(left, args.inc if args.inc is not None else 0.0, args.movestogo)
+    except ValueError as exc:
+        raise UsageError(str(exc).replace("clock: time left", name).replace("clock: increment", "--inc")
+                         .replace("clock: moves to go", "--movestogo")) from None
 
 
 def format_score(score) -> str:
@@ -143,8 +166,12 @@ def cmd_best(args) -> int:
     if state.is_terminal():
         raise UsageError("the game is over: there is no move to search")
     options = dict(parse_option(o) for o in args.engine_option)
+    if "threads" in options:
+        raise UsageError("give the threads as --threads N, not -e threads=N")
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise UsageError(f"--threads must be 1..{MAX_THREADS}, got {args.threads}")
     if args.threads != 1:
-        raise UsageError("--threads: only 1 thread is supported")
+        options["threads"] = args.threads
     if args.verbose:
         def report(info):
             pv = " ".join(str(m) for m in info.pv)
@@ -154,7 +181,7 @@ def cmd_best(args) -> int:
     algorithm = args.algorithm
     if algorithm is None:
         algorithm = default_algorithm(state)
-    limits = limits_from_args(args)
+    limits = limits_from_args(args, state=state)
     result, interrupted = run_stoppable(
         lambda: search(state, algorithm=algorithm, limits=limits, seed=args.seed, **options))
     if args.json:
@@ -248,7 +275,14 @@ def build_parser() -> ArgumentParser:
     add_limit_arguments(p)
     p.add_argument("--algorithm", default=None, choices=algorithm_names(),
                    help="default: alphabeta, or ismcts for games with hidden information")
-    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--threads", type=int, default=1,
+                   help="Lazy SMP search threads (Quoridor alphabeta; default 1, deterministic)")
+    p.add_argument("--wtime", type=float, metavar="S",
+                   help="clock: seconds left for players 1 and 3 (the search allots itself a share)")
+    p.add_argument("--btime", type=float, metavar="S", help="clock: seconds left for players 2 and 4")
+    p.add_argument("--inc", type=float, metavar="S", help="clock: increment per move in seconds")
+    p.add_argument("--movestogo", type=int, metavar="N",
+                   help="clock: moves until the next time control (default: sudden death)")
     p.add_argument("-e", "--engine-option", action="append", default=[], metavar="KEY=VALUE",
                    help="algorithm option, e.g. -e hash=64 or -e rollout=random (repeatable)")
     p.add_argument("--verbose", action="store_true", help="one line per finished depth")

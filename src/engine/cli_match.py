@@ -46,6 +46,12 @@ def cmd_match(args) -> int:
         raise UsageError(f"{'--first-to' if args.first_to is not None else '--sum-of'} needs two engines, "
                          f"got {len(args.engine)} engines")
     engines = [_engine(text) for text in args.engine]
+    tc = None
+    if args.tc is not None:
+        from .timecontrol import TimeControl
+        tc = TimeControl.parse(args.tc)
+    if args.time_margin is not None and not 0 <= args.time_margin < 1e7:
+        raise UsageError(f"--time-margin must be a number of seconds >= 0, got {args.time_margin}")
     sprt = SprtSpec.parse(args.sprt) if args.sprt is not None else None
     openings = read_openings(args.openings) if args.openings else None
     config = MatchConfig(game=args.game, params=game_params(args), engines=engines, games=args.games,
@@ -53,7 +59,8 @@ def cmd_match(args) -> int:
                          random_openings=args.random_openings or 0, seed=args.seed,
                          max_plies=args.max_plies, sprt=sprt, records=args.records, resume=args.resume,
                          first_to=args.first_to, sum_of=args.sum_of, tournament=args.tournament,
-                         pgn=args.pgn)
+                         pgn=args.pgn, tc=tc,
+                         **({} if args.time_margin is None else {"time_margin": args.time_margin}))
     match = Match(config)
     executor = None
     if args.scheduler:
@@ -112,8 +119,19 @@ def _print_warnings(out: dict, n: int) -> None:
         print(max_plies_warning(out["max_plies_draws"], n, out["max_plies"]))
     if "engine_failures" in out:
         lost = out["engine_failures"]
-        print(f"{sum(lost.values())} games lost by an outside engine's failure ("
+        print(f"{sum(lost.values())} games lost by an engine's failure ("
               + ", ".join(f"{reason} {k}" for reason, k in lost.items()) + "): the records say which and why")
+
+
+def _print_time_use(out: dict) -> None:
+    for u in out.get("time_use", ()):
+        if not u["moves"]:
+            continue
+        line = f"time engine {u['engine']}: {u['moves']} moves, {1000 * u['mean_seconds']:.1f} ms a move"
+        if u["budget_used"] is not None:
+            line += (f", {100 * u['budget_used']:.1f}% of its budget on average, largest overrun "
+                     f"{1000 * u['max_overrun']:+.1f} ms")
+        print(line)
 
 
 def print_report(out: dict, result) -> None:
@@ -130,6 +148,7 @@ def print_report(out: dict, result) -> None:
         for line in cross_table_text(out):
             print(line)
         _print_warnings(out, n)
+        _print_time_use(out)
         if result.stopped:
             print(f"stopped early ({result.stopped}) after {n} games")
         return
@@ -146,6 +165,7 @@ def print_report(out: dict, result) -> None:
         s = out["sprt"]
         verdict = {"H0": "H0 accepted", "H1": "H1 accepted", "continue": "no decision yet"}[s["result"]]
         print(f"sprt ({result.config.sprt}): llr {s['llr']:.3f} in [{s['lower']:.3f}, {s['upper']:.3f}]: {verdict}")
+    _print_time_use(out)
     if "points" in out:
         print("points: " + "  ".join(f"engine {i}: {p}" for i, p in enumerate(out["points"], 1)))
     if result.interrupted:
@@ -189,8 +209,8 @@ def add_parsers(sub) -> None:
     p = sub.add_parser(
         "match", help="play engines against each other; W/D/L, Elo, LOS, SPRT",
         description="Play engines against each other. SPEC is ALGORITHM[:key=value,...]; time, depth, "
-                    "nodes and sims are limits, other keys algorithm options (e.g. alphabeta:depth=3, "
-                    "mcts:sims=2000,rollout=random, random). Without a limit: alphabeta depth=2, "
+                    "nodes and sims are limits, tc=BASE+INC a game clock, other keys algorithm options (e.g. "
+                    "alphabeta:depth=3, alphabeta:tc=10+0.1,threads=2, mcts:sims=2000,rollout=random, random). Without a limit: alphabeta depth=2, "
                     "mcts/ismcts sims=1000.")
     add_game_arguments(p, moves=False)
     p.add_argument("--engine", action="append", default=[], metavar="SPEC",
@@ -223,6 +243,12 @@ def add_parsers(sub) -> None:
                         "200 per player, none for the games that always end)")
     p.add_argument("--sprt", metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
                    help="run a sequential test; stop when it decides")
+    p.add_argument("--tc", metavar="BASE+INC",
+                   help="a game clock for every engine without its own tc=: BASE seconds plus INC a move "
+                        "(e.g. 60+0.5), or MOVES/BASE+INC (BASE again every MOVES moves); out of time "
+                        "loses the game")
+    p.add_argument("--time-margin", type=float, default=None, metavar="S",
+                   help="seconds a move may run past its clock before it loses on time (default 0.05)")
     p.add_argument("--records", metavar="FILE", help="append every finished game to FILE (JSON lines)")
     p.add_argument("--pgn", metavar="FILE", help="append every finished game to FILE as PGN-style text")
     p.add_argument("--resume", action="store_true", help="continue the match recorded in --records")

@@ -60,6 +60,7 @@ from .appendfile import AppendFile
 from .errors import CrossridorError
 from .stats import SprtResult, SprtSpec, sprt, summary
 from .pgn import PgnFile
+from .timecontrol import DEFAULT_TIME_MARGIN, TimeControl
 from .tournament import pairings, tournament_summary
 from .workers import (GameRecord, GameTask, dealt, derive_seed, make_executor,
                       new_game_state, play_game, resolve_game, seat_points, stop_executor)
@@ -90,8 +91,14 @@ class MatchConfig:
     sum_of: int | None = None                  # play this many games; most points wins
     tournament: str | None = None              # "round-robin" or "gauntlet": `games` per pairing
     pgn: str | None = None                     # PGN-style text file, one finished game appended at a time
+    tc: TimeControl | str | None = None        # a game clock for every engine without its own tc=
+    time_margin: float = DEFAULT_TIME_MARGIN   # seconds a move may run past its clock
 
     def __post_init__(self):
+        if isinstance(self.tc, str):
+            self.tc = TimeControl.parse(self.tc)
+        if self.tc is not None:
+            self.engines = [e.with_tc(self.tc) for e in self.engines]
         if self.games is None:
             if _positive_int(self.sum_of):
                 self.games = self.sum_of
@@ -133,6 +140,9 @@ class MatchConfig:
             raise CrossridorError("the openings file holds no opening")
         if self.resume and not self.records:
             raise CrossridorError("resume needs a records file")
+        m = self.time_margin
+        if isinstance(m, bool) or not isinstance(m, (int, float)) or not 0 <= m < 1e7:
+            raise CrossridorError(f"time margin must be a number of seconds >= 0, got {m!r}")
 
 
 def default_max_plies(game) -> int | None:
@@ -308,6 +318,28 @@ class FirstToStop:
         return None
 
 
+def time_use(records: list, num_engines: int) -> list:
+    """Per engine (match order): its moves, mean seconds a move, and over
+    the moves with a time budget the mean share of it used (`budget_used`:
+    seconds / soft limit, the move time or the clock's share) and the largest
+    overrun of the hard limit (`max_overrun`, seconds; negative: always
+    within it). None where no move had a budget."""
+    think = [[] for _ in range(num_engines)]
+    for record in records:
+        for seat, seconds, soft, hard in record.think or ():
+            think[record.seats[seat]].append((seconds, soft, hard))
+    out = []
+    for engine, moves in enumerate(think, 1):
+        timed = [(s, soft, hard) for s, soft, hard in moves if soft]
+        out.append({
+            "engine": engine, "moves": len(moves),
+            "mean_seconds": round(sum(s for s, _, _ in moves) / len(moves), 4) if moves else None,
+            "budget_used": round(sum(s / soft for s, soft, _ in timed) / len(timed), 4) if timed else None,
+            "max_overrun": round(max(s - hard for s, _, hard in timed), 4) if timed else None,
+        })
+    return out
+
+
 # --- records file ------------------------------------------------------------------
 
 class RecordsFile(AppendFile):
@@ -376,6 +408,9 @@ class MatchResult:
         out["max_plies_draws"] = t.max_plies_draws
         if t.failures:
             out["engine_failures"] = dict(sorted(t.failures.items()))
+        usage = time_use(self.records, len(self.config.engines))
+        if any(u["budget_used"] is not None for u in usage):   # only with time limits: timings vary
+            out["time_use"] = usage
         if len(self.config.engines) > 2 and self.config.tournament is None:
             out["wins_by_engine"] = t.wins_by_engine + [0] * (len(self.config.engines) - len(t.wins_by_engine))
         if self.stopped:
@@ -531,7 +566,7 @@ class Match:
                         engines=tuple(self.config.engines), seats=seating(self.pair_bases[pair], rotation),
                         opening=self.opening(round_index), seed=derive_seed(self.seed, "game", index),
                         deal_seed=self.deal_seed(round_index), max_plies=self.max_plies,
-                        match_seed=self.seed)
+                        match_seed=self.seed, time_margin=self.config.time_margin)
 
     def preflight(self) -> None:
         """Each engine searches the first start position once (with at most
@@ -544,8 +579,8 @@ class Match:
         moves = list(self.opening(0))
         for spec in dict.fromkeys(self.config.engines):
             limits = spec.limits
-            if limits.time is not None and limits.time > 0.05:
-                limits = dataclasses.replace(limits, time=0.05)
+            if limits.clock is not None or (limits.time is not None and limits.time > 0.05):
+                limits = dataclasses.replace(limits, time=0.05, clock=None)
             try:
                 player = dataclasses.replace(spec, limits=limits).open()
                 try:

@@ -48,6 +48,8 @@ def _quote(value) -> str:
 def _limits_text(spec) -> str:
     limits = spec.limits
     parts = []
+    if getattr(spec, "tc", None) is not None:
+        parts.append(f"clock {spec.tc}")
     if limits.time is not None:
         parts.append(f"movetime {limits.time:g}s")
     for name in ("depth", "nodes", "sims"):

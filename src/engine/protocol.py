@@ -123,22 +123,59 @@ LIMIT_MAX_DEPTH = 2 ** 31 - 1
 LIMIT_MAX_COUNT = 2 ** 62
 
 
+LIMIT_MAX_SECONDS = 1e7      # time limits and clocks: below about 115 days
+
+
+def _seconds(what: str, value, low_ok: bool) -> None:
+    """A finite number of seconds in (0, LIMIT_MAX_SECONDS), or [0, ...) if low_ok."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or not (value >= 0 if low_ok else value > 0) or not value < LIMIT_MAX_SECONDS:
+        kind = "a number of seconds >= 0" if low_ok else "a positive number of seconds"
+        raise ValueError(f"{what} must be {kind} below {LIMIT_MAX_SECONDS:g}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A game clock as the search sees it: the mover's time left, its
+    increment per move, and the moves until the next time control (None:
+    the rest of the game, sudden death). The search gives itself a share
+    (`crossridor.engine.search_api.time_for_move`)."""
+
+    time_left: float                 # seconds on the mover's clock
+    increment: float = 0.0           # seconds added after each move
+    moves_to_go: int | None = None   # moves until the clock is filled up again
+
+    def __post_init__(self) -> None:
+        _seconds("clock: time left", self.time_left, low_ok=False)
+        _seconds("clock: increment", self.increment, low_ok=True)
+        m = self.moves_to_go
+        if m is not None and (isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= 10000):
+            raise ValueError(f"clock: moves to go must be an integer in [1, 10000], got {m!r}")
+
+
 @dataclass(frozen=True)
 class Limits:
     """How long a search may run. Unset fields are no limit; at least one
     must be set. Depth, nodes and sims are kept exactly; time to within a
-    few milliseconds."""
+    few milliseconds. `time` is the budget of this move (all of it is
+    used unless the answer is clear early); `clock` a game clock, from
+    which the search allots itself a soft and a hard limit (both may be
+    given: `time` then caps the clock's share)."""
 
     time: float | None = None    # seconds
     depth: int | None = None     # plies (alpha-beta) / tree depth
     nodes: int | None = None     # nodes visited
     sims: int | None = None      # MCTS simulations
+    clock: Clock | None = None   # the mover's clock
 
     def __post_init__(self) -> None:
-        if self.time is None and self.depth is None and self.nodes is None and self.sims is None:
-            raise ValueError("limits: set at least one of time, depth, nodes, sims")
-        if self.time is not None and not (self.time > 0 and self.time < 1e7):
-            raise ValueError(f"limits: time must be a positive number of seconds, got {self.time!r}")
+        if self.time is None and self.depth is None and self.nodes is None and self.sims is None \
+                and self.clock is None:
+            raise ValueError("limits: set at least one of time, depth, nodes, sims, clock")
+        if self.time is not None:
+            _seconds("limits: time", self.time, low_ok=False)
+        if self.clock is not None and not isinstance(self.clock, Clock):
+            raise ValueError(f"limits: clock must be a Clock, got {type(self.clock).__name__}")
         for name, high in (("depth", LIMIT_MAX_DEPTH), ("nodes", LIMIT_MAX_COUNT), ("sims", LIMIT_MAX_COUNT)):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= high):

@@ -7,6 +7,8 @@
 # that keeps the side to move (one opponent followed by another) does not
 # negate the score.
 
+from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t
+
 cdef enum:
     S_WIN = 100000          # a win at ply p scores S_WIN - p
     S_WIN_BOUND = 99000     # scores beyond this are wins/losses
@@ -16,12 +18,35 @@ cdef enum:
     TT_LOWER = 1
     TT_UPPER = 2
 
+# A table entry is two 64-bit words: the data (score, move, depth, bound)
+# and the key XOR the data. Threads share one table without locks (Lazy
+# SMP); an entry torn by two threads writing at once fails the check and
+# reads as a miss. A table move is only ever used to order the moves
+# generated at the node, so a bad one is never played.
 ctypedef struct TTEntry:
-    uint64_t key
-    int score
-    short move
-    signed char depth
-    signed char flag
+    uint64_t check          # key ^ data
+    uint64_t data           # score: bits 0-31, move: 32-47, depth: 48-55, flag: 56-63
+
+
+cdef inline uint64_t tt_pack(int score, int move, int depth, int flag) noexcept nogil:
+    return (<uint64_t><uint32_t>score) | ((<uint64_t><uint16_t>move) << 32) \
+        | ((<uint64_t><uint8_t>depth) << 48) | ((<uint64_t><uint8_t>flag) << 56)
+
+
+cdef inline int tt_get_score(uint64_t d) noexcept nogil:
+    return <int><int32_t><uint32_t>(d & 0xFFFFFFFFULL)
+
+
+cdef inline int tt_get_move(uint64_t d) noexcept nogil:
+    return <int><int16_t><uint16_t>((d >> 32) & 0xFFFF)
+
+
+cdef inline int tt_get_depth(uint64_t d) noexcept nogil:
+    return <int><int8_t><uint8_t>((d >> 48) & 0xFF)
+
+
+cdef inline int tt_get_flag(uint64_t d) noexcept nogil:
+    return <int>((d >> 56) & 0xFF)
 
 ctypedef struct QSearch:
     QPos pos
@@ -32,6 +57,8 @@ ctypedef struct QSearch:
     double deadline             # 0 = none
     int stop
     volatile int* stop_flag     # set from outside (engine.stop): stop now
+    volatile int* abort_flag    # set by the main thread when it is done (Lazy SMP helpers)
+    int root_done               # root moves fully searched in the current iteration
     int draw_ply                # plies from the root to the game's max_plies draw; 0 = none
     int root_player
     int prune_walls             # selective walls below the root
@@ -145,7 +172,7 @@ cdef inline int q_score_from_tt(int score, int ply) noexcept nogil:
 
 
 cdef inline bint q_out_of_budget(QSearch* s) noexcept nogil:
-    if s.stop or s.stop_flag[0]:
+    if s.stop or s.stop_flag[0] or s.abort_flag[0]:
         s.stop = 1
         return True
     if s.node_limit and s.nodes >= s.node_limit:
@@ -274,6 +301,8 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     """Score of the position for the side to move, within (alpha, beta)."""
     cdef QPos* p = &s.pos
     s.pv_len[ply] = 0
+    if ply == 0:
+        s.root_done = 0
     if q_out_of_budget(s):   # every node counts, the last ply too: the node limit is exact
         return 0
     if p.winner >= 0:
@@ -287,16 +316,19 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
         s.sel_depth = ply
     # transposition table
     cdef TTEntry* te = NULL
-    cdef int tt_move = -1, tt_score, v
+    cdef int tt_mv = -1, tt_sc, tt_fl, v
+    cdef uint64_t tt_data
     if s.tt != NULL:
         te = &s.tt[p.hash & s.tt_mask]
-        if te.key == p.hash:
-            tt_move = te.move
-            if ply > 0 and te.depth >= depth:
-                tt_score = q_score_from_tt(te.score, ply)
-                if te.flag == TT_EXACT or (te.flag == TT_LOWER and tt_score >= beta) \
-                        or (te.flag == TT_UPPER and tt_score <= alpha):
-                    return tt_score
+        tt_data = te.data
+        if (te.check ^ tt_data) == p.hash:
+            tt_mv = tt_get_move(tt_data)
+            tt_fl = tt_get_flag(tt_data)
+            if ply > 0 and tt_get_depth(tt_data) >= depth:
+                tt_sc = q_score_from_tt(tt_get_score(tt_data), ply)
+                if tt_fl == TT_EXACT or (tt_fl == TT_LOWER and tt_sc >= beta) \
+                        or (tt_fl == TT_UPPER and tt_sc <= alpha):
+                    return tt_sc
     # Null move: if passing still holds beta at reduced depth, so will a move.
     # Zugzwang is real in Quoridor when a pawn must move (no walls left) and
     # on tiny boards, so only with walls in hand, on 7x7 and 9x9, 2 players;
@@ -314,7 +346,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
             return beta
     cdef int moves[Q_MAX_MOVES]
     cdef int k = q_gen_moves(p, moves)
-    k = q_order_moves(s, moves, k, ply, tt_move, s.prune_walls and ply > 0)
+    k = q_order_moves(s, moves, k, ply, tt_mv, s.prune_walls and ply > 0)
     cdef int i, mv, best = -S_INF, best_move = -1, a0 = alpha, my_side = q_side(s, p.to_move)
     cdef int flip, j, r, quiet
     for i in range(k):
@@ -343,6 +375,8 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
         q_unmake(p, &s.undo[ply])
         if s.stop:
             return best if best > -S_INF else 0
+        if ply == 0:
+            s.root_done += 1
         if v > best:
             best = v
             best_move = mv
@@ -362,11 +396,10 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
                             s.history[p.to_move][j] //= 2
                     break
     if te != NULL:
-        te.key = p.hash
-        te.score = q_score_to_tt(best, ply)
-        te.move = <short>best_move
-        te.depth = <signed char>depth
-        te.flag = TT_LOWER if best >= beta else (TT_EXACT if best > a0 else TT_UPPER)
+        tt_data = tt_pack(q_score_to_tt(best, ply), best_move, depth,
+                          TT_LOWER if best >= beta else (TT_EXACT if best > a0 else TT_UPPER))
+        te.data = tt_data
+        te.check = p.hash ^ tt_data
     return best
 
 
@@ -402,9 +435,84 @@ def q_native_search(state, algorithm, limits, seed, options):
     return q_alphabeta_search(state, limits, options, greedy=False)
 
 
+# Lazy SMP (Stockfish's skip blocks): helper thread i leaves out some depths,
+# so that the threads spread over several depths and fill the shared table
+# with results the main thread's next iteration finds.
+cdef int SKIP_SIZE[20]
+cdef int SKIP_PHASE[20]
+SKIP_SIZE[:] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4]
+SKIP_PHASE[:] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7]
+MAX_THREADS = 256
+
+
+cdef extern from *:
+    """
+    static inline int q_atomic_add(int* p, int v) { return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL); }
+    """
+    int q_atomic_add(int* p, int v) noexcept nogil
+
+
+ctypedef struct QGroup:
+    QSearch* s              # s[0]: the main thread's search, s[1..]: the helpers'
+    int refs                # threads still using s and the table: the last one frees them
+    volatile int abort      # the main thread is done: the helpers stop
+
+
+cdef void q_group_release(QGroup* g) noexcept nogil:
+    """One thread is done with the group; the last one frees the searches
+    and the table (so the main thread returns without waiting for helpers
+    the OS has not scheduled yet)."""
+    if q_atomic_add(&g.refs, -1) == 0:
+        free(g.s[0].tt)
+        free(g.s)
+        free(g)
+
+
+cdef void q_helper_loop(QSearch* s, int max_depth, int index) noexcept nogil:
+    """A helper thread: iterative deepening with full windows on its own
+    QSearch until the main thread is done (abort_flag) or the deadline."""
+    cdef int depth, i = (index - 1) % 20
+    for depth in range(1, max_depth + 1):
+        if ((depth + SKIP_PHASE[i]) // SKIP_SIZE[i]) % 2:
+            continue
+        q_alphabeta(s, depth, 0, -S_INF, S_INF)
+        if s.stop:
+            break
+
+
+cdef class _Helper:
+    """One Lazy SMP helper: `run` (in a Python thread) searches without the
+    GIL. It holds the state and the options, so that the geometry and the
+    weights it reads outlive it even if the caller's search has returned."""
+    cdef QGroup* group
+    cdef int index
+    cdef int max_depth
+    cdef object keep
+
+    def run(self):
+        with nogil:
+            q_helper_loop(&self.group.s[self.index], self.max_depth, self.index)
+            q_group_release(self.group)
+
+
+cdef object q_time_plan(limits):
+    """(soft, hard) seconds for this search, 0 for none. A per-move time is
+    a hard limit only (the whole budget is used: a partly searched iteration
+    still gives its move); a clock gives both, from search_api.time_for_move."""
+    cdef double soft = 0.0, hard = 0.0
+    if limits.time is not None:
+        hard = limits.time
+    if limits.clock is not None:
+        from crossridor.engine.search_api import time_for_move
+        plan = time_for_move(limits.clock.time_left, limits.clock.increment, limits.clock.moves_to_go)
+        hard = plan.hard if hard == 0 else min(hard, plan.hard)
+        soft = min(plan.soft, hard)
+    return soft, hard
+
+
 cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     from crossridor.engine.protocol import SearchResult
-    from crossridor.engine.errors import CrossridorError
+    import threading
     cdef QuoridorCore core = state.core
     hash_mb = options.get("hash", 16)
     if options.get("tt", True) is False or q_draw_ply(state) > 0:
@@ -412,16 +520,27 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     prune = options.get("prune_walls", True)
     aspiration = options.get("aspiration", True)
     callback = options.get("on_iteration")
-    cdef QSearch* s = <QSearch*>calloc(1, sizeof(QSearch))
+    cdef int threads = 1 if greedy else options.get("threads", 1)
+    cdef QGroup* group = <QGroup*>calloc(1, sizeof(QGroup))
+    if group == NULL:
+        raise MemoryError()
+    group.refs = 1
+    group.s = <QSearch*>calloc(threads, sizeof(QSearch))
+    cdef QSearch* s = group.s       # the main thread's
     if s == NULL:
+        free(group)
         raise MemoryError()
     cdef uint64_t entries = 1
-    cdef double start = now_seconds()
-    cdef int depth, max_depth, score = 0, last_score = 0, alpha, beta, window, i
-    cdef int best_code = -1
+    cdef double start = now_seconds(), soft, hard, now, iter_start, iter_time = 0, last_iter_time = 0
+    cdef double changes = 0, ebf, elapsed
+    cdef int depth, max_depth, score = 0, last_score = 0, alpha, beta, window, i, n_root
+    cdef int best_code = -1, previous_best = -1
     cdef int root_moves[Q_MAX_MOVES]
+    cdef _Helper helper
     try:
+        soft, hard = q_time_plan(limits)
         s.stop_flag = current_stop_flag()
+        s.abort_flag = &_never_stop
         s.draw_ply = q_draw_ply(state)
         s.pos = core.pos
         s.root_player = core.pos.to_move
@@ -442,19 +561,40 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
             s.tt_mask = entries - 1
         if limits.nodes is not None:
             s.node_limit = limits.nodes
-        if limits.time is not None:
-            s.deadline = start + limits.time
+        if hard > 0:
+            s.deadline = start + hard
         max_depth = S_MAX_PLY - 2
         if limits.depth is not None:
             max_depth = min(limits.depth, S_MAX_PLY - 2)
         if greedy:
             max_depth = 1
         # a legal move to fall back on, whatever happens
-        if q_gen_moves(&s.pos, root_moves) > 0:
+        n_root = q_gen_moves(&s.pos, root_moves)
+        if n_root > 0:
             best_code = root_moves[0]
+        # helpers: a copy of the main search (position, options, shared table),
+        # no node limit, stopped by the main thread when it is done (which
+        # the stop token stops)
+        for i in range(1, threads):
+            memcpy(&s[i], &s[0], sizeof(QSearch))
+            s[i].node_limit = 0
+            s[i].stop_flag = &_never_stop
+            s[i].abort_flag = &group.abort
+            helper = _Helper()
+            helper.group = group
+            helper.index = i
+            helper.max_depth = max_depth
+            helper.keep = (state, options)
+            q_atomic_add(&group.refs, 1)
+            try:
+                threading.Thread(target=helper.run, name=f"crossridor-helper-{i}", daemon=True).start()
+            except BaseException:
+                q_atomic_add(&group.refs, -1)
+                raise
         pv = []
         done_depth = 0
         for depth in range(1, max_depth + 1):
+            iter_start = now_seconds()
             window = 60 if (aspiration and depth >= 4) else S_INF
             alpha = max(last_score - window, -S_INF)
             beta = min(last_score + window, S_INF)
@@ -470,9 +610,12 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
                 else:
                     break
             if s.stop:
-                # a partly searched depth: keep its move only if it already beat the last one
-                if s.pv_len[0] > 0 and score > last_score and done_depth > 0:
+                # A partly searched depth: the first root move (the last best
+                # move, ordered first) was searched fully, so a move that
+                # beat it is the better move at this depth.
+                if s.root_done > 0 and s.pv_len[0] > 0:
                     best_code = s.pv[0][0]
+                    last_score = score
                     pv = [s.pv[0][i] for i in range(s.pv_len[0])]
                 break
             last_score = score
@@ -480,22 +623,48 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
             if s.pv_len[0] > 0:
                 best_code = s.pv[0][0]
                 pv = [s.pv[0][i] for i in range(s.pv_len[0])]
-            elapsed = now_seconds() - start
+            now = now_seconds()
+            elapsed = now - start
+            last_iter_time, iter_time = iter_time, now - iter_start
             if callback is not None:
-                callback(SearchResult(q_code_to_move(state, best_code), last_score, depth, s.nodes,
-                                      elapsed, s.nodes / elapsed if elapsed > 0 else 0.0,
+                callback(SearchResult(q_code_to_move(state, best_code), last_score, depth,
+                                      q_total_nodes(s, threads), elapsed,
+                                      q_total_nodes(s, threads) / elapsed if elapsed > 0 else 0.0,
                                       tuple(q_code_to_move(state, c) for c in pv)))
             if abs(score) > S_WIN_BOUND and depth >= S_WIN - abs(score):
                 break   # a forced win or loss found within the full width
-            if s.deadline > 0 and now_seconds() - start > 0.6 * limits.time:
-                break   # the next depth would not finish in time
+            if hard > 0 and n_root == 1:
+                break   # one legal move: nothing to think about on the clock
+            # the instability of the best move: more time while it changes
+            changes = changes / 2 + (1 if best_code != previous_best and depth > 1 else 0)
+            previous_best = best_code
+            if soft > 0:
+                if elapsed > soft * min(2.0, 0.7 + changes):
+                    break   # the soft limit
+                ebf = iter_time / last_iter_time if last_iter_time > 0.001 else 3.0
+                ebf = min(max(ebf, 1.5), 8.0)
+                if elapsed + ebf * iter_time > hard:
+                    break   # the next depth would not finish by the hard limit
         elapsed = now_seconds() - start
         if not pv and best_code >= 0:
             pv = [best_code]
-        return SearchResult(q_code_to_move(state, best_code), last_score, done_depth, s.nodes,
-                            elapsed, s.nodes / elapsed if elapsed > 0 else 0.0,
-                            tuple(q_code_to_move(state, c) for c in pv),
-                            {"seldepth": s.sel_depth})
+        group.abort = 1
+        nodes = q_total_nodes(s, threads)   # the helpers' counts: as far as they have got
+        extra = {"seldepth": s.sel_depth}
+        if threads > 1:
+            extra["threads"] = threads
+            extra["main_nodes"] = s.nodes   # the main thread's share of `nodes`
+        return SearchResult(q_code_to_move(state, best_code), last_score, done_depth, nodes,
+                            elapsed, nodes / elapsed if elapsed > 0 else 0.0,
+                            tuple(q_code_to_move(state, c) for c in pv), extra)
     finally:
-        free(s.tt)
-        free(s)
+        group.abort = 1
+        q_group_release(group)
+
+
+cdef long long q_total_nodes(const QSearch* s, int threads):
+    cdef long long n = 0
+    cdef int i
+    for i in range(threads):
+        n += s[i].nodes
+    return n

@@ -12,6 +12,8 @@ from . import stop as _stop
 from .errors import CrossridorError
 from .protocol import Limits, SearchResult, State
 
+MAX_THREADS = 256         # threads of a Lazy SMP search
+
 ALGORITHMS = {
     "alphabeta": "crossridor.engine.algorithms.alphabeta",
     "mcts": "crossridor.engine.algorithms.mcts",
@@ -41,7 +43,13 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
     """Search `state` and return the best move found for the player to move
     (`state` is left as it was). `algorithm` is one of `algorithm_names()`;
     `limits` defaults to one second; `seed` fixes every random choice;
-    `options` are the algorithm's (e.g. hash=64, rollout="random").
+    `options` are the algorithm's (e.g. hash=64, rollout="random"), and
+    `threads=N` for a Lazy SMP search (Quoridor's alphabeta; 1: one thread,
+    deterministic).
+
+    `limits.clock`: a game clock; the search allots itself a share
+    (`time_for_move`): Quoridor's alphabeta with soft and hard limits, the
+    other searches the soft share as a move time.
 
     `stop`: a `crossridor.Stop`; `stop.set()` from another thread ends the
     search early (so does `crossridor.stop()`), which then returns the best
@@ -62,6 +70,17 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
         seed %= 1 << 64     # any integer; the searches take 64 bits
     if state.is_terminal():
         raise CrossridorError("cannot search a finished game")
+    native = getattr(state, "native_clock_algorithms", ())
+    if limits.clock is not None and algorithm not in native:
+        limits = clock_as_time(limits)
+    threads = options.pop("threads", 1)
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise CrossridorError(f"threads must be an integer in [1, {MAX_THREADS}], got {threads!r}")
+    if threads > 1:
+        if algorithm not in getattr(state, "threaded_algorithms", ()):
+            raise CrossridorError(f"threads: {algorithm} on {state.game.traits.name} searches with one "
+                                  f"thread only (threads are for Quoridor's alphabeta)")
+        options["threads"] = threads
     report = options.pop("on_iteration", None)
     if report is not None and not callable(report):
         raise CrossridorError(f"{algorithm}: option on_iteration must be a function, got {report!r}")
@@ -88,15 +107,51 @@ def _run(state, algorithm, limits, seed, options) -> SearchResult:
     return found
 
 
-# A clock allocation for `go wtime/btime/winc/binc` (the UCI loop): one
-# function, so a smarter time manager can replace it.
-MOVES_TO_GO = 30          # assume this many moves left when the clock does not say
+# --- time management --------------------------------------------------------------
+# One allocation for every clock: `best --wtime/--btime/--inc`, the UCI loop's
+# `go wtime ...`, and the match runner's `--tc`.
+MOVES_TO_GO = 20          # moves assumed left when the clock does not say (sudden death; a
+                          # 9x9 game lasts 25-35 moves a side, and the share shrinks as the clock does)
 SAFETY = 0.05             # seconds kept back for the process and the pipe
+SAFETY_SHARE = 0.05       # ... or this share of a short clock
+INCREMENT_SHARE = 0.9     # of each increment spent on the move that earns it
+HARD_RATIO = 4.0          # the hard limit: up to this many soft limits ...
+HARD_SHARE = 0.4          # ... but at most this share of the usable time (1 move to go: all of it)
 
 
-def time_for_move(time_left: float, increment: float = 0.0, moves_to_go: int | None = None) -> float:
-    """Seconds to think with `time_left` on the clock: time_left / moves_to_go
-    (default 30) + increment, capped at half the time left, and at least
-    1 ms."""
-    share = time_left / (moves_to_go if moves_to_go and moves_to_go > 0 else MOVES_TO_GO) + increment
-    return max(0.001, min(share, time_left / 2.0 - SAFETY))
+@dataclasses.dataclass(frozen=True)
+class TimePlan:
+    """A move's share of the clock, in seconds: `soft` is what it should
+    take (a search does not start an iteration past it, and stretches it to
+    twice while the best move keeps changing), `hard` what it may never
+    exceed (the search aborts at it)."""
+
+    soft: float
+    hard: float
+
+
+def time_for_move(time_left: float, increment: float = 0.0, moves_to_go: int | None = None) -> TimePlan:
+    """The soft and hard limits of a move with `time_left` seconds on the
+    clock, `increment` added per move and `moves_to_go` moves until the
+    clock is filled up (None: the rest of the game, counted as 20).
+
+    usable = time_left - min(0.05 s, 5%); soft = usable / moves_to_go +
+    0.9 increment; hard = min(4 soft, 40% of usable) (all of it with one
+    move to go), and soft <= hard; both at least 1 ms."""
+    mtg = moves_to_go if moves_to_go and moves_to_go > 0 else MOVES_TO_GO
+    usable = max(0.0, time_left - min(SAFETY, SAFETY_SHARE * time_left))
+    soft = usable / mtg + INCREMENT_SHARE * increment
+    hard = min(HARD_RATIO * soft, usable if mtg == 1 else HARD_SHARE * usable)
+    hard = max(0.001, hard)
+    return TimePlan(max(0.001, min(soft, hard)), hard)
+
+
+def clock_as_time(limits: Limits) -> Limits:
+    """Limits for a search without a time manager of its own (MCTS, the
+    pure-Python searches): the clock becomes a move time, its soft share."""
+    if limits.clock is None:
+        return limits
+    c = limits.clock
+    share = time_for_move(c.time_left, c.increment, c.moves_to_go).soft
+    return dataclasses.replace(limits, clock=None,
+                               time=share if limits.time is None else min(limits.time, share))

@@ -7,7 +7,7 @@ written down in the README ("UCI-style engine"). In short:
     uci                      -> id name/author, option lines, uciok
     isready                  -> readyok (also while searching)
     ucinewgame               -> back to the start position
-    setoption name N value V -> Hash, Threads (1), Algorithm, or any search
+    setoption name N value V -> Hash, Threads, Algorithm, or any search
                                 option of `crossridor best -e` (e.g. prune_walls)
     position startpos [moves m1 m2 ...]
     position pos <position string> [moves ...]
@@ -33,8 +33,8 @@ from typing import TextIO
 
 from .errors import CrossridorError
 from .stop import Stop
-from .protocol import Limits
-from .search_api import algorithm_names, search, time_for_move
+from .protocol import Clock, Limits
+from .search_api import MAX_THREADS, algorithm_names, search
 
 ENGINE_NAME = "crossridor"
 DEFAULT_TIME = 1.0          # seconds, for a bare `go`
@@ -72,6 +72,7 @@ class UciSession:
         self.algorithm = "ismcts" if game.traits.hidden_information else "alphabeta"
         self.options: dict = {}
         self.hash_mb = 16
+        self.threads = 1
         self.state = game.new_state()
         self._thread: threading.Thread | None = None
         self._stop = None
@@ -134,7 +135,7 @@ class UciSession:
         self.send(f"id name {ENGINE_NAME} {__version__} ({traits.name}, {traits.num_players} players)")
         self.send("id author the crossridor developers")
         self.send("option name Hash type spin default 16 min 0 max 65536")
-        self.send("option name Threads type spin default 1 min 1 max 1")
+        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         self.send(f"option name Algorithm type combo default {self.algorithm}"
                   + "".join(f" var {name}" for name in algorithm_names()))
         self.send("uciok")
@@ -160,8 +161,7 @@ class UciSession:
         if key == "hash":
             self.hash_mb = _int(value, "Hash", 0, 65536)
         elif key == "threads":
-            if _int(value, "Threads", 1, 1 << 16) != 1:
-                raise UciError("Threads: only 1 thread is supported")
+            self.threads = _int(value, "Threads", 1, MAX_THREADS)
         elif key == "algorithm":
             if value not in algorithm_names():
                 raise UciError(f"Algorithm: unknown algorithm {value!r} (known: {', '.join(algorithm_names())})")
@@ -201,6 +201,8 @@ class UciSession:
         options = dict(self.options)
         if algorithm == "alphabeta" and self.game.traits.name == "quoridor":
             options["hash"] = self.hash_mb
+        if self.threads != 1:
+            options["threads"] = self.threads    # search() refuses an algorithm without threads
         state = self.state.clone()
         self._stop = options["stop"] = Stop()      # every search polls its Stop
         if algorithm == "alphabeta":
@@ -224,13 +226,13 @@ class UciSession:
             fields["time"] = values["movetime"] / 1000.0
         player = self.state.current_player
         clock = ("wtime", "winc") if player % 2 == 0 else ("btime", "binc")
-        if clock[0] in values:
-            budget = time_for_move(values[clock[0]] / 1000.0, values.get(clock[1], 0) / 1000.0,
-                                   values.get("movestogo"))
-            fields["time"] = min(fields.get("time", budget), budget)
-        if not fields:
-            fields["time"] = DEFAULT_TIME
         try:
+            if clock[0] in values:
+                # the search allots itself a share (search_api.time_for_move)
+                fields["clock"] = Clock(max(values[clock[0]], 1) / 1000.0, values.get(clock[1], 0) / 1000.0,
+                                        values.get("movestogo"))
+            if not fields:
+                fields["time"] = DEFAULT_TIME
             return Limits(**fields)
         except ValueError as exc:
             raise UciError(str(exc)) from None

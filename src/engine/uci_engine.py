@@ -14,7 +14,10 @@ shell line, no shell) once per game and talks to it over its stdin/stdout:
 
 The keys time (seconds, sent as movetime), depth and nodes are the limits;
 margin (seconds, default 1) is how long past `time` the runner waits for
-`bestmove` (without `time`: NO_TIME_TIMEOUT seconds). An engine that cannot
+`bestmove` (without `time`: NO_TIME_TIMEOUT seconds). With a time control
+(`tc=` or the match's `--tc`) the runner sends `go wtime W btime B winc I
+binc J [movestogo K]` instead of movetime and waits until the mover's clock
+plus the margin has run out: then the engine loses on time (reason time). An engine that cannot
 be started, exits, hangs past its time plus the margin, or answers with a
 malformed or illegal move raises EngineFailure: the game runner scores that
 game as lost by the engine, with the reason and the last lines of its stderr
@@ -40,8 +43,9 @@ _EOF = object()
 
 
 class EngineFailure(Exception):
-    """An outside engine lost the game by misbehaving. `reason` is one of
-    crash, timeout, illegal_move; `stderr` its last stderr lines."""
+    """An engine lost the game: an outside one by misbehaving (`reason`
+    crash, timeout, illegal_move), any engine by running out of its clock
+    (time); `stderr` an outside engine's last stderr lines."""
 
     def __init__(self, reason: str, detail: str, stderr: list | None = None):
         super().__init__(f"{reason}: {detail}")
@@ -51,6 +55,24 @@ class EngineFailure(Exception):
 
     def as_dict(self) -> dict:
         return {"reason": self.reason, "detail": self.detail, "stderr": self.stderr}
+
+
+def clock_words(clocks: list, mover: int) -> list:
+    """`wtime W btime B winc I binc J [movestogo K]` (milliseconds) for the
+    seat `mover`: players 1 and 3 are white, 2 and 4 black (as the engine's
+    own UCI loop reads them); the other colour's clock is the next seat's."""
+    n = len(clocks)
+    other = clocks[(mover + 1) % n] or clocks[mover]
+    white, black = (clocks[mover], other) if mover % 2 == 0 else (other, clocks[mover])
+    words = ["wtime", _ms(white.time_left), "btime", _ms(black.time_left),
+             "winc", _ms(white.increment), "binc", _ms(black.increment)]
+    if clocks[mover].moves_to_go is not None:
+        words += ["movestogo", str(clocks[mover].moves_to_go)]
+    return words
+
+
+def _ms(seconds: float) -> str:
+    return str(max(0, round(seconds * 1000)))
 
 
 class UciPlayer:
@@ -94,15 +116,16 @@ class UciPlayer:
         except (BrokenPipeError, OSError, ValueError):
             raise self._crashed(f"it closed its input before {line.split()[0]!r}") from None
 
-    def _wait_for(self, word: str, timeout: float) -> str:
-        """The first line starting with `word`, within `timeout` seconds."""
+    def _wait_for(self, word: str, timeout: float, on_timeout: str = "timeout") -> str:
+        """The first line starting with `word`, within `timeout` seconds
+        (else EngineFailure with the reason `on_timeout`)."""
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             try:
                 line = self._lines.get(timeout=max(left, 0.0)) if left > 0 else self._lines.get_nowait()
             except queue.Empty:
-                raise EngineFailure("timeout", f"no {word!r} within {timeout:g} s",
+                raise EngineFailure(on_timeout, f"no {word!r} within {timeout:g} s",
                                     self.stderr_tail()) from None
             if line is _EOF:
                 raise self._crashed(f"it exited while the runner waited for {word!r}")
@@ -129,21 +152,32 @@ class UciPlayer:
     def stderr_tail(self) -> list:
         return list(self._stderr)
 
-    def choose(self, state, moves: list, seed: int | None = None):
+    def choose(self, state, moves: list, seed: int | None = None, clocks: list | None = None):
         """The engine's move after `moves` from the start (a legal move of
-        `state`), or EngineFailure. An outside engine gets no seed."""
+        `state`), or EngineFailure. An outside engine gets no seed.
+        `clocks`: each seat's Clock now (a match with a time control), sent as
+        `wtime/btime/winc/binc [movestogo]`; the engine that has not answered
+        when its clock (plus the margin) runs out loses on time."""
         self._send("position startpos" + (" moves " + " ".join(m.replace(" ", "_") for m in moves)
                                           if moves else ""))
         go = ["go"]
-        if self.limits.time is not None:
-            go += ["movetime", str(max(1, round(self.limits.time * 1000)))]
-        if self.limits.depth is not None:
-            go += ["depth", str(self.limits.depth)]
-        if self.limits.nodes is not None:
-            go += ["nodes", str(self.limits.nodes)]
+        limits = self.limits
+        if limits is not None and limits.time is not None:
+            go += ["movetime", str(max(1, round(limits.time * 1000)))]
+        if limits is not None and limits.depth is not None:
+            go += ["depth", str(limits.depth)]
+        if limits is not None and limits.nodes is not None:
+            go += ["nodes", str(limits.nodes)]
+        mine = clocks[state.current_player] if clocks else None
+        if mine is not None:
+            go += clock_words(clocks, state.current_player)
         self._send(" ".join(go))
-        timeout = self.limits.time + self.margin if self.limits.time is not None else NO_TIME_TIMEOUT
-        line = self._wait_for("bestmove", timeout)
+        if mine is not None:
+            line = self._wait_for("bestmove", mine.time_left + self.margin, on_timeout="time")
+        else:
+            timeout = limits.time + self.margin if limits is not None and limits.time is not None \
+                else NO_TIME_TIMEOUT
+            line = self._wait_for("bestmove", timeout)
         words = line.split()
         if len(words) < 2:
             raise EngineFailure("illegal_move", f"{line!r} names no move", self.stderr_tail())

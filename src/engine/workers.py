@@ -30,9 +30,10 @@ from typing import Any
 from . import stop as _stop
 from .cli_common import convert_value
 from .errors import CrossridorError
-from .protocol import CHANCE, Limits
+from .protocol import CHANCE, Clock, Limits
 from .registry import load_game
-from .search_api import algorithm_names, search
+from .search_api import algorithm_names, search, time_for_move
+from .timecontrol import DEFAULT_TIME_MARGIN, SeatClock, TimeControl
 
 # --- engine specs -----------------------------------------------------------------
 
@@ -61,17 +62,20 @@ UCI_LIMIT_KEYS = ("time", "depth", "nodes")
 class EngineSpec:
     """`ALGORITHM[:key=value,...]`, e.g. `alphabeta:time=0.1` or
     `mcts:sims=2000,rollout=random`. Keys time/depth/nodes/sims become the
-    Limits, every other key an algorithm option.
+    Limits, `tc=BASE+INC` (or MOVES/BASE+INC) a game clock, every other key an
+    algorithm option (e.g. threads=2).
 
     An outside engine is `uci:COMMAND[;key=value,...]` (algorithm "uci"):
-    time/depth/nodes are the limits sent with `go`, `margin` the seconds it
-    may run past `time`, every other key a `setoption` (see uci_engine)."""
+    time/depth/nodes are the limits sent with `go`, tc a clock sent as
+    `go wtime/btime/winc/binc`, `margin` the seconds it may run past `time`,
+    every other key a `setoption` (see uci_engine)."""
 
     algorithm: str
     limits: Limits
     options: tuple = ()          # sorted (key, value) pairs
     explicit_limits: bool = field(default=True, compare=False)
     command: str | None = None   # uci: the command line
+    tc: TimeControl | None = None   # a game clock (tc=60+0.5): the search is told the time left
 
     @classmethod
     def parse(cls, text: str) -> "EngineSpec":
@@ -99,7 +103,9 @@ class EngineSpec:
                 raise CrossridorError(f"engine spec {text!r}: {key!r} given twice")
             if key in RESERVED_OPTIONS:
                 raise CrossridorError(f"engine spec {text!r}: {key!r} is set by the match (use --seed)")
-            if key in LIMIT_KEYS:
+            if key == "tc":
+                limit_fields[key] = TimeControl.parse(value)
+            elif key in LIMIT_KEYS:
                 try:
                     limit_fields[key] = LIMIT_KEYS[key](value)
                 except ValueError:
@@ -108,16 +114,17 @@ class EngineSpec:
                                           f"got {value!r}") from None
             else:
                 options[key] = convert_value(value)
-        if limit_fields:
+        tc = limit_fields.pop("tc", None)
+        if limit_fields or tc is not None:
             try:
-                limits = Limits(**limit_fields)
+                limits = Limits(**limit_fields, clock=_start_clock(tc))
             except ValueError as exc:
                 raise CrossridorError(f"engine spec {text!r}: {exc}") from None
             explicit = True
         else:
             limits = DEFAULT_LIMITS.get(name, FALLBACK_LIMITS)
             explicit = False
-        return cls(name, limits, tuple(sorted(options.items())), explicit)
+        return cls(name, limits, tuple(sorted(options.items())), explicit, tc=tc)
 
     @classmethod
     def _parse_uci(cls, text: str, rest: str) -> "EngineSpec":
@@ -133,7 +140,9 @@ class EngineSpec:
                 raise CrossridorError(f"engine spec {text!r}: {part.strip()!r} is not key=value")
             if key in limit_fields or key in options:
                 raise CrossridorError(f"engine spec {text!r}: {key!r} given twice")
-            if key in UCI_LIMIT_KEYS or key == "margin":
+            if key == "tc":
+                limit_fields[key] = TimeControl.parse(value)
+            elif key in UCI_LIMIT_KEYS or key == "margin":
                 try:
                     number = LIMIT_KEYS[key](value) if key in LIMIT_KEYS else float(value)
                 except ValueError:
@@ -146,23 +155,35 @@ class EngineSpec:
                     limit_fields[key] = number
             else:
                 options[key] = value
+        tc = limit_fields.pop("tc", None)
         try:
-            limits = Limits(**limit_fields) if limit_fields else FALLBACK_LIMITS
+            limits = Limits(**limit_fields, clock=_start_clock(tc)) if limit_fields or tc else FALLBACK_LIMITS
         except ValueError as exc:
             raise CrossridorError(f"engine spec {text!r}: {exc}") from None
-        return cls("uci", limits, tuple(sorted(options.items())), bool(limit_fields), command)
+        return cls("uci", limits, tuple(sorted(options.items())), bool(limit_fields) or tc is not None,
+                   command, tc)
+
+    def with_tc(self, tc: TimeControl) -> "EngineSpec":
+        """This engine on the clock `tc` (the match's --tc), unless it has its own."""
+        if self.tc is not None:
+            return self
+        base = self.limits if self.explicit_limits else None
+        fields = {k: getattr(base, k) for k in ("time", "depth", "nodes", "sims")} if base else {}
+        return dataclasses.replace(self, limits=Limits(**fields, clock=_start_clock(tc)),
+                                   explicit_limits=True, tc=tc)
 
     def __str__(self) -> str:
+        tc = [f"tc={self.tc}"] if self.tc is not None else []
         if self.command is not None:
             parts = [f"{k}={getattr(self.limits, k):g}" for k in UCI_LIMIT_KEYS
                      if self.explicit_limits and getattr(self.limits, k) is not None]
-            parts += [f"{k}={_fmt(v)}" for k, v in self.options]
+            parts += tc + [f"{k}={_fmt(v)}" for k, v in self.options]
             return UCI_PREFIX + self.command + (";" + ",".join(parts) if parts else "")
         parts = []
         if self.explicit_limits or self.algorithm not in LIMITLESS:
             parts = [f"{k}={getattr(self.limits, k):g}" for k in LIMIT_KEYS
                      if getattr(self.limits, k) is not None]
-        parts += [f"{k}={_fmt(v)}" for k, v in self.options]
+        parts += tc + [f"{k}={_fmt(v)}" for k, v in self.options]
         return self.algorithm + (":" + ",".join(parts) if parts else "")
 
     def open(self):
@@ -173,14 +194,20 @@ class EngineSpec:
         from .uci_engine import DEFAULT_MARGIN, UciPlayer
         options = dict(self.options)
         margin = options.pop("margin", DEFAULT_MARGIN)
-        return UciPlayer(self.command, self.limits, tuple(options.items()), margin)
+        limits = self.limits
+        if self.tc is not None:     # the clock goes with each `go`; keep only the other limits
+            rest = {k: getattr(limits, k) for k in UCI_LIMIT_KEYS if getattr(limits, k) is not None}
+            limits = Limits(**rest) if rest else None
+        return UciPlayer(self.command, limits, tuple(options.items()), margin)
 
-    def search(self, state, seed: int | None):
-        """The engine's move in `state` (a SearchResult)."""
+    def search(self, state, seed: int | None, clock: Clock | None = None):
+        """The engine's move in `state` (a SearchResult); `clock`: the
+        mover's clock now (an engine with a time control)."""
         if self.command is not None:
             raise CrossridorError(f"engine {self}: an outside engine plays through open()")
+        limits = self.limits if clock is None else dataclasses.replace(self.limits, clock=clock)
         try:
-            return search(state, self.algorithm, self.limits, seed=seed, **dict(self.options))
+            return search(state, self.algorithm, limits, seed=seed, **dict(self.options))
         except ImportError as exc:
             raise CrossridorError(f"engine {self}: algorithm {self.algorithm!r} is not available ({exc})") from None
         except TypeError as exc:
@@ -190,6 +217,31 @@ class EngineSpec:
             raise
 
 
+def _start_clock(tc: TimeControl | None) -> Clock | None:
+    return None if tc is None else SeatClock(tc).for_search()
+
+
+def move_budget(spec: EngineSpec, state, clock: Clock | None) -> tuple | None:
+    """(soft, hard) seconds a built-in engine gives itself for a move: its
+    move time, or its share of the clock (search_api.time_for_move; a search
+    without a time manager of its own takes the soft share as its move
+    time); None without a time limit or for an outside engine on a clock."""
+    limits = spec.limits
+    if clock is not None:
+        if spec.command is not None:
+            return None
+        plan = time_for_move(clock.time_left, clock.increment, clock.moves_to_go)
+        soft, hard = plan.soft, plan.hard
+        if spec.algorithm not in getattr(state, "native_clock_algorithms", ()):
+            hard = soft
+        if limits.time is not None:
+            soft, hard = min(soft, limits.time), min(hard, limits.time)
+        return soft, hard
+    if limits.time is not None:
+        return limits.time, limits.time
+    return None
+
+
 class _SearchPlayer:
     """A built-in engine as a player: one search per move."""
 
@@ -197,8 +249,10 @@ class _SearchPlayer:
         self.spec = spec
         self.last_score = None   # the score of the last search (self-play data)
 
-    def choose(self, state, moves: list, seed: int | None):
-        result = self.spec.search(state.clone(), seed)
+    def choose(self, state, moves: list, seed: int | None, clocks: list | None = None):
+        """The move; `clocks`: each seat's Clock now (None: no clock)."""
+        clock = clocks[state.current_player] if clocks else None
+        result = self.spec.search(state.clone(), seed, clock)
         self.last_score = result.score
         return result.move
 
@@ -327,6 +381,7 @@ class GameTask:
     max_plies: int | None = None   # None: play to the end
     match_seed: int = 0
     record_scores: bool = False    # keep each search's score in the record (self-play)
+    time_margin: float = DEFAULT_TIME_MARGIN   # seconds past its clock before a move loses on time
 
 
 @dataclass
@@ -342,7 +397,8 @@ class GameRecord:
     returns: list             # per seat
     winner: int | None        # seat, or None for a draw
     winner_engine: int | None
-    reason: str               # "terminal", "max_plies", or an outside engine's crash, timeout, illegal_move
+    reason: str               # "terminal", "max_plies", "time" (a clock ran out), or an outside
+                              # engine's crash, timeout, illegal_move
     moves: list               # every move from the start, in notation
     opening_plies: int
     plies: int
@@ -357,10 +413,15 @@ class GameRecord:
     failure: dict | None = None
     # with GameTask.record_scores: the mover's search score for each move after the opening
     scores: list | None = None
+    # per engine move after the opening: [seat, seconds taken, soft, hard], soft and hard the
+    # seconds the engine gave itself (its move time, or its share of the clock; null: no time
+    # limit, or an outside engine on a clock)
+    think: list | None = None
+    clocks: list | None = None   # with a time control: each seat's clock at the end (seconds)
 
     def as_dict(self) -> dict:
         d = dataclasses.asdict(self)
-        for key in ("points", "failure", "scores"):
+        for key in ("points", "failure", "scores", "think", "clocks"):
             if d[key] is None:
                 del d[key]
         return d
@@ -369,7 +430,7 @@ class GameRecord:
     def from_dict(cls, d: dict) -> "GameRecord":
         names = {f.name for f in dataclasses.fields(cls)}
         missing = names - set(d) - {"game", "params", "match_engines", "match_seed", "max_plies", "points",
-                                        "failure", "scores"}
+                                        "failure", "scores", "think", "clocks"}
         if missing:
             raise ValueError(f"record lacks {', '.join(sorted(missing))}")
         return cls(**{k: v for k, v in d.items() if k in names})
@@ -412,6 +473,9 @@ def play_game(task: GameTask) -> GameRecord:
     players: dict = {}           # engine index -> its player for this game
     failure = None
     scores: list | None = [] if task.record_scores else None
+    think: list = []
+    seat_clocks = [SeatClock(task.engines[e].tc) if task.engines[e].tc is not None else None
+                   for e in task.seats]
     try:
         while not state.is_terminal() and (cap is None or len(moves) < cap):
             if _stop.interrupted():
@@ -422,12 +486,24 @@ def play_game(task: GameTask) -> GameRecord:
                 move = chance_rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes])[0]
             else:
                 spec = task.engines[task.seats[player]]
+                clocks = [None if c is None else c.for_search() for c in seat_clocks]
                 try:
                     if task.seats[player] not in players:
                         players[task.seats[player]] = spec.open()
-                    move = players[task.seats[player]].choose(state, moves, derive_seed(task.seed, len(moves)))
+                    budget = move_budget(spec, state, clocks[player])
+                    began = time.perf_counter()
+                    move = players[task.seats[player]].choose(state, moves, derive_seed(task.seed, len(moves)),
+                                                               clocks if seat_clocks[player] else None)
+                    seconds = time.perf_counter() - began
+                    think.append([player, round(seconds, 4)]
+                                 + ([None, None] if budget is None else [round(b, 4) for b in budget]))
+                    if seat_clocks[player] is not None and not seat_clocks[player].charge(seconds, task.time_margin):
+                        tail = getattr(players[task.seats[player]], "stderr_tail", list)()
+                        raise EngineFailure("time", f"the move took {seconds:.3f} s with "
+                                                    f"{clocks[player].time_left:.3f} s on the clock", tail)
                 except EngineFailure as exc:
-                    # an outside engine that misbehaves loses the game; the match goes on
+                    # an engine out of time, or an outside engine that misbehaves, loses the game;
+                    # the match goes on
                     failure = dict(seat=player, engine=str(spec), ply=len(moves) + 1, **exc.as_dict())
                     break
                 except CrossridorError as exc:
@@ -474,7 +550,9 @@ def play_game(task: GameTask) -> GameRecord:
         seconds=round(time.perf_counter() - start, 4),
         game=task.game, params=dict(task.params), match_engines=[str(e) for e in task.engines],
         match_seed=task.match_seed, max_plies=task.max_plies,
-        points=None if failure else seat_points(game, state), failure=failure, scores=scores)
+        points=None if failure else seat_points(game, state), failure=failure, scores=scores,
+        think=think,
+        clocks=[None if c is None else round(c.left, 4) for c in seat_clocks] if any(seat_clocks) else None)
 
 
 # --- executors --------------------------------------------------------------------

@@ -42,7 +42,7 @@ _EVAL_OPTIONS = {"wall_value": (int, 0, MAX_WEIGHT), "tempo": (int, 0, MAX_WEIGH
 # shipped weights or those of eval_file (crossridor.games.quoridor_weights)
 _LEARNED_OPTIONS = {"eval": ("classic", "learned"), "eval_file": str}
 NATIVE_OPTIONS = {
-    "alphabeta": {"hash": (int, 0, 65536), "tt": bool, "prune_walls": bool, "lmr": bool,
+    "alphabeta": {"hash": (int, 0, 65536), "threads": (int, 1, 256), "tt": bool, "prune_walls": bool, "lmr": bool,
                   "null_move": bool, "wall_gain": bool, "aspiration": bool, "on_iteration": CALLABLE_OR_NONE,
                   **_EVAL_OPTIONS, **_LEARNED_OPTIONS},
     "greedy": {**_EVAL_OPTIONS, **_LEARNED_OPTIONS},
@@ -294,13 +294,17 @@ class QuoridorState(LearningState):
         return self.core.values()
 
     # --- fast paths
+    # search_api: algorithms that manage a clock themselves and run threads
+    native_clock_algorithms = ("alphabeta",)
+    threaded_algorithms = ("alphabeta",)
+
     def native_search(self, algorithm, limits, seed, options):
         schema = NATIVE_OPTIONS.get(algorithm)
         if schema is None:
             return NotImplemented
         options = self._learned_option(algorithm, check_options(algorithm, options, schema))
         if algorithm != "mcts" and limits.time is None and limits.depth is None \
-                and limits.nodes is None:
+                and limits.nodes is None and limits.clock is None:
             raise CrossridorError(f"{algorithm} needs a time, depth or nodes limit (sims is for mcts)")
         return q_native_search(self, algorithm, limits, seed, options)
 
