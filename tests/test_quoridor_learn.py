@@ -263,7 +263,7 @@ def test_learned_option_errors(weights_file):
     state = load_game("quoridor").new_state()
     cases = [
         (dict(eval="learned", eval_file="/nonexistent/w.bin"), "cannot read weights file"),
-        (dict(eval_file=weights_file), "eval_file needs eval=learned"),
+        (dict(eval="classic", eval_file=weights_file), "eval_file needs eval=learned"),
         (dict(eval="learned", eval_file=weights_file, tempo=3), "tempo tunes the classic"),
         (dict(eval="nn"), "must be one of classic, learned"),
         (dict(eval="learned", eval_file=""), "non-empty text"),

@@ -43,7 +43,8 @@ cdef enum:
 ctypedef struct QLearned:
     float w[Q_NF]                    # the linear part
     int hidden                       # hidden units in use
-    float w1[Q_MAX_HIDDEN][Q_NF]     # unit j's input weights
+    float w1[Q_NF][Q_MAX_HIDDEN]     # w1[i][j]: input i's weight in unit j (this
+                                     # way round the units accumulate side by side)
     float w2[Q_MAX_HIDDEN]           # unit j's output weight
 
 
@@ -110,18 +111,24 @@ cdef void q_features(const QPos* p, float* f) noexcept nogil:
 cdef double q_learned_logit(const QPos* p, const QLearned* L) noexcept nogil:
     """The learned logit of the side to move winning (2 players)."""
     cdef float f[Q_NF]
+    cdef float h[Q_MAX_HIDDEN]
     cdef double z = 0.0
-    cdef float h
-    cdef int i, j
+    cdef float x
+    cdef int i, j, nh = L.hidden
     q_features(p, f)
     for i in range(Q_NF):
         z += L.w[i] * f[i]
-    for j in range(L.hidden):
-        h = 0.0
-        for i in range(Q_NF):
-            h += L.w1[j][i] * f[i]
-        if h > 0.0:
-            z += L.w2[j] * h
+    if nh == 0:
+        return z
+    for j in range(nh):
+        h[j] = 0.0
+    for i in range(Q_NF):
+        x = f[i]
+        for j in range(nh):
+            h[j] += L.w1[i][j] * x
+    for j in range(nh):
+        if h[j] > 0.0:
+            z += L.w2[j] * h[j]
     return z
 
 
@@ -161,7 +168,7 @@ cdef class QuoridorWeights:
         for j, row in enumerate(rows):
             self.learned.w2[j] = out[j]
             for i, x in enumerate(row):
-                self.learned.w1[j][i] = x
+                self.learned.w1[i][j] = x
 
     @property
     def weights(self):
@@ -169,7 +176,7 @@ cdef class QuoridorWeights:
 
     @property
     def hidden(self):
-        return [[self.learned.w1[j][i] for i in range(Q_NF)] for j in range(self.learned.hidden)]
+        return [[self.learned.w1[i][j] for i in range(Q_NF)] for j in range(self.learned.hidden)]
 
     @property
     def output(self):
