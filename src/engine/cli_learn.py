@@ -67,7 +67,7 @@ def cmd_selfplay(args) -> int:
     results = arrays["result"]
     cut = sum(r.reason == "max_plies" for r in result.records)
     print(f"{len(result.records)} games ({cut} cut at the ply cap), {len(results)} positions "
-          f"-> {args.out}")
+          f"-> {args.out}" + (" (interrupted: the games finished so far)" if result.interrupted else ""))
     print(f"engine {arrays['engine']}, seed {match.seed}")
     return 0
 
