@@ -278,6 +278,31 @@ def test_learned_option_errors(weights_file):
         search(state, "mcts", Limits(sims=10), eval="learned", eval_file=weights_file, rollout="random")
 
 
+def test_default_evaluation(weights_file, monkeypatch):
+    from crossridor.games import quoridor
+    state = load_game("quoridor").new_state("e2 e8")
+    limits = Limits(depth=3)
+
+    def same(a, b):
+        return (a.move, a.score, a.nodes) == (b.move, b.score, b.nodes)
+
+    classic = search(state, "alphabeta", limits, eval="classic")
+    learned = search(state, "alphabeta", limits, eval="learned")
+    assert not same(classic, learned)
+    assert same(search(state, "alphabeta", limits), classic if not quoridor.LEARNED_BY_DEFAULT else learned)
+    # eval_file alone means eval=learned
+    assert same(search(state, "alphabeta", limits, eval_file=weights_file),
+                search(state, "alphabeta", limits, eval="learned", eval_file=weights_file))
+    # an algorithm made learned by default: on the 2-player 9x9 board with 10 walls only,
+    # and not when an option tunes the classic evaluation
+    monkeypatch.setattr(quoridor, "LEARNED_BY_DEFAULT", ("alphabeta",))
+    assert same(search(state, "alphabeta", limits), learned)
+    assert same(search(state, "alphabeta", limits, tempo=40), classic)
+    for params in (dict(size=7), dict(walls=8), dict(players=4)):
+        other = load_game("quoridor", **params).new_state()
+        assert same(search(other, "alphabeta", limits), search(other, "alphabeta", limits, eval="classic"))
+
+
 def test_learned_eval_with_the_classic_weights_is_the_classic_eval():
     # CLASSIC_WEIGHTS write quoridor_eval.pxi over the features: the two must agree everywhere
     from crossridor.engine._core import q_random_playout, q_time_eval

@@ -42,8 +42,9 @@ _EVAL_OPTIONS = {"wall_value": (int, 0, MAX_WEIGHT), "tempo": (int, 0, MAX_WEIGH
 # shipped weights or those of eval_file (crossridor.games.quoridor_weights)
 _LEARNED_OPTIONS = {"eval": ("classic", "learned"), "eval_file": str}
 # Where eval is not given: the algorithms whose default is the learned
-# evaluation (measured stronger, README "Learned evaluation"), on the board
-# the shipped weights were trained on; elsewhere the classic one.
+# evaluation, on the board the shipped weights were trained on; elsewhere
+# the classic one. An algorithm goes in here once the learned evaluation is
+# measured stronger with it: none yet (README, "The learned Quoridor evaluation").
 LEARNED_BY_DEFAULT = ()
 LEARNED_BOARD = (9, 10)      # size, walls per player
 NATIVE_OPTIONS = {
