@@ -153,6 +153,10 @@ def test_training_a_hidden_layer(selfplay_file, tmp_path, capsys):
     state = load_game("quoridor", size=5).new_state("c2 c4 b2h")
     f = features(state).astype(np.float64)
     assert q_learned_eval(state.core, weights) == pytest.approx(200 * logit(model, f[None])[0], abs=1)
+    # and the searches play with it
+    from crossridor import Limits, search
+    for algorithm, limits in (("alphabeta", Limits(depth=3)), ("greedy", Limits(depth=1)), ("mcts", Limits(sims=200))):
+        assert search(state, algorithm, limits, seed=1, eval_file=str(out)).move in state.legal_moves()
 
 
 def test_weights_round_trip_and_header():
