@@ -2,13 +2,13 @@
 (quoridor_eval.pxi) next to the learned one (quoridor_features.pxi), both
 timed in C over the same positions.
 
-    python3 bench/bench_quoridor_eval.py          # a table, ns per call
+    python3 bench/bench_quoridor_eval.py [WEIGHTS]   # a table, ns per call
     python3 -m pytest bench/bench_quoridor_eval.py --benchmark-only
 
-The cost of the learned evaluation does not depend on the weights' values,
-so the classic weights (written over the features) stand in when no
-trained file is given; with them both evaluations return the same score,
-which each benchmark checks."""
+The learned evaluation is timed with the shipped weights (or WEIGHTS):
+its cost depends on their shape (hidden units), not on their values. The
+table also times the linear model alone (the classic weights written over
+the features, which must give the classic score: each benchmark checks)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import sys
 import pytest
 
 import crossridor
-from crossridor.engine._core import QuoridorWeights, q_time_eval
+from crossridor.engine._core import QuoridorWeights, q_learned_eval, q_time_eval
 from crossridor.engine.bench import POSITIONS
 from crossridor.games.quoridor_learn import CLASSIC_WEIGHTS
 
@@ -30,31 +30,37 @@ def core(moves: str):
     return crossridor.load_game("quoridor").new_state(moves).core
 
 
-def weights(path: str | None = None) -> QuoridorWeights:
-    if path is None:
-        return QuoridorWeights(CLASSIC_WEIGHTS.astype("float32"))
+def linear() -> QuoridorWeights:
+    return QuoridorWeights(CLASSIC_WEIGHTS.astype("float32"))
+
+
+def learned(path: str | None = None) -> QuoridorWeights:
     from crossridor.games.quoridor_weights import weights_for_search
     return weights_for_search(path)
 
 
 @pytest.mark.parametrize("name", CASES)
-@pytest.mark.parametrize("kind", ["classic", "learned"])
+@pytest.mark.parametrize("kind", ["classic", "linear", "learned"])
 def test_eval(benchmark, name, kind):
     c = core(CASES[name])
-    w = weights() if kind == "learned" else None
+    w = {"classic": None, "linear": linear(), "learned": learned()}[kind]
     seconds, total = benchmark(q_time_eval, c, 10_000, w)
     benchmark.extra_info["calls_per_round"] = 10_000
-    assert total == q_time_eval(c, 10_000, None if w is not None else weights())[1]
+    if kind == "learned":
+        assert total == 10_000 * q_learned_eval(c, w)
+    else:   # the linear model with the classic weights is the classic evaluation
+        assert total == q_time_eval(c, 10_000, linear() if w is None else None)[1]
 
 
 def main(argv: list[str]) -> None:
-    w = weights(argv[0] if argv else None)
-    print(f"{'position':<12} {'classic ns':>11} {'learned ns':>11} {'ratio':>6}   ({CALLS} calls each)")
+    w = learned(argv[0] if argv else None)
+    print(f"learned: {len(w.hidden)} hidden units; linear: the features' dot product alone")
+    print(f"{'position':<12} {'classic ns':>11} {'linear ns':>10} {'learned ns':>11} {'ratio':>6}   "
+          f"({CALLS} calls each, best of 3)")
     for name, moves in CASES.items():
         c = core(moves)
-        classic = min(q_time_eval(c, CALLS)[0] for _ in range(3)) / CALLS * 1e9
-        learned = min(q_time_eval(c, CALLS, w)[0] for _ in range(3)) / CALLS * 1e9
-        print(f"{name:<12} {classic:>11.1f} {learned:>11.1f} {learned / classic:>6.2f}")
+        ns = [min(q_time_eval(c, CALLS, x)[0] for _ in range(3)) / CALLS * 1e9 for x in (None, linear(), w)]
+        print(f"{name:<12} {ns[0]:>11.1f} {ns[1]:>10.1f} {ns[2]:>11.1f} {ns[2] / ns[0]:>6.2f}")
 
 
 if __name__ == "__main__":

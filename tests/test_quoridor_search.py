@@ -278,7 +278,7 @@ def test_one_evaluation_for_alphabeta_and_python():
     Python's evaluate() of each child gives the same best value."""
     state = quoridor().new_state("e2 e8 e3 e7 d3h")
     me = state.current_player            # player 2, after the wall
-    g = crossridor.search(state, "greedy", Limits(depth=1))
+    g = crossridor.search(state, "greedy", Limits(depth=1), eval="classic")   # evaluate() is classic
     best = -1.0
     for move in state.legal_moves():
         state.play(move)

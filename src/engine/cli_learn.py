@@ -10,6 +10,7 @@ import sys
 from .cli_common import UsageError, add_game_arguments, game_params
 
 DEFAULT_SELFPLAY_ENGINE = "alphabeta:depth=2"
+DEFAULT_HIDDEN = 0
 
 
 def _writable(path: str, option: str) -> None:
@@ -66,7 +67,7 @@ def cmd_selfplay(args) -> int:
     results = arrays["result"]
     cut = sum(r.reason == "max_plies" for r in result.records)
     print(f"{len(result.records)} games ({cut} cut at the ply cap), {len(results)} positions "
-          f"-> {args.out}")
+          f"-> {args.out}" + (" (interrupted: the games finished so far)" if result.interrupted else ""))
     print(f"engine {arrays['engine']}, seed {match.seed}")
     return 0
 
@@ -76,15 +77,18 @@ def cmd_train(args) -> int:
     from crossridor.games.quoridor_learn import FEATURE_NAMES, load_data, train
 
     _only_quoridor(args)
+    for name, value, low in (("--epochs", args.epochs, 1), ("--hidden", args.hidden, 0), ("--passes", args.passes, 1)):
+        if value < low:
+            raise UsageError(f"{name} must be >= {low}, got {value}")
     _writable(args.out, "--out")
     data = load_data(args.data)
 
-    def on_epoch(epoch, train_loss, val_loss):
-        print(f"epoch {epoch}: train loss {train_loss:.4f}"
+    def on_epoch(phase, epoch, train_loss, val_loss):
+        print(f"{phase} {'epoch' if phase == 'linear' else 'pass'} {epoch}: train loss {train_loss:.4f}"
               + (f", validation loss {val_loss:.4f}" if val_loss is not None else ""))
 
     report = train(data, epochs=args.epochs, lr=args.lr, lam=args.lam, validation=args.validation,
-                   seed=args.seed, on_epoch=on_epoch)
+                   seed=args.seed, hidden=args.hidden, passes=args.passes, on_epoch=on_epoch)
     print(f"{report.train_positions} training and {report.val_positions} validation positions")
     if report.val_loss is not None:
         line = f"validation loss {report.val_loss:.4f} (classic evaluation {report.val_loss_classic:.4f}"
@@ -93,8 +97,10 @@ def cmd_train(args) -> int:
         print(line + ")")
     else:
         print("no validation split (--validation 0 or a single game)")
-    print("weights: " + ", ".join(f"{n} {w:+.4f}" for n, w in zip(FEATURE_NAMES, report.weights)))
-    quoridor_weights.save(args.out, report.weights, data["size"] or 0)
+    print("linear weights: " + ", ".join(f"{n} {w:+.4f}" for n, w in zip(FEATURE_NAMES, report.model.linear)))
+    if report.model.hidden_units:
+        print(f"and a hidden layer of {report.model.hidden_units} units")
+    quoridor_weights.save(args.out, report.model, data["size"] or 0)
     print(f"-> {args.out}")
     return 0
 
@@ -124,7 +130,8 @@ def add_parsers(sub) -> None:
         "train", help="fit the learned evaluation to selfplay data (numpy); write a weights file",
         description="Fit the logit of the side to move winning, a linear model over the features, by "
                     "gradient descent on the cross-entropy against LAMBDA * result + (1 - LAMBDA) * "
-                    "sigmoid(score / 200). Whole games are held out for validation.")
+                    "sigmoid(score / 200), then optionally a hidden layer of ReLU units added to it. Whole games "
+                    "are held out for validation.")
     p.add_argument("game", help="quoridor")
     p.add_argument("data", nargs="+", metavar="DATA.npz", help="files written by crossridor selfplay")
     p.add_argument("--out", required=True, metavar="WEIGHTS", help="the weights file to write")
@@ -134,5 +141,10 @@ def add_parsers(sub) -> None:
                    help="weight of the game result against the search score in the target (default 0.5)")
     p.add_argument("--validation", type=float, default=0.1,
                    help="share of the games held out (default 0.1)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the validation split (default 0)")
+    p.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN, metavar="H",
+                   help=f"ReLU units of a hidden layer added to the linear model (0: linear; default {DEFAULT_HIDDEN})")
+    p.add_argument("--passes", type=int, default=20,
+                   help="minibatch passes over the data fitting the hidden layer (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the validation split and the hidden "
+                                                        "layer's start (default 0)")
     p.set_defaults(func=cmd_train, cmd="train")

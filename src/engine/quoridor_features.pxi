@@ -28,7 +28,9 @@
 #                       between them (a jump is possible), else 0
 #   13  lead_x_walls    (d_op - d_me) * (walls_me + walls_op) / 10: how a
 #                       path lead weighs with many walls still in hand
-# The learned score is the logit z = w . f of the side to move winning;
+# The learned score is the logit of the side to move winning, a linear part
+# plus an optional hidden layer of ReLU units (H = 0: linear only):
+#     z = w . f + sum_j v_j max(0, W_j . f)      (f[0] = 1 gives the biases);
 # alpha-beta uses round(200 z) centi-steps (tanh(x/400) = 2 sigmoid(x/200) - 1,
 # so the scale matches the classic score's), MCTS the value tanh(z / 2).
 
@@ -36,9 +38,14 @@ cdef enum:
     Q_NF = 14                # features
     Q_LEARNED_SCALE = 200    # centi-steps per unit of logit
     Q_LEARNED_CLAMP = 90000  # |score| stays below the win scores (S_WIN_BOUND)
+    Q_MAX_HIDDEN = 64        # hidden units at most
 
 ctypedef struct QLearned:
-    float w[Q_NF]
+    float w[Q_NF]                    # the linear part
+    int hidden                       # hidden units in use
+    float w1[Q_NF][Q_MAX_HIDDEN]     # w1[i][j]: input i's weight in unit j (this
+                                     # way round the units accumulate side by side)
+    float w2[Q_MAX_HIDDEN]           # unit j's output weight
 
 
 cdef void q_path_stats(const QPos* p, int player, int* dist, int* squares, int* neck) noexcept nogil:
@@ -104,11 +111,24 @@ cdef void q_features(const QPos* p, float* f) noexcept nogil:
 cdef double q_learned_logit(const QPos* p, const QLearned* L) noexcept nogil:
     """The learned logit of the side to move winning (2 players)."""
     cdef float f[Q_NF]
+    cdef float h[Q_MAX_HIDDEN]
     cdef double z = 0.0
-    cdef int i
+    cdef float x
+    cdef int i, j, nh = L.hidden
     q_features(p, f)
     for i in range(Q_NF):
         z += L.w[i] * f[i]
+    if nh == 0:
+        return z
+    for j in range(nh):
+        h[j] = 0.0
+    for i in range(Q_NF):
+        x = f[i]
+        for j in range(nh):
+            h[j] += L.w1[i][j] * x
+    for j in range(nh):
+        if h[j] > 0.0:
+            z += L.w2[j] * h[j]
     return z
 
 
@@ -135,21 +155,46 @@ cdef class QuoridorWeights:
 
     cdef QLearned learned
 
-    def __cinit__(self, weights):
-        values = [float(x) for x in weights]
-        if len(values) != Q_NF:
-            raise ValueError(f"the learned evaluation has {Q_NF} weights, got {len(values)}")
-        for i, x in enumerate(values):
-            if x != x or x in (float("inf"), float("-inf")):
-                raise ValueError(f"weight {i} is not a finite number: {x!r}")
+    def __cinit__(self, weights, hidden=(), output=()):
+        """weights: Q_NF linear weights; hidden: H rows of Q_NF input
+        weights; output: H output weights (H <= Q_MAX_HIDDEN)."""
+        rows = [_finite_floats(row, Q_NF, f"hidden unit {j}") for j, row in enumerate(hidden)]
+        if len(rows) > Q_MAX_HIDDEN:
+            raise ValueError(f"the learned evaluation has at most {Q_MAX_HIDDEN} hidden units, got {len(rows)}")
+        out = _finite_floats(output, len(rows), "the output weights")
+        for i, x in enumerate(_finite_floats(weights, Q_NF, "the linear weights")):
             self.learned.w[i] = x
+        self.learned.hidden = len(rows)
+        for j, row in enumerate(rows):
+            self.learned.w2[j] = out[j]
+            for i, x in enumerate(row):
+                self.learned.w1[i][j] = x
 
     @property
     def weights(self):
         return [self.learned.w[i] for i in range(Q_NF)]
 
+    @property
+    def hidden(self):
+        return [[self.learned.w1[i][j] for i in range(Q_NF)] for j in range(self.learned.hidden)]
+
+    @property
+    def output(self):
+        return [self.learned.w2[j] for j in range(self.learned.hidden)]
+
+
+def _finite_floats(values, n, what):
+    values = [float(x) for x in values]
+    if len(values) != n:
+        raise ValueError(f"{what}: {n} weights expected, got {len(values)}")
+    for i, x in enumerate(values):
+        if x != x or x in (float("inf"), float("-inf")):
+            raise ValueError(f"{what}: weight {i} is not a finite number: {x!r}")
+    return values
+
 
 Q_NUM_FEATURES = Q_NF
+Q_MAX_HIDDEN_UNITS = Q_MAX_HIDDEN
 
 
 cdef inline const QLearned* learned_pointer(object weights) except? NULL:

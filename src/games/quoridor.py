@@ -38,9 +38,15 @@ MAX_WALLS = 100
 WIN_BAND = 99000
 _EVAL_OPTIONS = {"wall_value": (int, 0, MAX_WEIGHT), "tempo": (int, 0, MAX_WEIGHT),
                  "lone_wall_value": (int, 0, MAX_WEIGHT)}
-# eval=learned: the linear evaluation of quoridor_features.pxi, with the
+# eval=learned: the learned evaluation of quoridor_features.pxi, with the
 # shipped weights or those of eval_file (crossridor.games.quoridor_weights)
 _LEARNED_OPTIONS = {"eval": ("classic", "learned"), "eval_file": str}
+# Where eval is not given: the algorithms whose default is the learned
+# evaluation, on the board the shipped weights were trained on; elsewhere
+# the classic one. An algorithm goes in here once the learned evaluation is
+# measured stronger with it: none yet (README, "The learned Quoridor evaluation").
+LEARNED_BY_DEFAULT = ()
+LEARNED_BOARD = (9, 10)      # size, walls per player
 NATIVE_OPTIONS = {
     "alphabeta": {"hash": (int, 0, 65536), "threads": (int, 1, 256), "tt": bool, "prune_walls": bool, "lmr": bool,
                   "null_move": bool, "wall_gain": bool, "aspiration": bool, "on_iteration": CALLABLE_OR_NONE,
@@ -310,8 +316,8 @@ class QuoridorState(LearningState):
 
     def _learned_option(self, algorithm, options: dict) -> dict:
         """eval / eval_file -> the C-side weights as option `learned` (None: classic)."""
-        evaluation = options.pop("eval", "classic")
         path = options.pop("eval_file", None)
+        evaluation = options.pop("eval", None) or self._default_eval(algorithm, options, path)
         if evaluation == "classic":
             if path is not None:
                 raise CrossridorError("eval_file needs eval=learned")
@@ -326,6 +332,17 @@ class QuoridorState(LearningState):
         from crossridor.games.quoridor_weights import weights_for_search
         options["learned"] = weights_for_search(path)
         return options
+
+    def _default_eval(self, algorithm, options: dict, path) -> str:
+        """The evaluation where none is asked for: learned for the algorithms of
+        LEARNED_BY_DEFAULT on the 2-player 9x9 board with 10 walls each, unless an option tunes the
+        classic one; classic elsewhere (no data was made for other boards)."""
+        if path is not None:
+            return "learned"
+        if algorithm in LEARNED_BY_DEFAULT and self.game.players == 2 \
+                and (self.game.size, self.game.walls) == LEARNED_BOARD and not set(options) & set(_EVAL_OPTIONS):
+            return "learned"
+        return "classic"
 
     def native_perft(self, depth: int, divide: bool, hash_mb: int):
         if self.game.max_plies is not None and self.core.ply + depth > self.game.max_plies:

@@ -20,7 +20,9 @@ own seeded random opening, and turns every searched position into one row:
 plain gradient descent (Adam) on the cross-entropy against the target
 lam * result + (1 - lam) * sigmoid(score / 200) (Texel-style), with a
 validation split by whole games. It starts from the classic evaluation's
-weights and its L2 penalty pulls towards them.
+weights and its L2 penalty pulls towards them. With hidden units H > 0 it
+then adds a hidden layer, z = w . f + sum_j v_j relu(W_j . f), and fits all
+of it by minibatch Adam, starting from the linear fit.
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ import math
 
 import numpy as np
 
-from crossridor.engine._core import Q_NUM_FEATURES, q_fill_features
+from crossridor.engine._core import Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, q_fill_features
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match import Match, MatchConfig
+from crossridor.games.quoridor_weights import Model
 
 FEATURE_NAMES = ("bias", "d_me", "d_op", "walls_me", "walls_op", "lone_me", "lone_op", "race",
                  "squares_me", "squares_op", "neck_me", "neck_op", "adjacent", "lead_x_walls")
@@ -162,24 +165,88 @@ def cross_entropy(z, t) -> float:
     return float(-np.mean(t * np.log(p) + (1 - t) * np.log(1 - p)))
 
 
+def logit(model: Model, X) -> np.ndarray:
+    """The model's logits of the rows of raw features X (as the C code computes them)."""
+    z = X @ np.asarray(model.linear, np.float64)
+    if model.hidden_units:
+        z = z + np.maximum(X @ np.asarray(model.hidden, np.float64).T, 0.0) @ np.asarray(model.output, np.float64)
+    return z
+
+
+class _Adam:
+    def __init__(self, lr: float):
+        self.lr, self.t, self.m, self.v = lr, 0, None, None
+
+    def step(self, params: list, grads: list) -> None:
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        if self.m is None:
+            self.m = [np.zeros_like(p) for p in params]
+            self.v = [np.zeros_like(p) for p in params]
+        self.t += 1
+        for p, g, m, v in zip(params, grads, self.m, self.v):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            p -= self.lr * (m / (1 - b1 ** self.t)) / (np.sqrt(v / (1 - b2 ** self.t)) + eps)
+
+
+def _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_epoch, history):
+    """Add `hidden` ReLU units to the standardized linear fit w and fit all
+    of it by minibatch Adam; returns (w, W, v) in standardized units."""
+    nf = St.shape[1]
+    W = rng.normal(0.0, math.sqrt(2.0 / nf), (hidden, nf))
+    v = rng.normal(0.0, 0.01, hidden)
+    adam = _Adam(lr / 10)
+    batch = 4096
+    every = max(1, passes // 10)
+
+    def z_of(S):
+        return S @ w + np.maximum(S @ W.T, 0.0) @ v
+
+    for epoch in range(1, passes + 1):
+        order = rng.permutation(len(tt))
+        for start in range(0, len(tt), batch):
+            rows = order[start:start + batch]
+            S, t = St[rows], tt[rows]
+            pre = S @ W.T
+            act = np.maximum(pre, 0.0)
+            g = (_sigmoid(S @ w + act @ v) - t) / len(t)
+            gw = S.T @ g + reg * (w - prior)
+            gv = act.T @ g + l2 * v
+            gW = ((np.outer(g, v)) * (pre > 0)).T @ S + l2 * W
+            adam.step([w, v, W], [gw, gv, gW])
+        if epoch % every == 0 or epoch == passes:
+            row = ("hidden", epoch, cross_entropy(z_of(St), tt), cross_entropy(z_of(Sv), tv) if len(tv) else None)
+            history.append(row)
+            if on_epoch is not None:
+                on_epoch(*row)
+    return w, W, v
+
+
 @dataclasses.dataclass(frozen=True)
 class TrainReport:
-    weights: np.ndarray            # raw-feature weights, for the file
+    model: Model                   # raw-feature weights, for the file
     train_loss: float
     val_loss: float | None
     val_loss_classic: float | None   # the classic evaluation's, same positions and target
     val_loss_constant: float | None  # predicting the training mean
     train_positions: int
     val_positions: int
-    history: list                  # (epoch, train loss, val loss or None)
+    history: list                  # (phase, epoch, train loss, val loss or None)
 
 
 def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, validation: float = 0.1,
-          l2: float = 1e-4, seed: int = 0, on_epoch=None) -> TrainReport:
-    """Fit the linear logit by Adam on standardized features (see the module
-    docstring); `on_epoch(epoch, train_loss, val_loss)` every tenth of the run."""
+          l2: float = 1e-4, seed: int = 0, hidden: int = 0, passes: int = 20, on_epoch=None) -> TrainReport:
+    """Fit the linear logit by Adam on standardized features, then the hidden
+    layer if any (see the module docstring); `on_epoch(phase, epoch,
+    train_loss, val_loss)` every tenth of each phase ("linear", "hidden")."""
     if epochs < 1:
         raise CrossridorError(f"epochs must be >= 1, got {epochs}")
+    if not 0 <= hidden <= Q_MAX_HIDDEN_UNITS:
+        raise CrossridorError(f"hidden units must be in [0, {Q_MAX_HIDDEN_UNITS}], got {hidden}")
+    if hidden and passes < 1:
+        raise CrossridorError(f"passes must be >= 1, got {passes}")
     if not 0.0 <= lam <= 1.0:
         raise CrossridorError(f"lambda must be in [0, 1], got {lam}")
     if not 0.0 <= validation < 1.0:
@@ -225,18 +292,27 @@ def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, va
         v = b2 * v + (1 - b2) * grad * grad
         w -= lr * (m / (1 - b1 ** epoch)) / (np.sqrt(v / (1 - b2 ** epoch)) + eps)
         if epoch % every == 0 or epoch == epochs:
-            row = (epoch, cross_entropy(St @ w, tt), cross_entropy(Sv @ w, tv) if len(tv) else None)
+            row = ("linear", epoch, cross_entropy(St @ w, tt), cross_entropy(Sv @ w, tv) if len(tv) else None)
             history.append(row)
             if on_epoch is not None:
                 on_epoch(*row)
-    # back to raw features: z = w0 + sum w_j (x_j - mu_j) / sd_j
-    raw = np.empty(Q_NUM_FEATURES)
-    raw[1:] = w[1:] / sd
-    raw[0] = w[0] - float(np.sum(w[1:] * mu / sd))
+    W = np.zeros((0, Q_NUM_FEATURES))
+    out = np.zeros(0)
+    if hidden:
+        w, W, out = _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_epoch, history)
+
+    def raw(u):
+        # back to raw features: u0 + sum u_j (x_j - mu_j) / sd_j
+        r = np.empty(Q_NUM_FEATURES)
+        r[1:] = u[1:] / sd
+        r[0] = u[0] - float(np.sum(u[1:] * mu / sd))
+        return r.astype(np.float32)
+
+    model = Model.of(raw(w), [raw(row) for row in W], out.astype(np.float32))
     val = len(tv) > 0
     return TrainReport(
-        weights=raw.astype(np.float32), train_loss=cross_entropy(Xt @ raw, tt),
-        val_loss=cross_entropy(Xv @ raw, tv) if val else None,
+        model=model, train_loss=cross_entropy(logit(model, Xt), tt),
+        val_loss=cross_entropy(logit(model, Xv), tv) if val else None,
         val_loss_classic=cross_entropy(Xv @ CLASSIC_WEIGHTS, tv) if val else None,
         val_loss_constant=cross_entropy(np.full(len(tv), math.log(tt.mean() / (1 - tt.mean()))), tv)
         if val and 0 < tt.mean() < 1 else None,
