@@ -663,9 +663,81 @@ cdef inline double cw_squash(int v, double scale) noexcept nogil:
     x = exp(2.0 * x)
     return (x - 1.0) / (x + 1.0)
 
+# ---------------------------------------------------------------- inference from the other team's moves
+#
+# A deal is a guess at the hidden tiles. The other team's recent moves tell
+# which guesses are likely: a hand under which that player's move is not
+# the greedy move (cw_greedy_fast) would not have played it. cw_infer_deal
+# redeals until the deal explains the last `infer` moves of the other team
+# that way (or CW_INFER_TRIES deals were tried; then the one that explained
+# the most recent moves). To check a move, the history is taken back to it
+# in a copy of the deal: the tiles each hidden hand drew since are unknown,
+# so they are drawn at random from the deal's unknown tiles of that hand.
+
+cdef enum:
+    CW_INFER_TRIES = 48
+
+cdef int cw_explained(const cw_State* deal, const cw_Undo* hist, int nhist, int viewer,
+                      int infer, uint64_t* rng) noexcept nogil:
+    """How many of the other team's last `infer` moves (most recent first,
+    stopping at the first that fails) are the greedy move in this deal.
+    -1 if the history cannot be taken back in this deal."""
+    cdef cw_State e
+    cdef int buf[CW_MAXMOVES]
+    cdef int h = nhist - 1, p, i, j, k, t, nunk, ok = 0, checked = 0
+    cdef int unk[16]
+    cdef int team = cw_team(viewer)
+    memcpy(&e, deal, sizeof(cw_State))
+    while h >= 0 and checked < infer:
+        p = e.cycle[hist[h].slot]
+        if p != viewer and hist[h].ndraw > 0:
+            # the tiles p drew after this move: unknown ones of p's hand now
+            nunk = 0
+            for t in range(CW_NTILE):
+                for i in range(e.hand[p][t] - e.known[p][t]):
+                    if nunk < 16:
+                        unk[nunk] = t
+                        nunk += 1
+            if nunk < hist[h].ndraw or e.bag_n + hist[h].ndraw > 54:
+                return -1
+            for i in range(hist[h].ndraw):
+                j = i + cw_rand_below(rng, nunk - i)
+                k = unk[i]; unk[i] = unk[j]; unk[j] = k
+                e.bag[e.bag_n + i] = <uint8_t>unk[i]
+        cw_unmake(&e, &hist[h])
+        if cw_team(p) != team:
+            checked += 1
+            if e.over or cw_greedy_fast(&e, buf) != hist[h].code:
+                break
+            ok += 1
+        h -= 1
+    return ok
+
+cdef int cw_infer_deal(const cw_State* root, const cw_Undo* hist, int nhist, int viewer,
+                       int infer, uint64_t* rng, cw_State* d) noexcept nogil:
+    """Redeal the root into d (cw_determinize); with infer > 0 and history,
+    prefer deals that explain the other team's recent moves (see above).
+    Returns 0, or -1 if the state is inconsistent."""
+    cdef cw_State best
+    cdef int tr, n, bestn = -2
+    for tr in range(CW_INFER_TRIES if infer > 0 and nhist > 0 else 1):
+        memcpy(d, root, sizeof(cw_State))
+        if cw_determinize(d, viewer, rng) < 0:
+            return -1
+        if infer <= 0 or nhist <= 0:
+            return 0
+        n = cw_explained(d, hist, nhist, viewer, infer, rng)
+        if n >= infer:
+            return 0
+        if n > bestn:
+            bestn = n
+            memcpy(&best, d, sizeof(cw_State))
+    memcpy(d, &best, sizeof(cw_State))
+    return 0
+
 cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                  int depth, int width, int root_k, double scale, int roll, int eps_pct,
-                 int halving, int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
+                 int halving, const cw_Undo* hist, int nhist, int infer, int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
                  int* evals_out, long long* leaves_out, volatile int* stop) noexcept nogil:
     """PIMC search from the view of the player to move. One evaluation =
     one root move scored in one deal; the root moves are evaluated in turn,
@@ -700,8 +772,7 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
             i = (i + 1) // 2
             nphase += 1
     while True:
-        memcpy(&d, root, sizeof(cw_State))
-        if cw_determinize(&d, viewer, &rng) < 0:
+        if cw_infer_deal(root, hist, nhist, viewer, infer, &rng, &d) < 0:
             return -1
         for i in range(nroot):
             if sims > 0 and ev >= sims:

@@ -81,15 +81,16 @@ TOTAL = (7, 7, 7, 7, 7, 7, 3, 3, 3, 3)
 # measured stronger against greedy, see native_search) or "mcts"
 DEFAULT_MODE = "pimc"
 PIMC_DEPTH, PIMC_WIDTH, PIMC_ROOT_K, PIMC_SCALE, PIMC_ROLL, PIMC_HALVING = 3, 10, 12, 5.0, 2, 0
+PIMC_INFER = 0
 
 # The options of the compiled searches per ismcts mode (engine.options
 # checks them; the bounds fit the C ints they go into).
 ISMCTS_OPTIONS = {
     "pimc": ({"mode": ("pimc", "mcts"), "depth": (int, 1, 8), "width": (int, 1, C_INT),
               "root_k": (int, 0, C_INT), "scale": (float, 1e-3, 1e6), "roll": (int, 0, 2),
-              "eps": (int, 0, 100), "halving": FLAG},
+              "eps": (int, 0, 100), "halving": FLAG, "infer": (int, 0, 64)},
              {"depth": PIMC_DEPTH, "width": PIMC_WIDTH, "root_k": PIMC_ROOT_K, "scale": PIMC_SCALE,
-              "roll": PIMC_ROLL, "eps": 0, "halving": PIMC_HALVING}),
+              "roll": PIMC_ROLL, "eps": 0, "halving": PIMC_HALVING, "infer": PIMC_INFER}),
     "mcts": ({"mode": ("pimc", "mcts"), "c": (float, 0.0, 100.0), "margin": (float, 0.0, 100.0),
               "eps": (int, 0, 100), "pbias": (float, 0.0, 1e6), "hexp": FLAG, "root_k": (int, 0, C_INT),
               "act": FLAG},
@@ -705,7 +706,7 @@ class CrosswiseState(LearningState):
             try:
                 code, score, nodes, leaves, stats = self._c.pimc(
                     sims, secs or 0.0, seed, opts["depth"], opts["width"], opts["root_k"], opts["scale"],
-                    opts["roll"], opts["eps"], opts["halving"])
+                    opts["roll"], opts["eps"], opts["halving"], opts["infer"])
             except ValueError as e:
                 raise CrossridorError(str(e)) from None
             extra = {"mode": "pimc", "evals": nodes, "leaf_moves": leaves,
