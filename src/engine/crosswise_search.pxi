@@ -236,26 +236,67 @@ cdef int cw_move_gain(cw_State* s, int code, int team) noexcept nogil:
     return gain
 
 
+cdef inline int cw_line_threat(const cw_State* s, uint64_t m) noexcept nogil:
+    """cw_threats of one line: 2 per symbol with five in it and the sixth
+    cell empty, 1 if the sixth cell is taken."""
+    cdef int sym, n = 0
+    for sym in range(CW_NSYM):
+        if u64_popcount(s.bb[sym] & m) == 5:
+            n += 2 if (s.occ & m) != m else 1
+    return n
+
 cdef int cw_greedy_fast(cw_State* s, int* buf) noexcept nogil:
     """The move cw_greedy_move picks (same keys, same tie order), computed on
-    the board alone: each move is applied to the bitboards, the touched lines
-    rescored and the move taken back (no make / unmake, no full rescoring)."""
+    the board alone: each move is applied to the bitboards, only the lines
+    through its cells are rescored (against the line scores and threats
+    taken once before the loop) and the move is taken back."""
     cdef int n = cw_gen_moves(s, buf)
     cdef int team = cw_team(cw_to_move(s))
-    cdef int i, code, kind, sa, six
+    cdef int i, code, kind, a, b, c2, sa, six, ra, ca, v, la, lb, t0 = 0
     cdef int best = buf[0], key_t, key_d, best_t = 1 << 30, best_d = -(1 << 30)
+    cdef int rs[6]
+    cdef int cs[6]
+    cdef int th[6]
+    # the other team's lines: their threats of six are the first key
+    cdef uint64_t* other = CW_ROW
+    if team == 0:
+        other = CW_COL
+    for i in range(6):
+        rs[i] = cw_line_score(s, CW_ROW[i])
+        cs[i] = cw_line_score(s, CW_COL[i])
+        th[i] = cw_line_threat(s, other[i])
+        t0 += th[i]
     for i in range(n):
         code = buf[i]
         kind = code >> 12
         if kind == CW_K_PASS:
-            key_t = cw_threats(s, 1 - team)
+            key_t = t0
             key_d = 0
         else:
-            key_d = cw_try_gain(s, code, team, &six, &sa)
-            key_t = cw_threats(s, 1 - team)
-            cw_untry(s, code, sa)
+            a = code & 63
+            b = (code >> 6) & 63
+            c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
+            sa = s.cell[a]
+            six = cw_board_try(s, kind, a, b)
             if six == team:
+                cw_board_untry(s, kind, a, b, sa)
                 return code
+            ra = a // 6
+            ca = a % 6
+            v = (cw_line_score(s, CW_ROW[ra]) - rs[ra]) - (cw_line_score(s, CW_COL[ca]) - cs[ca])
+            if c2 >= 0:
+                if c2 // 6 != ra:
+                    v += cw_line_score(s, CW_ROW[c2 // 6]) - rs[c2 // 6]
+                if c2 % 6 != ca:
+                    v -= cw_line_score(s, CW_COL[c2 % 6]) - cs[c2 % 6]
+            key_d = v if team == 0 else -v
+            la = ca if team == 0 else ra
+            key_t = t0 - th[la] + cw_line_threat(s, other[la])
+            if c2 >= 0:
+                lb = c2 % 6 if team == 0 else c2 // 6
+                if lb != la:
+                    key_t += cw_line_threat(s, other[lb]) - th[lb]
+            cw_board_untry(s, kind, a, b, sa)
         if key_t < best_t or (key_t == best_t and key_d > best_d):
             best_t = key_t
             best_d = key_d
