@@ -659,7 +659,12 @@ class CrosswiseState(LearningState):
         A deal's value is squashed to -1..1 (tanh(v / scale), scale 5; a
         won game is about +1) and averaged; the best average is played.
         halving=1 spends the budget in phases, keeping the better half of
-        the root moves after each (sequential halving; off). sims counts
+        the root moves after each (sequential halving; off). infer=N
+        (0..64, off) reads the other team's last N moves: a deal is redealt
+        (up to 48 times) until, taken back to each of those moves, the
+        mover's dealt hand makes that move the greedy one; hands that would
+        have played otherwise are unlikely. Against greedy at 300 sims (100
+        games, the same deals) infer=2 scored 70.5%, infer=0 64.5%. sims counts
         evaluations (one root move in one deal); nodes = them. Against
         greedy (bench/bench_crosswise.py, 2 players, 1 s/move) roll=2 won
         114 of 146 games (3 draws, 78%), with halving 59 of 76; the MCTS
