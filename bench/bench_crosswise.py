@@ -7,6 +7,7 @@
 
     python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e mode=mcts   # the MCTS mode
     python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e mode=pimc -e roll=0 -e depth=3
+    python3 bench/bench_crosswise.py match --games 100 --sims 300 -e infer=2 --records i2.jsonl
 
 `match` is a thin wrapper over the match runner (`crossridor match crosswise
 --engine ismcts:... --engine greedy`): ismcts (the default Crosswise mode,

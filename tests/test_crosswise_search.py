@@ -129,7 +129,8 @@ def test_ismcts_blocks_a_six_it_cannot_outrun():
 # -- mode=pimc: determinized alpha-beta / greedy rollouts ---------------------
 
 PIMC_VARIANTS = [dict(mode="pimc", depth=3), dict(mode="pimc", depth=1), dict(mode="pimc", roll=2),
-                 dict(mode="pimc", roll=2, halving=1), dict(mode="pimc", roll=1, eps=20)]
+                 dict(mode="pimc", roll=2, halving=1), dict(mode="pimc", roll=1, eps=20),
+                 dict(mode="pimc", roll=2, infer=2)]
 
 
 @pytest.mark.parametrize("opts", PIMC_VARIANTS)
@@ -191,6 +192,43 @@ def test_fast_greedy_rollout_move_is_greedy():
                     crossridor.search(st, "greedy", Limits(sims=1)).move)
 
 
+def test_inferred_deals_guess_a_greedy_opponents_hand_better():
+    # after greedy moves by both, deals that explain the opponent's last
+    # moves as greedy share more tiles with its real hand than plain redeals
+    g = crossridor.load_game("crosswise")
+    shared = {0: 0, 2: 0}
+    for seed in range(1, 5):
+        st = g.new_state(seed=seed)
+        for _ in range(10 + seed):
+            st.play(crossridor.search(st, "greedy", Limits(sims=1)).move)
+        c = st._c
+        viewer, real = c.to_move, c.hand(1 - c.to_move)
+        for infer in shared:
+            for s in range(60):
+                hand = c.determinize(viewer, s, infer).hand(1 - viewer)
+                shared[infer] += sum(min(a, b) for a, b in zip(hand, real))
+    assert shared[2] > 1.1 * shared[0]
+    st = g.new_state(seed=1)            # no history: infer changes nothing
+    assert st._c.determinize(0, 5, 2).hand(1) == st._c.determinize(0, 5, 0).hand(1)
+
+
+def test_inference_does_not_look_at_hidden_tiles():
+    # four players, the bag empty: the three hidden hands split the same tiles
+    # differently in a and b, and every move since is the same in both
+    board = dict(zip([f + r for r in "12345" for f in "abcdef"], "123456" * 4 + "56"))
+    a = load(board, players=4, turn="1", hands=("1234", "1256", "1256", "3344"), played="MMMRRRPPPSSS", bag="-")
+    b = load(board, players=4, turn="1", hands=("1234", "1156", "2256", "3344"), played="MMMRRRPPPSSS", bag="-")
+    for st in (a, b):
+        for m in ("5@c5", "6@d5", "3@a6"):
+            st.play(st.parse_move(m))
+    assert a.information_state(0) == b.information_state(0) and a.position() != b.position()
+    ra = crossridor.search(a, "ismcts", Limits(sims=150), seed=2, infer=2)
+    rb = crossridor.search(b, "ismcts", Limits(sims=150), seed=2, infer=2)
+    assert ra.move == rb.move and ra.extra == rb.extra
+    plain = crossridor.search(a, "ismcts", Limits(sims=150), seed=2)
+    assert plain.extra["top"] != ra.extra["top"]        # the moves seen did change the deals
+
+
 def test_pimc_halving_keeps_the_best_two_alive():
     st = crossridor.load_game("crosswise").new_state(seed=7)
     r = crossridor.search(st, "ismcts", Limits(sims=200), seed=3, mode="pimc", roll=2, halving=1)
@@ -206,7 +244,7 @@ def test_default_mode_is_the_documented_pimc():
     st = crossridor.load_game("crosswise").new_state(seed=3)
     default = crossridor.search(st, "ismcts", Limits(sims=40), seed=1)
     spelled = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=2, root_k=12,
-                                depth=3, width=10, scale=5.0, halving=0)
+                                depth=3, width=10, scale=5.0, halving=0, infer=0)
     assert default.extra["mode"] == "pimc"
     assert (default.move, default.score, default.extra) == (spelled.move, spelled.score, spelled.extra)
     rollouts = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=1)

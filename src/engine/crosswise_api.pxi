@@ -264,15 +264,16 @@ cdef class CrosswiseCore:
     def history(self):
         return [self.hist[i].code for i in range(self.nhist)]
 
-    def determinize(self, int viewer, uint64_t seed):
-        """A copy (without history) with the viewer's unseen tiles redealt."""
+    def determinize(self, int viewer, uint64_t seed, int infer=0):
+        """A copy (without history) with the viewer's unseen tiles redealt;
+        infer > 0: a deal that explains the other team's last `infer` moves
+        as greedy moves if one is found (cw_infer_deal)."""
         if not (0 <= viewer < self.s.nplayers):
             raise ValueError(f"crosswise: no seat {viewer}")
         cdef CrosswiseCore c = CrosswiseCore.__new__(CrosswiseCore)
         cdef uint64_t rng = seed
-        c.s = self.s
         c.nhist = 0
-        if cw_determinize(&c.s, viewer, &rng) < 0:
+        if cw_infer_deal(&self.s, self.hist, self.nhist, viewer, infer, &rng, &c.s) < 0:
             raise ValueError("crosswise: inconsistent state, cannot determinize")
         return c
 
@@ -340,7 +341,8 @@ cdef class CrosswiseCore:
             free(tr.nodes)
 
     def pimc(self, int sims, double seconds, uint64_t seed, int depth=3, int width=10,
-             int root_k=12, double scale=5.0, int roll=0, int eps_pct=0, int halving=0):
+             int root_k=12, double scale=5.0, int roll=0, int eps_pct=0, int halving=0,
+             int infer=0):
         """Determinized alpha-beta (cw_pimc) from the view of the player to
         move. Returns (best code, its mean value for the mover's team,
         evaluations, leaf moves scored, [(code, evaluations, mean value)] of
@@ -367,7 +369,8 @@ cdef class CrosswiseCore:
         try:
             with nogil:
                 rc = cw_pimc(&root, sims, seconds, seed, depth, width, root_k, scale, roll, eps_pct,
-                             halving, rootmoves, acc, cnt, alive, &nroot, &evals, &leaves, stop)
+                             halving, self.hist, self.nhist, infer, rootmoves, acc, cnt, alive,
+                             &nroot, &evals, &leaves, stop)
             if rc < 0:
                 raise ValueError("crosswise: search failed (inconsistent state)")
             stats = [(rootmoves[i], cnt[i], acc[i] / cnt[i], i, alive[i]) for i in range(nroot)

@@ -236,26 +236,67 @@ cdef int cw_move_gain(cw_State* s, int code, int team) noexcept nogil:
     return gain
 
 
+cdef inline int cw_line_threat(const cw_State* s, uint64_t m) noexcept nogil:
+    """cw_threats of one line: 2 per symbol with five in it and the sixth
+    cell empty, 1 if the sixth cell is taken."""
+    cdef int sym, n = 0
+    for sym in range(CW_NSYM):
+        if u64_popcount(s.bb[sym] & m) == 5:
+            n += 2 if (s.occ & m) != m else 1
+    return n
+
 cdef int cw_greedy_fast(cw_State* s, int* buf) noexcept nogil:
     """The move cw_greedy_move picks (same keys, same tie order), computed on
-    the board alone: each move is applied to the bitboards, the touched lines
-    rescored and the move taken back (no make / unmake, no full rescoring)."""
+    the board alone: each move is applied to the bitboards, only the lines
+    through its cells are rescored (against the line scores and threats
+    taken once before the loop) and the move is taken back."""
     cdef int n = cw_gen_moves(s, buf)
     cdef int team = cw_team(cw_to_move(s))
-    cdef int i, code, kind, sa, six
+    cdef int i, code, kind, a, b, c2, sa, six, ra, ca, v, la, lb, t0 = 0
     cdef int best = buf[0], key_t, key_d, best_t = 1 << 30, best_d = -(1 << 30)
+    cdef int rs[6]
+    cdef int cs[6]
+    cdef int th[6]
+    # the other team's lines: their threats of six are the first key
+    cdef uint64_t* other = CW_ROW
+    if team == 0:
+        other = CW_COL
+    for i in range(6):
+        rs[i] = cw_line_score(s, CW_ROW[i])
+        cs[i] = cw_line_score(s, CW_COL[i])
+        th[i] = cw_line_threat(s, other[i])
+        t0 += th[i]
     for i in range(n):
         code = buf[i]
         kind = code >> 12
         if kind == CW_K_PASS:
-            key_t = cw_threats(s, 1 - team)
+            key_t = t0
             key_d = 0
         else:
-            key_d = cw_try_gain(s, code, team, &six, &sa)
-            key_t = cw_threats(s, 1 - team)
-            cw_untry(s, code, sa)
+            a = code & 63
+            b = (code >> 6) & 63
+            c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
+            sa = s.cell[a]
+            six = cw_board_try(s, kind, a, b)
             if six == team:
+                cw_board_untry(s, kind, a, b, sa)
                 return code
+            ra = a // 6
+            ca = a % 6
+            v = (cw_line_score(s, CW_ROW[ra]) - rs[ra]) - (cw_line_score(s, CW_COL[ca]) - cs[ca])
+            if c2 >= 0:
+                if c2 // 6 != ra:
+                    v += cw_line_score(s, CW_ROW[c2 // 6]) - rs[c2 // 6]
+                if c2 % 6 != ca:
+                    v -= cw_line_score(s, CW_COL[c2 % 6]) - cs[c2 % 6]
+            key_d = v if team == 0 else -v
+            la = ca if team == 0 else ra
+            key_t = t0 - th[la] + cw_line_threat(s, other[la])
+            if c2 >= 0:
+                lb = c2 % 6 if team == 0 else c2 // 6
+                if lb != la:
+                    key_t += cw_line_threat(s, other[lb]) - th[lb]
+            cw_board_untry(s, kind, a, b, sa)
         if key_t < best_t or (key_t == best_t and key_d > best_d):
             best_t = key_t
             best_d = key_d
@@ -663,9 +704,81 @@ cdef inline double cw_squash(int v, double scale) noexcept nogil:
     x = exp(2.0 * x)
     return (x - 1.0) / (x + 1.0)
 
+# ---------------------------------------------------------------- inference from the other team's moves
+#
+# A deal is a guess at the hidden tiles. The other team's recent moves tell
+# which guesses are likely: a hand under which that player's move is not
+# the greedy move (cw_greedy_fast) would not have played it. cw_infer_deal
+# redeals until the deal explains the last `infer` moves of the other team
+# that way (or CW_INFER_TRIES deals were tried; then the one that explained
+# the most recent moves). To check a move, the history is taken back to it
+# in a copy of the deal: the tiles each hidden hand drew since are unknown,
+# so they are drawn at random from the deal's unknown tiles of that hand.
+
+cdef enum:
+    CW_INFER_TRIES = 48
+
+cdef int cw_explained(const cw_State* deal, const cw_Undo* hist, int nhist, int viewer,
+                      int infer, uint64_t* rng) noexcept nogil:
+    """How many of the other team's last `infer` moves (most recent first,
+    stopping at the first that fails) are the greedy move in this deal.
+    -1 if the history cannot be taken back in this deal."""
+    cdef cw_State e
+    cdef int buf[CW_MAXMOVES]
+    cdef int h = nhist - 1, p, i, j, k, t, nunk, ok = 0, checked = 0
+    cdef int unk[16]
+    cdef int team = cw_team(viewer)
+    memcpy(&e, deal, sizeof(cw_State))
+    while h >= 0 and checked < infer:
+        p = e.cycle[hist[h].slot]
+        if p != viewer and hist[h].ndraw > 0:
+            # the tiles p drew after this move: unknown ones of p's hand now
+            nunk = 0
+            for t in range(CW_NTILE):
+                for i in range(e.hand[p][t] - e.known[p][t]):
+                    if nunk < 16:
+                        unk[nunk] = t
+                        nunk += 1
+            if nunk < hist[h].ndraw or e.bag_n + hist[h].ndraw > 54:
+                return -1
+            for i in range(hist[h].ndraw):
+                j = i + cw_rand_below(rng, nunk - i)
+                k = unk[i]; unk[i] = unk[j]; unk[j] = k
+                e.bag[e.bag_n + i] = <uint8_t>unk[i]
+        cw_unmake(&e, &hist[h])
+        if cw_team(p) != team:
+            checked += 1
+            if e.over or cw_greedy_fast(&e, buf) != hist[h].code:
+                break
+            ok += 1
+        h -= 1
+    return ok
+
+cdef int cw_infer_deal(const cw_State* root, const cw_Undo* hist, int nhist, int viewer,
+                       int infer, uint64_t* rng, cw_State* d) noexcept nogil:
+    """Redeal the root into d (cw_determinize); with infer > 0 and history,
+    prefer deals that explain the other team's recent moves (see above).
+    Returns 0, or -1 if the state is inconsistent."""
+    cdef cw_State best
+    cdef int tr, n, bestn = -2
+    for tr in range(CW_INFER_TRIES if infer > 0 and nhist > 0 else 1):
+        memcpy(d, root, sizeof(cw_State))
+        if cw_determinize(d, viewer, rng) < 0:
+            return -1
+        if infer <= 0 or nhist <= 0:
+            return 0
+        n = cw_explained(d, hist, nhist, viewer, infer, rng)
+        if n >= infer:
+            return 0
+        if n > bestn:
+            bestn = n
+            memcpy(&best, d, sizeof(cw_State))
+    memcpy(d, &best, sizeof(cw_State))
+    return 0
+
 cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                  int depth, int width, int root_k, double scale, int roll, int eps_pct,
-                 int halving, int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
+                 int halving, const cw_Undo* hist, int nhist, int infer, int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
                  int* evals_out, long long* leaves_out, volatile int* stop) noexcept nogil:
     """PIMC search from the view of the player to move. One evaluation =
     one root move scored in one deal; the root moves are evaluated in turn,
@@ -700,8 +813,7 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
             i = (i + 1) // 2
             nphase += 1
     while True:
-        memcpy(&d, root, sizeof(cw_State))
-        if cw_determinize(&d, viewer, &rng) < 0:
+        if cw_infer_deal(root, hist, nhist, viewer, infer, &rng, &d) < 0:
             return -1
         for i in range(nroot):
             if sims > 0 and ev >= sims:
