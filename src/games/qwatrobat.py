@@ -692,7 +692,33 @@ class QState(LearningState):
         if algorithm in ("greedy", "heuristic"):
             opts = check_options(f"qwatrobat {algorithm}", options, GREEDY_OPTIONS, {"samples": 24})
             return greedy_search(self, seed, opts)
+        if algorithm == "ismcts":
+            return self._ismcts(limits, seed, options)
         return NotImplemented
+
+    def _ismcts(self, limits, seed, options):
+        """The generic ISMCTS with the game's defaults: the layout from the
+        table of `qw_setups` (option setup=table, among the `setup_top` best)
+        or by the tree (setup=search), and with endgame=N > 0 leaves valued
+        by `endgame_evaluator` once N pushes or fewer are left."""
+        from crossridor.engine.algorithms import ismcts
+        opts = dict(options)
+        own = check_options("qwatrobat ismcts", {k: opts.pop(k) for k in ISMCTS_OPTIONS if k in opts},
+                            ISMCTS_OPTIONS, ISMCTS_DEFAULTS)
+        p = self.current_player
+        if own["setup"] == "table" and p >= 0 and self.layout[p] is None:
+            from .qw_setups import table_setup
+            t0 = _time.perf_counter()
+            mv = table_setup(self.game, own["setup_top"], random.Random(seed))
+            if mv is not None:
+                dt = _time.perf_counter() - t0
+                return SearchResult(move=mv, score=0.0, depth=0, nodes=1, seconds=dt,
+                                    nps=1 / dt if dt > 0 else 0.0, pv=(mv,), extra={"setup": "table"})
+        if own["endgame"] and "rollout" not in opts and "evaluator" not in opts:
+            rng = random.Random(seed)
+            n = own["endgame"]
+            opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng)
+        return ismcts.search(self, limits, seed=seed, **opts)
 
 
 # ----------------------------------------------------------------------------- exact solver
@@ -704,6 +730,8 @@ def _resolve_cached(field, clear_four, nvals):
 
 
 SOLVER_OPTIONS = {"objective": ("result", "margin"), "on_iteration": CALLABLE_OR_NONE}
+ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20)}
+ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 0}
 GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
 
 
