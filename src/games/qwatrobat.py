@@ -42,8 +42,13 @@ Search fast paths (`native_search`)
                 +1/0/-1 = win/draw/loss for the player to move) or "margin"
                 (final point difference)
     greedy      a one-round-lookahead heuristic player (also "heuristic")
-Other algorithms run the generic modules (ismcts for the secret game, setup
-included). `evaluate()` is the score lead scaled by the points left;
+    ismcts      the generic ISMCTS with game defaults: the secret layout from
+                the table of `games.qw_setups` (option setup=table, drawn among
+                the setup_top=4 best; setup=search lets the tree choose, as it
+                does for rules the table was not computed for), and option
+                endgame=N: leaves valued by `endgame_evaluator` once N pushes
+                or fewer are left (0, the default: random playouts)
+Other algorithms run the generic modules. `evaluate()` is the score lead scaled by the points left;
 `endgame_evaluator` (random pushes down to 10 left, then the exact solver on
 the determinization) is a stronger leaf value for `evaluator=` of ismcts.
 """
