@@ -509,7 +509,9 @@ def test_ismcts_endgame_leaves():
     # 5 pushes left, won by player 1 to move (see test_endgame_evaluator): every leaf is solved
     t = load(first=0).state_from_position(HAND.format("2,3"))
     assert t.current_player == 1
-    r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, endgame=10)
+    r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1)   # default 10
     assert r.score == 1.0
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, endgame=0)
+    assert isinstance(r.move, Push)                                     # random playouts
     with pytest.raises(CrossridorError, match="endgame"):
         crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), endgame=-1)
