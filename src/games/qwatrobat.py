@@ -1011,5 +1011,8 @@ def endgame_evaluator(state: QState, exact_pushes: int = 10, rng=None) -> list:
             s.play(moves[rng.randrange(len(moves))])
     if s.is_terminal():
         return s.returns()
-    v = float(_Solver(g, s.layout, "result").exact(_solver_pos(s)))
+    try:
+        v = float(_Solver(g, s.layout, "result").exact(_solver_pos(s)))
+    except _SolverStopped:        # crossridor.stop(): the search ends at its next check
+        return s.evaluate()
     return [v, -v]
