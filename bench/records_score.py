@@ -50,7 +50,11 @@ def main(argv) -> int:
         sys.stderr.write("usage: records_score.py RECORDS.jsonl [...]\n")
         return 2
     for path in argv:
-        print(score_line(path))
+        try:
+            print(score_line(path))
+        except OSError as e:
+            sys.stderr.write(f"records_score.py: error: cannot read {path!r}: {e.strerror}\n")
+            return 2
     return 0
 
 

@@ -82,3 +82,10 @@ def test_records_score_counts_complete_rounds_of_a_match(tmp_path):
     lines = rec.read_text().splitlines()
     rec.write_text("\n".join(lines[:3] + lines[4:]) + "\n" + lines[5][:20])
     check_line(run(str(BENCH / "records_score.py"), str(rec)), 2)
+
+
+def test_records_score_names_a_missing_file(tmp_path):
+    out = subprocess.run([sys.executable, str(BENCH / "records_score.py"), str(tmp_path / "none.jsonl")],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and "none.jsonl" in out.stderr and "Traceback" not in out.stderr

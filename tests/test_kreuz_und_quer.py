@@ -637,3 +637,30 @@ def test_ismcts_game_defaults():
     r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, rollout="random",
                       prior=None)
     assert r.move in s.legal_moves()
+
+
+def test_masks_match_the_set_walk():
+    """`Track.masks` (the playouts' bitmasks) gives what `walk` / `step` /
+    `rank` give on sets, on random routes, positions and piles (route lengths
+    0..4 cross card borders; START and GOAL included)."""
+    from crossridor.games.kuq_paths import rank, step
+    rng = random.Random(5)
+    deck = generate_deck(3)
+    for _ in range(400):
+        tr = Track(tuple(deck.routes[rng.randrange(28)] for _ in range(rng.randrange(5))),
+                   rng.choice(deck.goals))
+        m = tr.masks
+        pos = START if rng.random() < 0.4 or not tr.nrooms else rng.randrange(tr.nrooms)
+        pile = rng.choices(range(len(TERRAINS)), TERRAIN_COUNTS, k=rng.randrange(12))
+        w = walk(tr, pos, pile)
+        goal, front, end = m.walk(pos, pile)
+        assert (goal, end) == (w.goal_step is not None, w.end)
+        if not goal:
+            assert sorted(m.members(front)) == sorted(w.frontier)
+        rooms = set(rng.sample(range(tr.nrooms), min(tr.nrooms, 1 + rng.randrange(5)))) | {START}
+        if tr.nrooms and rng.random() < 0.7:
+            rooms.discard(START)
+        s = sum(m.of(r) for r in rooms)
+        t = rng.randrange(len(TERRAINS))
+        assert sorted(m.members(m.step(s, t))) == sorted(step(tr, rooms, t))
+        assert m.best(s)[1] == max(rooms, key=lambda r: rank(tr, r))

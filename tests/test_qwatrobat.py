@@ -8,7 +8,7 @@ import pytest
 
 import crossridor
 from crossridor import CHANCE, TERMINAL
-from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
+from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
 from crossridor.games.qwatrobat import First, Push, Setup, endgame_evaluator, resolve_field, solve, solve_value
 
@@ -478,3 +478,40 @@ def test_endgame_evaluator():
     r = crossridor.search(load(first=0).new_state("1234/4321 4321/1234"), algorithm="ismcts",
                       limits=crossridor.Limits(sims=50), seed=3, evaluator=endgame_evaluator)
     assert isinstance(r.move, Push)
+
+
+def test_ismcts_lays_out_from_the_setup_table():
+    from crossridor.games.qw_setups import SETUP_VALUES
+    g = load()
+    assert len(SETUP_VALUES) == len(g.setups()) and set(SETUP_VALUES) == set(map(str, g.setups()))
+    ranked = sorted(SETUP_VALUES, key=lambda k: (-SETUP_VALUES[k], k))
+
+    def lay(game, seed, **opts):
+        return crossridor.search(game.new_state(), algorithm="ismcts", limits=crossridor.Limits(sims=20),
+                                 seed=seed, **opts)
+    r = lay(g, 1, setup_top=1)
+    assert str(r.move) == ranked[0] and r.extra["setup"] == "table"
+    picks = {str(lay(g, seed).move) for seed in range(24)}
+    assert picks <= set(ranked[:4]) and len(picks) > 1          # the 4 best, seeded
+    assert lay(g, 5).move == lay(g, 5).move
+    # by the tree: a search of the 126 layouts; other rules have no table
+    for r in (lay(g, 1, setup="search"), lay(load(cards=10), 1), lay(load(last_round_points=5), 1)):
+        assert isinstance(r.move, Setup) and "setup" not in r.extra and r.nodes == 20
+    with pytest.raises(CrossridorError, match="setup"):
+        lay(g, 1, setup="best")
+
+
+def test_ismcts_endgame_leaves():
+    s = load(first=0).new_state("1234/4321 4321/1234")
+    runs = [crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=40), seed=3, endgame=8)
+            for _ in range(2)]
+    assert isinstance(runs[0].move, Push) and runs[0].move == runs[1].move and runs[0].score == runs[1].score
+    # 5 pushes left, won by player 1 to move (see test_endgame_evaluator): every leaf is solved
+    t = load(first=0).state_from_position(HAND.format("2,3"))
+    assert t.current_player == 1
+    r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1)   # default 10
+    assert r.score == 1.0
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, endgame=0)
+    assert isinstance(r.move, Push)                                     # random playouts
+    with pytest.raises(CrossridorError, match="endgame"):
+        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), endgame=-1)

@@ -18,6 +18,7 @@ farthest row, then the middle lane, then the leftmost lane.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from dataclasses import dataclass
 
 from .kuq_deck import LANES, NT, ROOMS, ROWS, TERRAIN_COUNTS, TOTAL_TERRAIN
@@ -27,7 +28,7 @@ GOAL = -2
 
 
 class Track:
-    __slots__ = ("route", "goal", "nrows", "nrooms", "terr", "nbt", "_cost")
+    __slots__ = ("route", "goal", "nrows", "nrooms", "terr", "_nbt", "_cost", "_masks")
 
     def __init__(self, routes_terrain: tuple, goal: int):
         """`routes_terrain`: the route cards' rooms (tuples of 18 terrains), in route order."""
@@ -39,7 +40,21 @@ class Track:
         for card in routes_terrain:
             terr.extend(card)
         self.terr = tuple(terr)
-        # nbt[room][t]: neighbouring rooms of terrain t; index nrooms is START
+        self._nbt = None
+        self._cost = None
+        self._masks = None
+
+    @property
+    def nbt(self) -> tuple:
+        """nbt[room][t]: the neighbouring rooms of terrain t (GOAL from the last
+        row); index nrooms is START. Built on first use: the playouts only
+        need the bitmasks of `masks`."""
+        if self._nbt is None:
+            self._nbt = self._build_nbt()
+        return self._nbt
+
+    def _build_nbt(self) -> tuple:
+        goal = self.goal
         nbt = []
         for room in range(self.nrooms):
             r, l = divmod(room, LANES)
@@ -64,8 +79,14 @@ class Track:
             for l in range(LANES):
                 lists[self.terr[l]].append(l)
         nbt.append(tuple(tuple(x) for x in lists))
-        self.nbt = tuple(nbt)
-        self._cost = None
+        return tuple(nbt)
+
+    @property
+    def masks(self) -> "Masks":
+        """The track as bitmasks (see `Masks`), built on first use."""
+        if self._masks is None:
+            self._masks = Masks(self)
+        return self._masks
 
     def cost_to_goal(self, pos: int) -> float:
         """-log likelihood of the likeliest straight way from `pos` to the goal
@@ -234,3 +255,140 @@ def outlook_values(outlook, points) -> list:
     v = [math.tanh(0.3 * (x - mean)) for x in score]
     m = sum(v) / n
     return [x - m for x in v]
+
+
+# ----------------------------------------------------------------------------- bitmasks
+# The playouts (`kuq_rollout`) follow sets of rooms as ints: bit i is room i
+# (row * 3 + lane), bit nrooms is START, bit nrooms + 1 is GOAL. One step is a
+# fixed number of shifts and ands, whatever the number of rooms in the set.
+
+
+@lru_cache(maxsize=None)
+def _grid(nrows: int) -> tuple:
+    """(rooms, not lane 0, not lane 2, first rows of cards, last rows of cards,
+    last row) as masks of a grid of `nrows` rows."""
+    rooms = (1 << (nrows * LANES)) - 1
+    lane0 = sum(1 << (r * LANES) for r in range(nrows))
+    first = sum(0b111 << (r * LANES) for r in range(0, nrows, ROWS))
+    last = sum(0b111 << (r * LANES) for r in range(ROWS - 1, nrows, ROWS))
+    last_row = 0b111 << ((nrows - 1) * LANES) if nrows else 0
+    return rooms, rooms & ~lane0, rooms & ~(lane0 << 2), first, last, last_row
+
+
+def _spread(s: int, rooms: int, no_l0: int, no_l2: int, first: int, last: int) -> int:
+    """The rooms next to any room of `s` (8 neighbours inside a card, straight
+    ahead or back across a card border)."""
+    a = s & no_l2               # rooms with a lane to their right
+    b = s & no_l0               # rooms with a lane to their left
+    out = (a << 1) | (b >> 1) | (s << LANES) | (s >> LANES)
+    out |= ((a & ~last) << (LANES + 1)) | ((b & ~last) << (LANES - 1))
+    out |= ((a & ~first) >> (LANES - 1)) | ((b & ~first) >> (LANES + 1))
+    return out & rooms
+
+
+class Masks:
+    """A `Track` as bitmasks: `step` and `rank` of `walk` / `step` / `rank`
+    on sets of rooms as ints (the same results, tested against them)."""
+    __slots__ = ("rooms", "grid", "tmask", "row0", "start", "goal_bit", "goal", "last_row", "fits", "tgoal")
+
+    def __init__(self, track: Track):
+        nrows = track.nrows
+        self.grid = _grid(nrows)
+        self.rooms, _, _, _, _, self.last_row = self.grid
+        self.start = 1 << track.nrooms
+        self.goal_bit = self.start << 1
+        self.goal = track.goal
+        tmask = [0] * NT
+        for i, t in enumerate(track.terr):
+            tmask[t] |= 1 << i
+        self.tmask = tuple(tmask)
+        # tgoal[t]: terrain(t), precomputed for the playouts
+        self.tgoal = tuple(tmask[t] | (self.goal_bit if t == track.goal else 0) for t in range(NT))
+        self.row0 = tuple(m & 0b111 for m in tmask)
+        # fits[t]: the rooms (and START) from which a card of terrain t leads somewhere
+        fits = []
+        for t in range(NT):
+            f = _spread(tmask[t], *self.grid[:5])
+            if t == track.goal:
+                f |= self.last_row
+            if self.row0[t] or (nrows == 0 and t == track.goal):
+                f |= self.start
+            fits.append(f)
+        self.fits = tuple(fits)
+
+    def of(self, pos: int) -> int:
+        """The one-room set of `pos` (a room, START or GOAL)."""
+        if pos == START:
+            return self.start
+        if pos == GOAL:
+            return self.goal_bit
+        return 1 << pos
+
+    def members(self, s: int) -> list:
+        """The rooms (START, GOAL) of a set, in index order."""
+        out = []
+        while s:
+            low = s & -s
+            out.append(low.bit_length() - 1)
+            s ^= low
+        nrooms = self.start.bit_length() - 1
+        return [START if i == nrooms else GOAL if i == nrooms + 1 else i for i in out]
+
+    def around(self, s: int) -> int:
+        """The rooms next to the set `s` (row 0 from START), plus GOAL when a
+        card of the goal's terrain would reach it: `step(s, t)` is
+        `around(s) & terrain(t)`, so a playout spreads a pile once for all terrains."""
+        out = _spread(s & self.rooms, *self.grid[:5])
+        if s & self.start:
+            out |= 0b111 & self.rooms
+            if not self.rooms:
+                out |= self.goal_bit
+        if s & self.last_row:
+            out |= self.goal_bit
+        return out
+
+    def terrain(self, t: int) -> int:
+        """The rooms of terrain t, and GOAL if t is the goal's terrain."""
+        return self.tgoal[t]
+
+    def step(self, s: int, t: int) -> int:
+        """`step` on a set: the rooms (and GOAL) reached from `s` with a card of terrain t."""
+        return self.around(s) & self.terrain(t)
+
+    def best(self, s: int) -> tuple:
+        """(rank key, room) of the farthest room of a non-empty set, as `rank`
+        orders rooms (farthest row, then the middle lane, then the leftmost);
+        keys: START -2, room row * 3 + (2 middle, 1 left, 0 right), GOAL above all."""
+        if s & self.goal_bit:
+            return 1 << 30, GOAL
+        r = s & self.rooms
+        if not r:
+            return -2, START
+        row = (r.bit_length() - 1) // LANES
+        bits = r >> (row * LANES)
+        if bits & 2:
+            return row * 3 + 2, row * LANES + 1
+        if bits & 1:
+            return row * 3 + 1, row * LANES
+        return row * 3, row * LANES + 2
+
+    def walk(self, pos: int, pile) -> tuple:
+        """`walk` on sets: (goal reached, frontier set, end room)."""
+        cur = self.of(pos)
+        stuck = None                  # (key, room) of the best path that ended early
+        fits = self.fits
+        for t in pile:
+            dead = cur & ~fits[t]
+            if dead:
+                cand = self.best(dead)
+                if stuck is None or cand[0] > stuck[0]:
+                    stuck = cand
+            cur = self.step(cur, t)
+            if cur & self.goal_bit:
+                return True, self.goal_bit, GOAL
+            if not cur:
+                break
+        best = self.best(cur) if cur else None
+        if stuck is not None and (best is None or stuck[0] > best[0]):
+            best = stuck
+        return False, cur, best[1]

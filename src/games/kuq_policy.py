@@ -22,19 +22,19 @@ from __future__ import annotations
 
 import math
 
-from .kuq_paths import walk
 
 DEAD = 3.0     # cost of a pile with a card that fits nowhere, beyond its end room's
 DENY = 1.0     # keep a card another player could use if it costs at most this much
 
 
 def pile_cost(tr, pos, pile) -> float:
-    w = walk(tr, pos, pile)
-    if w.goal_step is not None:
+    m = tr.masks                  # `walk` on bitmasks: the same result, faster
+    goal, front, end = m.walk(pos, pile)
+    if goal:
         return -math.inf
-    if not w.frontier:
-        return tr.cost_to_goal(w.end) + DEAD
-    costs = [tr.cost_to_goal(r) for r in w.frontier]
+    if not front:
+        return tr.cost_to_goal(end) + DEAD
+    costs = [tr.cost_to_goal(r) for r in m.members(front)]
     lo = min(costs)
     return lo - math.log(sum(math.exp(lo - c) for c in costs))
 

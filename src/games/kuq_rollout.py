@@ -17,52 +17,50 @@ from __future__ import annotations
 import random
 
 from .kuq_deck import NT, ROOMS, ROWS, TERRAIN_COUNTS
-from .kuq_paths import GOAL, START, outlook_values, rank, step, walk
+from .kuq_paths import GOAL, outlook_values
 
 _RNG = random.Random(97)
 _PENALTY_UNITS = 0.6 * ROWS     # an added route card: about 0.6 outlook units per row
 
 
 class _Runner:
-    __slots__ = ("tr", "pos", "front", "best", "stuck", "goal", "dead", "n")
+    """One player's pile during a playout, as bitmasks (`kuq_paths.Masks`):
+    `around` the rooms (and GOAL) next to those the pile can leave the pawn
+    in (0 once it reached the goal or wasted a card), `best` the (rank key,
+    room) of the farthest room reached so far."""
+    __slots__ = ("m", "pos", "around", "tgoal", "best", "goal")
 
     def __init__(self, tr, pos, pile):
-        self.tr = tr
+        self.m = m = tr.masks
+        self.tgoal = m.tgoal
         self.pos = pos
-        w = walk(tr, pos, pile)
-        self.goal = w.goal_step is not None
-        self.front = set(w.frontier) if not self.goal else set()
-        self.dead = not self.front and not self.goal
-        self.best = rank(tr, w.end)
-        self.n = len(pile)
+        goal, front, end = m.walk(pos, pile)
+        self.goal = goal
+        self.around = 0 if goal or not front else m.around(front)
+        self.best = m.best(m.of(end))
 
     def fits(self, t):
-        """The rank after adding t, or None if t does not take the pawn farther."""
-        if self.goal or self.dead:
-            return None
-        nxt = step(self.tr, self.front, t)
+        """The rank key after adding t, or None if t does not take the pawn farther."""
+        nxt = self.around & self.tgoal[t]
         if not nxt:
             return None
-        if GOAL in nxt:
-            return (10 ** 6, 0, 0)
-        r = max(rank(self.tr, x) for x in nxt)
-        return r if r[0] > self.best[0] else None
+        k = self.m.best(nxt)[0]
+        return k if k // 3 > self.best[0] // 3 else None
 
     def add(self, t):
-        nxt = step(self.tr, self.front, t)
-        self.n += 1
-        if GOAL in nxt:
+        m = self.m
+        nxt = self.around & self.tgoal[t]
+        if nxt & m.goal_bit:
             self.goal = True
-            self.front = set()
+            self.around = 0
             return
         if not nxt:
-            self.dead = True
-            self.front = set()
+            self.around = 0
             return
-        self.front = nxt
-        r = max(rank(self.tr, x) for x in nxt)
-        if r > self.best:
-            self.best = r
+        self.around = m.around(nxt)
+        b = m.best(nxt)
+        if b[0] > self.best[0]:
+            self.best = b
 
     def end(self):
         """End position: the farthest room reachable (the pile's best end)."""
@@ -70,8 +68,7 @@ class _Runner:
             return GOAL
         if self.best[0] < 0:
             return self.pos
-        row, _, negl = self.best
-        return row * 3 - negl
+        return self.best[1]
 
 
 def _collect(runners, down, up, tick, turn, base, pending, n, rng):

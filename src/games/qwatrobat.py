@@ -42,8 +42,14 @@ Search fast paths (`native_search`)
                 +1/0/-1 = win/draw/loss for the player to move) or "margin"
                 (final point difference)
     greedy      a one-round-lookahead heuristic player (also "heuristic")
-Other algorithms run the generic modules (ismcts for the secret game, setup
-included). `evaluate()` is the score lead scaled by the points left;
+    ismcts      the generic ISMCTS with game defaults: the secret layout from
+                the table of `games.qw_setups` (option setup=table, drawn among
+                the setup_top=4 best; setup=search lets the tree choose, as it
+                does for rules the table was not computed for), and option
+                endgame=N: leaves valued by `endgame_evaluator` once N pushes
+                or fewer are left (default 10, measured stronger than random
+                playouts; 0: random playouts)
+Other algorithms run the generic modules. `evaluate()` is the score lead scaled by the points left;
 `endgame_evaluator` (random pushes down to 10 left, then the exact solver on
 the determinization) is a stronger leaf value for `evaluator=` of ismcts.
 """
@@ -692,7 +698,33 @@ class QState(LearningState):
         if algorithm in ("greedy", "heuristic"):
             opts = check_options(f"qwatrobat {algorithm}", options, GREEDY_OPTIONS, {"samples": 24})
             return greedy_search(self, seed, opts)
+        if algorithm == "ismcts":
+            return self._ismcts(limits, seed, options)
         return NotImplemented
+
+    def _ismcts(self, limits, seed, options):
+        """The generic ISMCTS with the game's defaults: the layout from the
+        table of `qw_setups` (option setup=table, among the `setup_top` best)
+        or by the tree (setup=search), and with endgame=N > 0 (default 10)
+        leaves valued by `endgame_evaluator` once N pushes or fewer are left."""
+        from crossridor.engine.algorithms import ismcts
+        opts = dict(options)
+        own = check_options("qwatrobat ismcts", {k: opts.pop(k) for k in ISMCTS_OPTIONS if k in opts},
+                            ISMCTS_OPTIONS, ISMCTS_DEFAULTS)
+        p = self.current_player
+        if own["setup"] == "table" and p >= 0 and self.layout[p] is None:
+            from .qw_setups import table_setup
+            t0 = _time.perf_counter()
+            mv = table_setup(self.game, own["setup_top"], random.Random(seed))
+            if mv is not None:
+                dt = _time.perf_counter() - t0
+                return SearchResult(move=mv, score=0.0, depth=0, nodes=1, seconds=dt,
+                                    nps=1 / dt if dt > 0 else 0.0, pv=(mv,), extra={"setup": "table"})
+        if own["endgame"] and "rollout" not in opts and "evaluator" not in opts:
+            rng = random.Random(seed)
+            n = own["endgame"]
+            opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng)
+        return ismcts.search(self, limits, seed=seed, **opts)
 
 
 # ----------------------------------------------------------------------------- exact solver
@@ -704,6 +736,8 @@ def _resolve_cached(field, clear_four, nvals):
 
 
 SOLVER_OPTIONS = {"objective": ("result", "margin"), "on_iteration": CALLABLE_OR_NONE}
+ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20)}
+ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10}
 GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
 
 
@@ -977,5 +1011,8 @@ def endgame_evaluator(state: QState, exact_pushes: int = 10, rng=None) -> list:
             s.play(moves[rng.randrange(len(moves))])
     if s.is_terminal():
         return s.returns()
-    v = float(_Solver(g, s.layout, "result").exact(_solver_pos(s)))
+    try:
+        v = float(_Solver(g, s.layout, "result").exact(_solver_pos(s)))
+    except _SolverStopped:        # crossridor.stop(): the search ends at its next check
+        return s.evaluate()
     return [v, -v]
