@@ -70,8 +70,7 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
         seed %= 1 << 64     # any integer; the searches take 64 bits
     if state.is_terminal():
         raise CrossridorError("cannot search a finished game")
-    native = getattr(state, "native_clock_algorithms", ())
-    if limits.clock is not None and algorithm not in native:
+    if limits.clock is not None and not manages_clock(state, algorithm):
         limits = clock_as_time(limits)
     threads = options.pop("threads", 1)
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
@@ -144,6 +143,12 @@ def time_for_move(time_left: float, increment: float = 0.0, moves_to_go: int | N
     hard = min(HARD_RATIO * soft, usable if mtg == 1 else HARD_SHARE * usable)
     hard = max(0.001, hard)
     return TimePlan(max(0.001, min(soft, hard)), hard)
+
+
+def manages_clock(state: State, algorithm: str) -> bool:
+    """Does `algorithm` on this game spend a clock itself (soft and hard
+    limits), rather than as a move time from `clock_as_time`?"""
+    return algorithm in getattr(state, "native_clock_algorithms", ())
 
 
 def clock_as_time(limits: Limits) -> Limits:

@@ -32,7 +32,7 @@ from .cli_common import convert_value
 from .errors import CrossridorError
 from .protocol import CHANCE, Clock, Limits
 from .registry import load_game
-from .search_api import algorithm_names, search, time_for_move
+from .search_api import algorithm_names, clock_as_time, manages_clock, search, time_for_move
 from .timecontrol import DEFAULT_TIME_MARGIN, SeatClock, TimeControl
 
 # --- engine specs -----------------------------------------------------------------
@@ -230,13 +230,13 @@ def move_budget(spec: EngineSpec, state, clock: Clock | None) -> tuple | None:
     if clock is not None:
         if spec.command is not None:
             return None
+        if not manages_clock(state, spec.algorithm):
+            share = clock_as_time(dataclasses.replace(limits, clock=clock)).time
+            return share, share
         plan = time_for_move(clock.time_left, clock.increment, clock.moves_to_go)
-        soft, hard = plan.soft, plan.hard
-        if spec.algorithm not in getattr(state, "native_clock_algorithms", ()):
-            hard = soft
         if limits.time is not None:
-            soft, hard = min(soft, limits.time), min(hard, limits.time)
-        return soft, hard
+            return min(plan.soft, limits.time), min(plan.hard, limits.time)
+        return plan.soft, plan.hard
     if limits.time is not None:
         return limits.time, limits.time
     return None
