@@ -7,7 +7,7 @@ import random
 import pytest
 
 import crossridor
-from crossridor import CHANCE, TERMINAL
+from crossridor import CHANCE, TERMINAL, CrossridorError
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError)
 from crossridor.games.kreuz_und_quer import Move, heuristic_move
@@ -637,6 +637,33 @@ def test_ismcts_game_defaults():
     r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, rollout="random",
                       prior=None)
     assert r.move in s.legal_moves()
+
+
+def test_ismcts_pimc_mode():
+    g = tdeck(races=1)
+    # player 0's pile reaches the goal: stopping wins the race, in every determinization
+    s = g.state_from_position(pos_collect("-/1,2/-/-/w/31/sw/0", "-/3,4/-/-/s/-1/-/0"))
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, mode="pimc")
+    n = len(s.legal_moves())
+    assert r.move == Move("stop") and r.extra["means"]["stop"] == r.score == 1.0
+    assert r.extra["samples"] == 30 // n and r.nodes == n * (30 // n)
+    again = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, mode="pimc")
+    assert again.extra["means"] == r.extra["means"]
+    # a time limit alone: at least one determinization, every move judged
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(time=0.05), seed=1, mode="pimc")
+    assert r.extra["samples"] >= 1 and set(r.extra["means"]) == set(map(str, s.legal_moves()))
+    # keep / leave; the build is searched by the tree
+    t = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/w/34/-/0"))
+    play(t, "flip @w")
+    r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=2, mode="pimc", bias=0.5)
+    assert r.move == Move("keep") and set(r.extra["means"]) == {"keep", "leave"}   # the policy's, by the bias
+    b = kuq().new_state(seed=3)
+    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, mode="pimc")
+    assert r.move in b.legal_moves() and r.extra["sims"] == 20
+    with pytest.raises(CrossridorError, match="mode=pimc takes"):
+        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), mode="pimc", c=0.5)
+    with pytest.raises(CrossridorError, match="mode"):
+        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), mode="tres")
 
 
 def test_masks_match_the_set_walk():

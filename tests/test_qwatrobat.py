@@ -501,6 +501,20 @@ def test_ismcts_lays_out_from_the_setup_table():
         lay(g, 1, setup="best")
 
 
+def test_ismcts_draw_value():
+    from crossridor.games.qwatrobat import draw_utility
+    u = draw_utility(1, -0.5)
+    assert u([0.0, 0.0]) == [0.5, -0.5] and u([1.0, -1.0]) == [1.0, -1.0] and u([-1.0, 1.0]) == [-1.0, 1.0]
+    # round 4 at 7-2, worth 5: a forced draw, so every simulation is worth the draw value
+    s = load(first=0, last_round_points=5).state_from_position(HAND.format("3,2"))
+    s.play("c1")
+    for draw in (0.0, -0.5, 0.25):
+        r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, draw=draw)
+        assert r.score == draw
+    with pytest.raises(CrossridorError, match="draw"):
+        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), draw=-2)
+
+
 def test_ismcts_endgame_leaves():
     s = load(first=0).new_state("1234/4321 4321/1234")
     runs = [crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=40), seed=3, endgame=8)

@@ -1032,6 +1032,10 @@ class KState(LearningState):
             from crossridor.engine.algorithms import ismcts
             from .kuq_rollout import stage_evaluator
             opts = dict(options)
+            own = check_options("kreuzundquer ismcts", {k: opts.pop(k) for k in PIMC_OPTIONS if k in opts},
+                                PIMC_OPTIONS, PIMC_DEFAULTS)
+            if own["mode"] == "pimc" and self.phase in ("collect", "decide") and self.current_player >= 0:
+                return self._pimc(limits, seed, own["bias"], opts)
             opts.setdefault("prior", _policy_prior)
             opts.setdefault("prior_weight", ISMCTS_PRIOR_WEIGHT)
             if "rollout" not in opts and "evaluator" not in opts:
@@ -1040,9 +1044,31 @@ class KState(LearningState):
         return NotImplemented
 
 
+    def _pimc(self, limits, seed, bias, rest):
+        """mode=pimc in a collection phase: `kuq_pimc.pimc_move`, `sims`
+        (or `nodes`) counting the playouts, spread evenly over the moves."""
+        from crossridor.engine.algorithms.common import deadline_of, now, sim_budget
+        from crossridor.engine.stop import stopped
+        from .kuq_pimc import pimc_move
+        if rest:
+            raise UnsupportedGameError("kreuzundquer ismcts: mode=pimc takes the options sims, nodes, "
+                                       f"time and bias, not {', '.join(sorted(rest))}")
+        budget = sim_budget("ismcts", limits)
+        samples = max(1, budget // len(self.legal_moves()))
+        deadline = deadline_of(limits, now())
+
+        def stop():
+            return stopped() or (deadline is not None and now() >= deadline)
+        return pimc_move(self, samples, bias, seed, now, stop)
+
+
 # ----------------------------------------------------------------------------- heuristic player
 
 ISMCTS_PRIOR_WEIGHT = 5.0
+# ismcts mode: "tree" (ISMCTS with the policy prior and stage leaves) or
+# "pimc" (collection moves by `kuq_pimc`, the rest by the tree)
+PIMC_OPTIONS = {"mode": ("tree", "pimc"), "bias": (float, 0.0, 10.0)}
+PIMC_DEFAULTS = {"mode": "tree", "bias": 0.0}
 
 
 def _policy_prior(state):

@@ -706,7 +706,9 @@ class QState(LearningState):
         """The generic ISMCTS with the game's defaults: the layout from the
         table of `qw_setups` (option setup=table, among the `setup_top` best)
         or by the tree (setup=search), and with endgame=N > 0 (default 10)
-        leaves valued by `endgame_evaluator` once N pushes or fewer are left."""
+        leaves valued by `endgame_evaluator` once N pushes or fewer are left;
+        option draw=V values a draw V for the searching player (-V for the
+        other) instead of 0, so that a negative V prefers chances to win."""
         from crossridor.engine.algorithms import ismcts
         opts = dict(options)
         own = check_options("qwatrobat ismcts", {k: opts.pop(k) for k in ISMCTS_OPTIONS if k in opts},
@@ -724,6 +726,8 @@ class QState(LearningState):
             rng = random.Random(seed)
             n = own["endgame"]
             opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng)
+        if own["draw"] and "utility" not in opts and p >= 0:
+            opts["utility"] = draw_utility(p, own["draw"])
         return ismcts.search(self, limits, seed=seed, **opts)
 
 
@@ -736,8 +740,9 @@ def _resolve_cached(field, clear_four, nvals):
 
 
 SOLVER_OPTIONS = {"objective": ("result", "margin"), "on_iteration": CALLABLE_OR_NONE}
-ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20)}
-ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10}
+ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20),
+                  "draw": (float, -1.0, 1.0)}
+ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10, "draw": 0.0}
 GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
 
 
@@ -982,6 +987,18 @@ def greedy_search(state: QState, seed, options) -> SearchResult:
 
 
 # ----------------------------------------------------------------------------- rollout evaluator
+
+
+def draw_utility(me: int, draw: float):
+    """ISMCTS `utility`: a drawn simulation (return 0) is worth `draw` to
+    player `me` and `-draw` to the other; wins and losses stay +1 / -1."""
+    def utility(ret):
+        if ret[me] != 0.0:
+            return ret
+        out = [-draw, -draw]
+        out[me] = draw
+        return out
+    return utility
 
 _EVAL_RNG = random.Random(20061)
 
