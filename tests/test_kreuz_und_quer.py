@@ -657,9 +657,19 @@ def test_ismcts_pimc_mode():
     play(t, "flip @w")
     r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=2, mode="pimc", bias=0.5)
     assert r.move == Move("keep") and set(r.extra["means"]) == {"keep", "leave"}   # the policy's, by the bias
+    # playouts to the end of the race: every playout is a result, +1 / -1 (0: a tie)
+    r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=2, mode="pimc", stages=20)
+    assert all(round(v * 20) == v * 20 for v in r.extra["means"].values())
+    r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=2, stages=20)
+    assert r.move in t.legal_moves() and r.extra["sims"] == 20
     b = kuq().new_state(seed=3)
     r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, mode="pimc")
     assert r.move in b.legal_moves() and r.extra["sims"] == 20
+    # build=N: each of the 28 builds judged by N playouts of the whole race (one race: results)
+    b = kuq(races=1).new_state(seed=3)
+    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, build=2)
+    assert r.move in b.legal_moves() and r.extra["samples"] == 2 and r.nodes == 2 * 28
+    assert len(r.extra["means"]) == 28 and all(v in (-1, -0.5, 0, 0.5, 1) for v in r.extra["means"].values())
     with pytest.raises(CrossridorError, match="mode=pimc takes"):
         crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), mode="pimc", c=0.5)
     with pytest.raises(CrossridorError, match="mode"):

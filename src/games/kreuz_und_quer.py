@@ -1030,45 +1030,53 @@ class KState(LearningState):
             # game defaults for options not given: the policy of `kuq_policy` as a
             # progressive bias, leaves scored by a heuristic playout of the stage
             from crossridor.engine.algorithms import ismcts
+            from crossridor.engine.algorithms.common import sim_budget
             from .kuq_rollout import stage_evaluator
             opts = dict(options)
             own = check_options("kreuzundquer ismcts", {k: opts.pop(k) for k in PIMC_OPTIONS if k in opts},
                                 PIMC_OPTIONS, PIMC_DEFAULTS)
-            if own["mode"] == "pimc" and self.phase in ("collect", "decide") and self.current_player >= 0:
-                return self._pimc(limits, seed, own["bias"], opts)
+            stages = own["stages"]
+            mine = self.current_player >= 0
+            if own["build"] and self.phase == "build" and mine:
+                return self._pimc(limits, seed, own["build"], 0.0, self.game.max_stages, opts, "build")
+            if own["mode"] == "pimc" and self.phase in ("collect", "decide") and mine:
+                samples = max(1, sim_budget("ismcts", limits) // len(self.legal_moves()))
+                return self._pimc(limits, seed, samples, own["bias"], stages, opts, "mode=pimc")
             opts.setdefault("prior", _policy_prior)
             opts.setdefault("prior_weight", ISMCTS_PRIOR_WEIGHT)
             if "rollout" not in opts and "evaluator" not in opts:
-                opts["evaluator"] = stage_evaluator
+                opts["evaluator"] = stage_evaluator if stages == 1 else \
+                    (lambda st: stage_evaluator(st, max_stages=stages))
             return ismcts.search(self, limits, seed=seed, **opts)
         return NotImplemented
 
-
-    def _pimc(self, limits, seed, bias, rest):
-        """mode=pimc in a collection phase: `kuq_pimc.pimc_move`, `sims`
-        (or `nodes`) counting the playouts, spread evenly over the moves."""
-        from crossridor.engine.algorithms.common import deadline_of, now, sim_budget
+    def _pimc(self, limits, seed, samples, bias, stages, rest, why):
+        """`kuq_pimc.pimc_move` with `samples` determinizations (fewer if the
+        time limit or a stop comes first)."""
+        from crossridor.engine.algorithms.common import deadline_of, now
         from crossridor.engine.stop import stopped
         from .kuq_pimc import pimc_move
         if rest:
-            raise UnsupportedGameError("kreuzundquer ismcts: mode=pimc takes the options sims, nodes, "
-                                       f"time and bias, not {', '.join(sorted(rest))}")
-        budget = sim_budget("ismcts", limits)
-        samples = max(1, budget // len(self.legal_moves()))
+            raise UnsupportedGameError(f"kreuzundquer ismcts: {why} takes the options sims, nodes, "
+                                       f"time, bias, stages and build, not {', '.join(sorted(rest))}")
         deadline = deadline_of(limits, now())
 
         def stop():
             return stopped() or (deadline is not None and now() >= deadline)
-        return pimc_move(self, samples, bias, seed, now, stop)
+        return pimc_move(self, samples, bias, stages, seed, now, stop)
 
 
 # ----------------------------------------------------------------------------- heuristic player
 
 ISMCTS_PRIOR_WEIGHT = 5.0
 # ismcts mode: "tree" (ISMCTS with the policy prior and stage leaves) or
-# "pimc" (collection moves by `kuq_pimc`, the rest by the tree)
-PIMC_OPTIONS = {"mode": ("tree", "pimc"), "bias": (float, 0.0, 10.0)}
-PIMC_DEFAULTS = {"mode": "tree", "bias": 0.0}
+# "pimc" (collection moves by `kuq_pimc`, the rest by the tree); stages: how
+# many stages each playout plays (1: to the end of the current stage, scored
+# by the outlook; a race rarely lasts more than 3, so 20 plays it out); build:
+# N > 0 judges each build by N playouts of the whole race (`kuq_pimc`)
+PIMC_OPTIONS = {"mode": ("tree", "pimc"), "bias": (float, 0.0, 10.0), "stages": (int, 1, 200),
+                "build": (int, 0, 100_000)}
+PIMC_DEFAULTS = {"mode": "tree", "bias": 0.0, "stages": 1, "build": 0}
 
 
 def _policy_prior(state):

@@ -1,13 +1,15 @@
 """Kreuz & Quer: a one-ply determinized search of the collection moves
-(`ismcts:mode=pimc`), an alternative to the game's default ISMCTS tree.
+(`ismcts:mode=pimc`) and of the build (`ismcts:build=N`), alternatives to the
+game's default ISMCTS tree.
 
 In the collection (flip / take / stop, keep / leave) the player to move has
-two to six moves. `pimc_move` judges each by `samples` determinizations
+two to six moves; in the build, 28. `pimc_move` judges each by `samples` determinizations
 (`KState.sample_determinization`): every move is played on a copy of the same
-determinization and the rest of the stage is played out by
-`kuq_rollout.stage_evaluator` with a generator seeded alike for every move
+determinization and the rest of the stage (or `stages` stages) is played
+out by `kuq_rollout.stage_evaluator` with a generator seeded alike for every move
 (common random numbers), so the moves are compared on the same hidden cards
-and, as far as the playouts run alike, the same flips. The move with the best
+and, as far as the playouts run alike, the same flips. Before a playout, chance is drawn and the other players' builds are made by
+the heuristic rules (`heuristic_move`). The move with the best
 mean value for the player wins; the policy's move (`kuq_policy.policy_move`)
 gets `bias` added to its mean, so another move must beat it by that much (and
 wins ties).
@@ -26,7 +28,7 @@ from .kuq_rollout import stage_evaluator
 __all__ = ["pimc_move"]
 
 
-def pimc_move(state, samples: int, bias: float, seed, now, stop) -> SearchResult:
+def pimc_move(state, samples: int, bias: float, stages: int, seed, now, stop) -> SearchResult:
     """The move of the player to move in a collection phase (see the module
     doc). `now` is the clock and `stop()` says when to give up: the moves
     are then judged on the determinizations done so far (at least one)."""
@@ -46,15 +48,8 @@ def pimc_move(state, samples: int, bias: float, seed, now, stop) -> SearchResult
             s = det.clone()
             crn = random.Random(k)
             s.play(m)
-            while s.current_player == CHANCE:
-                outcomes = s.chance_outcomes()
-                x, acc = crn.random(), 0.0
-                for o, pr in outcomes:
-                    acc += pr
-                    if x < acc:
-                        break
-                s.play(o)
-            total[i] += stage_evaluator(s, rng=crn)[me]
+            _to_collection(s, crn)
+            total[i] += stage_evaluator(s, rng=crn, max_stages=stages)[me]
             nodes += 1
         done += 1
     means = [t / done for t in total]
@@ -65,3 +60,22 @@ def pimc_move(state, samples: int, bias: float, seed, now, stop) -> SearchResult
                         nps=nodes / dt if dt > 0 else 0.0, pv=(moves[best],),
                         extra={"mode": "pimc", "samples": done,
                                "means": {str(m): round(v, 4) for m, v in zip(moves, means)}})
+
+
+def _to_collection(s, rng) -> None:
+    """Resolve chance (by its probabilities) and play the others' builds by
+    the heuristic rules until a collection move or the end."""
+    from .kreuz_und_quer import heuristic_move
+    while True:
+        p = s.current_player
+        if p == CHANCE:
+            x, acc = rng.random(), 0.0
+            for o, pr in s.chance_outcomes():
+                acc += pr
+                if x < acc:
+                    break
+            s.play(o)
+        elif p >= 0 and s.phase == "build":
+            s.play(heuristic_move(s))
+        else:
+            return
