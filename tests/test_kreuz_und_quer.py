@@ -622,6 +622,11 @@ def test_policy_moves():
     s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/w/34/-/0"))
     play(s, "flip @w")
     assert policy_move(s) == Move("keep") and heuristic_move(s) == Move("leave")
+    assert policy_move(s, deny=0.0) == Move("leave")            # no denial
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=1), seed=1, deny=0.0)
+    assert r.move == Move("leave")                                # the prior's move, expanded first
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=1), seed=1)
+    assert r.move == Move("keep")
     s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/g/34/-/0"))
     play(s, "flip @w")
     assert policy_move(s) == Move("leave")

@@ -1042,7 +1042,8 @@ class KState(LearningState):
             if own["mode"] == "pimc" and self.phase in ("collect", "decide") and mine:
                 samples = max(1, sim_budget("ismcts", limits) // len(self.legal_moves()))
                 return self._pimc(limits, seed, samples, own["bias"], stages, opts, "mode=pimc")
-            opts.setdefault("prior", _policy_prior)
+            deny = own["deny"]
+            opts.setdefault("prior", _policy_prior if deny is None else (lambda st: _policy_prior(st, deny)))
             opts.setdefault("prior_weight", ISMCTS_PRIOR_WEIGHT)
             if "rollout" not in opts and "evaluator" not in opts:
                 opts["evaluator"] = stage_evaluator if stages == 1 else \
@@ -1073,15 +1074,16 @@ ISMCTS_PRIOR_WEIGHT = 5.0
 # "pimc" (collection moves by `kuq_pimc`, the rest by the tree); stages: how
 # many stages each playout plays (1: to the end of the current stage, scored
 # by the outlook; a race rarely lasts more than 3, so 20 plays it out); build:
-# N > 0 judges each build by N playouts of the whole race (`kuq_pimc`)
+# N > 0 judges each build by N playouts of the whole race (`kuq_pimc`); deny:
+# the prior's `kuq_policy.DENY` (below its DEAD)
 PIMC_OPTIONS = {"mode": ("tree", "pimc"), "bias": (float, 0.0, 10.0), "stages": (int, 1, 200),
-                "build": (int, 0, 100_000)}
-PIMC_DEFAULTS = {"mode": "tree", "bias": 0.0, "stages": 1, "build": 0}
+                "build": (int, 0, 100_000), "deny": (float, 0.0, 2.99)}
+PIMC_DEFAULTS = {"mode": "tree", "bias": 0.0, "stages": 1, "build": 0, "deny": None}
 
 
-def _policy_prior(state):
+def _policy_prior(state, deny=None):
     from .kuq_policy import policy_move
-    return policy_move(state)       # the heuristic player's build
+    return policy_move(state, deny)       # the heuristic player's build
 
 
 def heuristic_move(state: KState) -> Move:
