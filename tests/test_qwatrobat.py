@@ -494,6 +494,10 @@ def test_ismcts_lays_out_from_the_setup_table():
     picks = {str(lay(g, seed).move) for seed in range(24)}
     assert picks <= set(ranked[:4]) and len(picks) > 1          # the 4 best, seeded
     assert lay(g, 5).move == lay(g, 5).move
+    distinct = [k for k in ranked if len(set(k.split("/")[0])) == 4][:4]
+    picks = {str(lay(g, seed, setup_front="distinct").move) for seed in range(24)}
+    assert picks <= set(distinct) and len(picks) > 1 and picks != set(ranked[:4])
+    assert all(len(set(k.split("/")[0])) == 4 for k in picks)
     # by the tree: a search of the 126 layouts; other rules have no table
     for r in (lay(g, 1, setup="search"), lay(load(cards=10), 1), lay(load(last_round_points=5), 1)):
         assert isinstance(r.move, Setup) and "setup" not in r.extra and r.nodes == 20

@@ -704,7 +704,8 @@ class QState(LearningState):
 
     def _ismcts(self, limits, seed, options):
         """The generic ISMCTS with the game's defaults: the layout from the
-        table of `qw_setups` (option setup=table, among the `setup_top` best)
+        table of `qw_setups` (option setup=table, among the `setup_top` best;
+        setup_front=distinct: among those with four different front cards)
         or by the tree (setup=search), and with endgame=N > 0 (default 10)
         leaves valued by `endgame_evaluator` once N pushes or fewer are left;
         option draw=V values a draw V for the searching player (-V for the
@@ -717,7 +718,7 @@ class QState(LearningState):
         if own["setup"] == "table" and p >= 0 and self.layout[p] is None:
             from .qw_setups import table_setup
             t0 = _time.perf_counter()
-            mv = table_setup(self.game, own["setup_top"], random.Random(seed))
+            mv = table_setup(self.game, own["setup_top"], random.Random(seed), own["setup_front"])
             if mv is not None:
                 dt = _time.perf_counter() - t0
                 return SearchResult(move=mv, score=0.0, depth=0, nodes=1, seconds=dt,
@@ -741,8 +742,8 @@ def _resolve_cached(field, clear_four, nvals):
 
 SOLVER_OPTIONS = {"objective": ("result", "margin"), "on_iteration": CALLABLE_OR_NONE}
 ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20),
-                  "draw": (float, -1.0, 1.0)}
-ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10, "draw": 0.0}
+                  "draw": (float, -1.0, 1.0), "setup_front": ("any", "distinct")}
+ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10, "draw": 0.0, "setup_front": "any"}
 GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
 
 
