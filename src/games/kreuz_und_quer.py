@@ -63,7 +63,9 @@ Search fast paths (`native_search`): "greedy" (also "heuristic"): the
 heuristic player in `heuristic_move`. "ismcts" runs the generic ISMCTS with
 game defaults for the options not given: prior = `kuq_policy.policy_move`
 (progressive bias, weight `ISMCTS_PRIOR_WEIGHT`) and, unless rollout or
-evaluator is given, evaluator = `kuq_rollout.stage_evaluator`. Every other
+evaluator is given, evaluator = `kuq_rollout.stage_evaluator`; its own
+options (none on by default: `PIMC_OPTIONS`) are stages (playout horizon),
+mode=pimc and build=N (`games.kuq_pimc`) and deny (the prior's). Every other
 algorithm runs the generic module; `evaluate()` is a cheap heuristic (distance to the goal counting the
 pile, points), and `games.kuq_rollout.stage_evaluator` a playout of the rest
 of the stage with the heuristic rules, for `evaluator=` of mcts / ismcts.

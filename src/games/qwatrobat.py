@@ -48,7 +48,9 @@ Search fast paths (`native_search`)
                 does for rules the table was not computed for), and option
                 endgame=N: leaves valued by `endgame_evaluator` once N pushes
                 or fewer are left (default 10, measured stronger than random
-                playouts; 0: random playouts)
+                playouts; 0: random playouts); draw=V: a draw is worth V to
+                the searching side (default 0); setup_front=distinct: the
+                table's layouts with four different front cards only
 Other algorithms run the generic modules. `evaluate()` is the score lead scaled by the points left;
 `endgame_evaluator` (random pushes down to 10 left, then the exact solver on
 the determinization) is a stronger leaf value for `evaluator=` of ismcts.
