@@ -29,8 +29,8 @@ __all__ = ["pimc_move"]
 
 
 def pimc_move(state, samples: int, bias: float, stages: int, seed, now, stop) -> SearchResult:
-    """The move of the player to move in a collection phase (see the module
-    doc). `now` is the clock and `stop()` says when to give up: the moves
+    """The move of the player to move in a collection phase or the build
+    (see the module doc). `now` is the clock and `stop()` says when to give up: the moves
     are then judged on the determinizations done so far (at least one)."""
     from .kuq_policy import policy_move
     t0 = now()
