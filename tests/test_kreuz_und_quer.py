@@ -7,7 +7,7 @@ import random
 import pytest
 
 import crossridor
-from crossridor import CHANCE, TERMINAL
+from crossridor import CHANCE, TERMINAL, CrossridorError
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError)
 from crossridor.games.kreuz_und_quer import Move, heuristic_move
@@ -622,6 +622,11 @@ def test_policy_moves():
     s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/w/34/-/0"))
     play(s, "flip @w")
     assert policy_move(s) == Move("keep") and heuristic_move(s) == Move("leave")
+    assert policy_move(s, deny=0.0) == Move("leave")            # no denial
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=1), seed=1, deny=0.0)
+    assert r.move == Move("leave")                                # the prior's move, expanded first
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=1), seed=1)
+    assert r.move == Move("keep")
     s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/g/34/-/0"))
     play(s, "flip @w")
     assert policy_move(s) == Move("leave")
@@ -637,6 +642,43 @@ def test_ismcts_game_defaults():
     r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, rollout="random",
                       prior=None)
     assert r.move in s.legal_moves()
+
+
+def test_ismcts_pimc_mode():
+    g = tdeck(races=1)
+    # player 0's pile reaches the goal: stopping wins the race, in every determinization
+    s = g.state_from_position(pos_collect("-/1,2/-/-/w/31/sw/0", "-/3,4/-/-/s/-1/-/0"))
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, mode="pimc")
+    n = len(s.legal_moves())
+    assert r.move == Move("stop") and r.extra["means"]["stop"] == r.score == 1.0
+    assert r.extra["samples"] == 30 // n and r.nodes == n * (30 // n)
+    again = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, mode="pimc")
+    assert again.extra["means"] == r.extra["means"]
+    # a time limit alone: at least one determinization, every move judged
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(time=0.05), seed=1, mode="pimc")
+    assert r.extra["samples"] >= 1 and set(r.extra["means"]) == set(map(str, s.legal_moves()))
+    # keep / leave; the build is searched by the tree
+    t = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/w/34/-/0"))
+    play(t, "flip @w")
+    r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=2, mode="pimc", bias=0.5)
+    assert r.move == Move("keep") and set(r.extra["means"]) == {"keep", "leave"}   # the policy's, by the bias
+    # playouts to the end of the race: every playout is a result, +1 / -1 (0: a tie)
+    r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=2, mode="pimc", stages=20)
+    assert all(round(v * 20) == v * 20 for v in r.extra["means"].values())
+    r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=2, stages=20)
+    assert r.move in t.legal_moves() and r.extra["sims"] == 20
+    b = kuq().new_state(seed=3)
+    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, mode="pimc")
+    assert r.move in b.legal_moves() and r.extra["sims"] == 20
+    # build=N: each of the 28 builds judged by N playouts of the whole race (one race: results)
+    b = kuq(races=1).new_state(seed=3)
+    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, build=2)
+    assert r.move in b.legal_moves() and r.extra["samples"] == 2 and r.nodes == 2 * 28
+    assert len(r.extra["means"]) == 28 and all(v in (-1, -0.5, 0, 0.5, 1) for v in r.extra["means"].values())
+    with pytest.raises(CrossridorError, match="mode=pimc takes"):
+        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), mode="pimc", c=0.5)
+    with pytest.raises(CrossridorError, match="mode"):
+        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), mode="tres")
 
 
 def test_masks_match_the_set_walk():

@@ -13,13 +13,13 @@ import crossridor
 from crossridor import CrossridorError, Limits
 from crossridor.engine.algorithms import alphabeta, common, greedy
 from crossridor.engine.options import C_INT, C_LLONG, CALLABLE_OR_NONE, FLAG, check_value
-from crossridor.games import crosswise, quoridor, qwatrobat
+from crossridor.games import crosswise, kreuz_und_quer, quoridor, qwatrobat
 
 BAD = [math.nan, math.inf, -math.inf, 10 ** 30, -(10 ** 30), -1, "x", [], True, 0.5]
 
 
 def _ismcts_schema():
-    return {**common.MCTS_SCHEMA, "prior": CALLABLE_OR_NONE, "prior_weight": (float, 0.0, 1e6)}
+    return {**common.MCTS_SCHEMA, "prior": CALLABLE_OR_NONE, "prior_weight": (float, 0.0, 1e6), "utility": CALLABLE_OR_NONE}
 
 
 # (game, game params, algorithm, limits, schema, options every case needs)
@@ -35,8 +35,8 @@ CASES = [
     ("crosswise", {}, "random", Limits(depth=1), {}, {}),
     ("qwatrobat", {"open": True, "first": 0}, "alphabeta", Limits(depth=1), qwatrobat.SOLVER_OPTIONS, {}),
     ("qwatrobat", {}, "greedy", Limits(depth=1), qwatrobat.GREEDY_OPTIONS, {}),
-    ("qwatrobat", {}, "ismcts", Limits(sims=5), _ismcts_schema(), {}),
-    ("kreuzundquer", {}, "ismcts", Limits(sims=2), _ismcts_schema(), {}),
+    ("qwatrobat", {}, "ismcts", Limits(sims=5), {**_ismcts_schema(), **qwatrobat.ISMCTS_OPTIONS}, {}),
+    ("kreuzundquer", {}, "ismcts", Limits(sims=2), {**_ismcts_schema(), **kreuz_und_quer.PIMC_OPTIONS}, {}),
     ("kreuzundquer", {}, "greedy", Limits(depth=1), {}, {}),
     ("kreuzundquer", {}, "random", Limits(depth=1), {}, {}),
 ]
@@ -93,7 +93,7 @@ def test_unknown_option_is_refused_and_the_bounds_run(name, params, algorithm, l
     with pytest.raises(CrossridorError, match="unknown option"):
         crossridor.search(state.clone(), algorithm, limits, seed=1, **base, no_such_option=1)
     for option, kind in schema.items():
-        if option in base or option in ("on_iteration", "evaluator", "prior") or not isinstance(kind, tuple):
+        if option in base or option in ("on_iteration", "evaluator", "prior", "utility") or not isinstance(kind, tuple):
             continue
         if all(isinstance(k, str) for k in kind):
             values = list(kind)

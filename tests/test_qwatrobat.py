@@ -494,11 +494,29 @@ def test_ismcts_lays_out_from_the_setup_table():
     picks = {str(lay(g, seed).move) for seed in range(24)}
     assert picks <= set(ranked[:4]) and len(picks) > 1          # the 4 best, seeded
     assert lay(g, 5).move == lay(g, 5).move
+    distinct = [k for k in ranked if len(set(k.split("/")[0])) == 4][:4]
+    picks = {str(lay(g, seed, setup_front="distinct").move) for seed in range(24)}
+    assert picks <= set(distinct) and len(picks) > 1 and picks != set(ranked[:4])
+    assert all(len(set(k.split("/")[0])) == 4 for k in picks)
     # by the tree: a search of the 126 layouts; other rules have no table
     for r in (lay(g, 1, setup="search"), lay(load(cards=10), 1), lay(load(last_round_points=5), 1)):
         assert isinstance(r.move, Setup) and "setup" not in r.extra and r.nodes == 20
     with pytest.raises(CrossridorError, match="setup"):
         lay(g, 1, setup="best")
+
+
+def test_ismcts_draw_value():
+    from crossridor.games.qwatrobat import draw_utility
+    u = draw_utility(1, -0.5)
+    assert u([0.0, 0.0]) == [0.5, -0.5] and u([1.0, -1.0]) == [1.0, -1.0] and u([-1.0, 1.0]) == [-1.0, 1.0]
+    # round 4 at 7-2, worth 5: a forced draw, so every simulation is worth the draw value
+    s = load(first=0, last_round_points=5).state_from_position(HAND.format("3,2"))
+    s.play("c1")
+    for draw in (0.0, -0.5, 0.25):
+        r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, draw=draw)
+        assert r.score == draw
+    with pytest.raises(CrossridorError, match="draw"):
+        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), draw=-2)
 
 
 def test_ismcts_endgame_leaves():

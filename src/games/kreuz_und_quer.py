@@ -63,7 +63,9 @@ Search fast paths (`native_search`): "greedy" (also "heuristic"): the
 heuristic player in `heuristic_move`. "ismcts" runs the generic ISMCTS with
 game defaults for the options not given: prior = `kuq_policy.policy_move`
 (progressive bias, weight `ISMCTS_PRIOR_WEIGHT`) and, unless rollout or
-evaluator is given, evaluator = `kuq_rollout.stage_evaluator`. Every other
+evaluator is given, evaluator = `kuq_rollout.stage_evaluator`; its own
+options (none on by default: `PIMC_OPTIONS`) are stages (playout horizon),
+mode=pimc and build=N (`games.kuq_pimc`) and deny (the prior's). Every other
 algorithm runs the generic module; `evaluate()` is a cheap heuristic (distance to the goal counting the
 pile, points), and `games.kuq_rollout.stage_evaluator` a playout of the rest
 of the stage with the heuristic rules, for `evaluator=` of mcts / ismcts.
@@ -1030,24 +1032,60 @@ class KState(LearningState):
             # game defaults for options not given: the policy of `kuq_policy` as a
             # progressive bias, leaves scored by a heuristic playout of the stage
             from crossridor.engine.algorithms import ismcts
+            from crossridor.engine.algorithms.common import sim_budget
             from .kuq_rollout import stage_evaluator
             opts = dict(options)
-            opts.setdefault("prior", _policy_prior)
+            own = check_options("kreuzundquer ismcts", {k: opts.pop(k) for k in PIMC_OPTIONS if k in opts},
+                                PIMC_OPTIONS, PIMC_DEFAULTS)
+            stages = own["stages"]
+            mine = self.current_player >= 0
+            if own["build"] and self.phase == "build" and mine:
+                return self._pimc(limits, seed, own["build"], 0.0, self.game.max_stages, opts, "build")
+            if own["mode"] == "pimc" and self.phase in ("collect", "decide") and mine:
+                samples = max(1, sim_budget("ismcts", limits) // len(self.legal_moves()))
+                return self._pimc(limits, seed, samples, own["bias"], stages, opts, "mode=pimc")
+            deny = own["deny"]
+            opts.setdefault("prior", _policy_prior if deny is None else (lambda st: _policy_prior(st, deny)))
             opts.setdefault("prior_weight", ISMCTS_PRIOR_WEIGHT)
             if "rollout" not in opts and "evaluator" not in opts:
-                opts["evaluator"] = stage_evaluator
+                opts["evaluator"] = stage_evaluator if stages == 1 else \
+                    (lambda st: stage_evaluator(st, max_stages=stages))
             return ismcts.search(self, limits, seed=seed, **opts)
         return NotImplemented
+
+    def _pimc(self, limits, seed, samples, bias, stages, rest, why):
+        """`kuq_pimc.pimc_move` with `samples` determinizations (fewer if the
+        time limit or a stop comes first)."""
+        from crossridor.engine.algorithms.common import deadline_of, now
+        from crossridor.engine.stop import stopped
+        from .kuq_pimc import pimc_move
+        if rest:
+            raise UnsupportedGameError(f"kreuzundquer ismcts: {why} takes the options sims, nodes, "
+                                       f"time, bias, stages and build, not {', '.join(sorted(rest))}")
+        deadline = deadline_of(limits, now())
+
+        def stop():
+            return stopped() or (deadline is not None and now() >= deadline)
+        return pimc_move(self, samples, bias, stages, seed, now, stop)
 
 
 # ----------------------------------------------------------------------------- heuristic player
 
 ISMCTS_PRIOR_WEIGHT = 5.0
+# ismcts mode: "tree" (ISMCTS with the policy prior and stage leaves) or
+# "pimc" (collection moves by `kuq_pimc`, the rest by the tree); stages: how
+# many stages each playout plays (1: to the end of the current stage, scored
+# by the outlook; a race rarely lasts more than 3, so 20 plays it out); build:
+# N > 0 judges each build by N playouts of the whole race (`kuq_pimc`); deny:
+# the prior's `kuq_policy.DENY` (below its DEAD)
+PIMC_OPTIONS = {"mode": ("tree", "pimc"), "bias": (float, 0.0, 10.0), "stages": (int, 1, 200),
+                "build": (int, 0, 100_000), "deny": (float, 0.0, 2.99)}
+PIMC_DEFAULTS = {"mode": "tree", "bias": 0.0, "stages": 1, "build": 0, "deny": None}
 
 
-def _policy_prior(state):
+def _policy_prior(state, deny=None):
     from .kuq_policy import policy_move
-    return policy_move(state)       # the heuristic player's build
+    return policy_move(state, deny)       # the heuristic player's build
 
 
 def heuristic_move(state: KState) -> Move:

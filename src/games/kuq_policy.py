@@ -39,8 +39,11 @@ def pile_cost(tr, pos, pile) -> float:
     return lo - math.log(sum(math.exp(lo - c) for c in costs))
 
 
-def policy_move(state):
-    """The policy's move for the player to move (collect / decide / build)."""
+def policy_move(state, deny: float = None):
+    """The policy's move for the player to move (collect / decide / build);
+    `deny` replaces `DENY` (it must stay below `DEAD`, or the policy keeps
+    cards that fit nowhere in its own pile)."""
+    deny = DENY if deny is None else deny
     from .kreuz_und_quer import FLIP, KEEP, LEAVE, STOP, Move, heuristic_move
     ph = state.phase
     if ph not in ("collect", "decide"):
@@ -56,7 +59,7 @@ def policy_move(state):
         c = pile_cost(tr, pos, pile + [state.pending])
         if c < now - 1e-9:
             return KEEP
-        if DENY and c <= now + DENY and _helps_others(state, p, state.pending):
+        if deny and c <= now + deny and _helps_others(state, p, state.pending):
             return KEEP
         return LEAVE
     if now == -math.inf:

@@ -122,10 +122,10 @@ def _draw(down, rng):
 
 def stage_evaluator(state, rng=None, max_stages: int = 1) -> list:
     """Play on with the heuristic rules to the end of the current stage (or
-    `max_stages` stages), then score as described in the module doc. A
-    stage that has not started (nothing collected yet) is not played: its
-    value is the positions' (so every move is judged at the end of the
-    stage it is played in)."""
+    `max_stages` stages), then score as described in the module doc. With
+    max_stages=1, a stage that has not started (nothing collected yet) is
+    not played: its value is the positions' (so every move is judged at the
+    end of the stage it is played in)."""
     rng = rng or _RNG
     g = state.game
     n = g.n
@@ -134,8 +134,8 @@ def stage_evaluator(state, rng=None, max_stages: int = 1) -> list:
         return state.returns()
     if ph not in ("collect", "flip", "decide"):
         return state.evaluate()
-    if ph == "collect" and state.tick == 0 and state.turn == 0 and not any(state.up) \
-            and not any(state.tp):
+    if max_stages == 1 and ph == "collect" and state.tick == 0 and state.turn == 0 \
+            and not any(state.up) and not any(state.tp):
         max_stages = 0
     routes = [list(r) for r in state.route]
     aside = [len(a) for a in state.aside]

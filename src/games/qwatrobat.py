@@ -48,7 +48,9 @@ Search fast paths (`native_search`)
                 does for rules the table was not computed for), and option
                 endgame=N: leaves valued by `endgame_evaluator` once N pushes
                 or fewer are left (default 10, measured stronger than random
-                playouts; 0: random playouts)
+                playouts; 0: random playouts); draw=V: a draw is worth V to
+                the searching side (default 0); setup_front=distinct: the
+                table's layouts with four different front cards only
 Other algorithms run the generic modules. `evaluate()` is the score lead scaled by the points left;
 `endgame_evaluator` (random pushes down to 10 left, then the exact solver on
 the determinization) is a stronger leaf value for `evaluator=` of ismcts.
@@ -704,9 +706,12 @@ class QState(LearningState):
 
     def _ismcts(self, limits, seed, options):
         """The generic ISMCTS with the game's defaults: the layout from the
-        table of `qw_setups` (option setup=table, among the `setup_top` best)
+        table of `qw_setups` (option setup=table, among the `setup_top` best;
+        setup_front=distinct: among those with four different front cards)
         or by the tree (setup=search), and with endgame=N > 0 (default 10)
-        leaves valued by `endgame_evaluator` once N pushes or fewer are left."""
+        leaves valued by `endgame_evaluator` once N pushes or fewer are left;
+        option draw=V values a draw V for the searching player (-V for the
+        other) instead of 0, so that a negative V prefers chances to win."""
         from crossridor.engine.algorithms import ismcts
         opts = dict(options)
         own = check_options("qwatrobat ismcts", {k: opts.pop(k) for k in ISMCTS_OPTIONS if k in opts},
@@ -715,7 +720,7 @@ class QState(LearningState):
         if own["setup"] == "table" and p >= 0 and self.layout[p] is None:
             from .qw_setups import table_setup
             t0 = _time.perf_counter()
-            mv = table_setup(self.game, own["setup_top"], random.Random(seed))
+            mv = table_setup(self.game, own["setup_top"], random.Random(seed), own["setup_front"])
             if mv is not None:
                 dt = _time.perf_counter() - t0
                 return SearchResult(move=mv, score=0.0, depth=0, nodes=1, seconds=dt,
@@ -724,6 +729,8 @@ class QState(LearningState):
             rng = random.Random(seed)
             n = own["endgame"]
             opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng)
+        if own["draw"] and "utility" not in opts and p >= 0:
+            opts["utility"] = draw_utility(p, own["draw"])
         return ismcts.search(self, limits, seed=seed, **opts)
 
 
@@ -736,8 +743,9 @@ def _resolve_cached(field, clear_four, nvals):
 
 
 SOLVER_OPTIONS = {"objective": ("result", "margin"), "on_iteration": CALLABLE_OR_NONE}
-ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20)}
-ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10}
+ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20),
+                  "draw": (float, -1.0, 1.0), "setup_front": ("any", "distinct")}
+ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10, "draw": 0.0, "setup_front": "any"}
 GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
 
 
@@ -982,6 +990,18 @@ def greedy_search(state: QState, seed, options) -> SearchResult:
 
 
 # ----------------------------------------------------------------------------- rollout evaluator
+
+
+def draw_utility(me: int, draw: float):
+    """ISMCTS `utility`: a drawn simulation (return 0) is worth `draw` to
+    player `me` and `-draw` to the other; wins and losses stay +1 / -1."""
+    def utility(ret):
+        if ret[me] != 0.0:
+            return ret
+        out = [-draw, -draw]
+        out[me] = draw
+        return out
+    return utility
 
 _EVAL_RNG = random.Random(20061)
 

@@ -26,6 +26,9 @@ and a progressive bias (Chaslot et al. 2008): ``prior`` = callable(state)
 giving a favoured move (or None) for the player to move in a
 determinization; that move is expanded first and its UCB value gets
 ``prior_weight / (n + 1)`` (default weight 1.0 when a prior is given).
+Option ``utility`` = callable(returns) -> returns maps each simulation's
+return vector before it is backed up (e.g. a draw worth less than half a
+win to the searching player); the result's score is then in its units.
 Only moves legal in the real position can be returned; ``pv`` lists the
 most visited decision moves (chance events in between are not shown).
 """
@@ -84,11 +87,11 @@ def _best_edge(node: _Node, player: int, allowed=None):
 
 def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
     options = dict(options)
-    bias = check_options("ismcts", {k: options.pop(k) for k in ("prior", "prior_weight") if k in options},
-                         {"prior": CALLABLE_OR_NONE, "prior_weight": (float, 0.0, 1e6)},
-                         {"prior": None, "prior_weight": 1.0})
+    bias = check_options("ismcts", {k: options.pop(k) for k in ("prior", "prior_weight", "utility") if k in options},
+                         {"prior": CALLABLE_OR_NONE, "prior_weight": (float, 0.0, 1e6), "utility": CALLABLE_OR_NONE},
+                         {"prior": None, "prior_weight": 1.0, "utility": None})
     opts = mcts_options("ismcts", options, state)
-    prior, pw = bias["prior"], bias["prior_weight"]
+    prior, pw, utility = bias["prior"], bias["prior_weight"], bias["utility"]
     traits = traits_of(state)
     check_game(traits)
     budget = sim_budget("ismcts", limits)
@@ -182,7 +185,7 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
         if not hidden:
             for _ in range(played + extra):
                 d.undo()
-        backup(path, ret)
+        backup(path, ret if utility is None else utility(ret))
         sims += 1
 
     seconds = now() - start
