@@ -776,9 +776,47 @@ cdef int cw_infer_deal(const cw_State* root, const cw_Undo* hist, int nhist, int
     memcpy(d, &best, sizeof(cw_State))
     return 0
 
+cdef int cw_greedy_value(cw_State* e, int viewer, long long* leaves) noexcept nogil:
+    """Play e out to the end with greedy moves for every seat; the final
+    value (cw_term_value) for the viewer's team."""
+    cdef int buf[CW_MAXMOVES]
+    cdef cw_Undo u
+    cdef int v
+    while not e.over:
+        cw_make(e, cw_greedy_fast(e, buf), &u)
+        leaves[0] += 1
+    v = cw_term_value(e, 0)
+    return v if cw_team(cw_to_move(e)) == cw_team(viewer) else -v
+
+cdef int cw_tree_value(cw_State* e, int viewer, int k, long long* leaves) noexcept nogil:
+    """A small tree over the greedy playouts (option tree=k): the other
+    team's greedy moves up to the next turn of the viewer's team, then the
+    best for that team of its k best moves by one-move gain (and every win or
+    six block, cw_root_candidates), each played out with greedy moves. The
+    value is for the viewer's team; e is changed."""
+    cdef int cand[CW_MAXMOVES]
+    cdef int buf[CW_MAXMOVES]
+    cdef cw_State f
+    cdef cw_Undo u
+    cdef int n, i, v, best = -CW_INF
+    while not e.over and cw_team(cw_to_move(e)) != cw_team(viewer):
+        cw_make(e, cw_greedy_fast(e, buf), &u)
+        leaves[0] += 1
+    if e.over:
+        return cw_greedy_value(e, viewer, leaves)
+    n = cw_root_candidates(e, cw_to_move(e), k, 1, cand)
+    for i in range(n):
+        memcpy(&f, e, sizeof(cw_State))
+        cw_make(&f, cand[i], &u)
+        v = cw_greedy_value(&f, viewer, leaves)
+        if v > best:
+            best = v
+    return best
+
 cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                  int depth, int width, int root_k, double scale, int roll, int eps_pct,
-                 int halving, const cw_Undo* hist, int nhist, int infer, int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
+                 int halving, const cw_Undo* hist, int nhist, int infer, int tree,
+                 int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
                  int* evals_out, long long* leaves_out, volatile int* stop) noexcept nogil:
     """PIMC search from the view of the player to move. One evaluation =
     one root move scored in one deal; the root moves are evaluated in turn,
@@ -824,7 +862,10 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
             if stop_check(&sc):
                 break
             cw_make(&d, rootmoves[i], &u)
-            if roll > 0:
+            if roll == 2 and tree > 1:
+                memcpy(&e, &d, sizeof(cw_State))
+                v = cw_tree_value(&e, viewer, tree, &leaves)
+            elif roll > 0:
                 # the deal played out to the end after the root move
                 memcpy(&e, &d, sizeof(cw_State))
                 while not e.over:

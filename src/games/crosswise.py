@@ -82,15 +82,17 @@ TOTAL = (7, 7, 7, 7, 7, 7, 3, 3, 3, 3)
 DEFAULT_MODE = "pimc"
 PIMC_DEPTH, PIMC_WIDTH, PIMC_ROOT_K, PIMC_SCALE, PIMC_ROLL, PIMC_HALVING = 3, 10, 12, 5.0, 2, 0
 PIMC_INFER = 0
+PIMC_TREE = 0
 
 # The options of the compiled searches per ismcts mode (engine.options
 # checks them; the bounds fit the C ints they go into).
 ISMCTS_OPTIONS = {
     "pimc": ({"mode": ("pimc", "mcts"), "depth": (int, 1, 8), "width": (int, 1, C_INT),
               "root_k": (int, 0, C_INT), "scale": (float, 1e-3, 1e6), "roll": (int, 0, 2),
-              "eps": (int, 0, 100), "halving": FLAG, "infer": (int, 0, 64)},
+              "eps": (int, 0, 100), "halving": FLAG, "infer": (int, 0, 64), "tree": (int, 0, 64)},
              {"depth": PIMC_DEPTH, "width": PIMC_WIDTH, "root_k": PIMC_ROOT_K, "scale": PIMC_SCALE,
-              "roll": PIMC_ROLL, "eps": 0, "halving": PIMC_HALVING, "infer": PIMC_INFER}),
+              "roll": PIMC_ROLL, "eps": 0, "halving": PIMC_HALVING, "infer": PIMC_INFER,
+              "tree": PIMC_TREE}),
     "mcts": ({"mode": ("pimc", "mcts"), "c": (float, 0.0, 100.0), "margin": (float, 0.0, 100.0),
               "eps": (int, 0, 100), "pbias": (float, 0.0, 1e6), "hexp": FLAG, "root_k": (int, 0, C_INT),
               "act": FLAG},
@@ -664,7 +666,11 @@ class CrosswiseState(LearningState):
         (up to 48 times) until, taken back to each of those moves, the
         mover's dealt hand makes that move the greedy one; hands that would
         have played otherwise are unlikely. Against greedy at 300 sims (100
-        games, the same deals) infer=2 scored 70.5%, infer=0 64.5%. sims counts
+        games, the same deals) infer=2 scored 70.5%, infer=0 64.5%. tree=K
+        (0..64, off; with roll=2) grows a small tree over the greedy
+        playouts: after the root move, the other team's greedy replies, then
+        the best of the K best moves by one-move gain of the mover's team,
+        each played out greedily (an evaluation costs about K playouts). sims counts
         evaluations (one root move in one deal); nodes = them. Against
         greedy (bench/bench_crosswise.py, 2 players, 1 s/move) roll=2 won
         114 of 146 games (3 draws, 78%), with halving 59 of 76; the MCTS
@@ -711,7 +717,7 @@ class CrosswiseState(LearningState):
             try:
                 code, score, nodes, leaves, stats = self._c.pimc(
                     sims, secs or 0.0, seed, opts["depth"], opts["width"], opts["root_k"], opts["scale"],
-                    opts["roll"], opts["eps"], opts["halving"], opts["infer"])
+                    opts["roll"], opts["eps"], opts["halving"], opts["infer"], opts["tree"])
             except ValueError as e:
                 raise CrossridorError(str(e)) from None
             extra = {"mode": "pimc", "evals": nodes, "leaf_moves": leaves,
