@@ -304,6 +304,19 @@ cdef int cw_greedy_fast(cw_State* s, int* buf) noexcept nogil:
     return best
 
 
+cdef int cw_root_gain(cw_State* d, int code, int team, int threat0) noexcept nogil:
+    """A root move's rank key: its one-move gain (cw_move_gain; 1000 for an
+    own six), +500 if it lowers the other team's threat of six (threat0:
+    cw_threats of the other team now); >= 500 only for wins and six blocks."""
+    cdef int g = cw_move_gain(d, code, team)
+    cdef cw_Undo u
+    if threat0 > 0:
+        cw_make(d, code, &u)
+        if cw_threats(d, 1 - team) < threat0:
+            g += 500          # below an own six (1000), above any score gain
+        cw_unmake(d, &u)
+    return g
+
 cdef int cw_root_candidates(cw_State* d, int viewer, int root_k, int rank_all,
                             int* rootmoves) noexcept nogil:
     """The viewer's moves ranked by one-move gain (+500 for lowering the
@@ -314,18 +327,11 @@ cdef int cw_root_candidates(cw_State* d, int viewer, int root_k, int rank_all,
     cdef int nroot = cw_gen_moves(d, rootmoves)
     cdef int rootgain[CW_MAXMOVES]
     cdef int team = cw_team(viewer), threat0, i, j, g, best, ch, nkeep
-    cdef cw_Undo u
     if not rank_all and (root_k <= 0 or nroot <= root_k):
         return nroot
     threat0 = cw_threats(d, 1 - team)
     for i in range(nroot):
-        g = cw_move_gain(d, rootmoves[i], team)
-        if threat0 > 0:
-            cw_make(d, rootmoves[i], &u)
-            if cw_threats(d, 1 - team) < threat0:
-                g += 500          # below an own six (1000), above any score gain
-            cw_unmake(d, &u)
-        rootgain[i] = g
+        rootgain[i] = cw_root_gain(d, rootmoves[i], team, threat0)
     nkeep = nroot
     if root_k > 0 and nroot > root_k:
         nkeep = 0
@@ -826,7 +832,8 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     inconsistent root. With halving (sequential halving), the budget is cut
     into phases; after each phase only the better half of the alive root
     moves (by mean value) stays alive, down to two; alive[i] is 1 for those
-    left."""
+    left. Wins and six blocks are never dropped: with few evaluations a
+    phase is too short to tell them from moves that leave a six open."""
     cdef int viewer = cw_to_move(root)
     cdef uint64_t rng = seed
     cdef cw_State d, e
@@ -838,12 +845,15 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     cdef StopCheck sc
     stop_check_init(&sc, stop, seconds)
     memcpy(&d, root, sizeof(cw_State))
+    cdef int forcing[CW_MAXMOVES]
     nroot = cw_root_candidates(&d, viewer, root_k, 1, rootmoves)
     nroot_out[0] = nroot
+    v = cw_threats(&d, 1 - cw_team(viewer))
     for i in range(nroot):
         acc[i] = 0.0
         cnt[i] = 0
         alive[i] = 1
+        forcing[i] = halving and cw_root_gain(&d, rootmoves[i], cw_team(viewer), v) >= 500
     nalive = nroot
     if halving:
         i = nroot
@@ -906,7 +916,7 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                 # moves beat it (mean value, then candidate order)
                 keep = (nalive + 1) // 2
                 for i in range(nroot):
-                    if not alive[i]:
+                    if not alive[i] or forcing[i]:
                         continue
                     mi = acc[i] / cnt[i]
                     better = 0
