@@ -1,6 +1,7 @@
 """Crosswise benchmarks.
 
     python3 bench/bench_crosswise.py speed            # playout moves/s, one core (--eps 100: random)
+    python3 bench/bench_crosswise.py time --sims 2000 # CPU seconds per search (the default ismcts)
     python3 bench/bench_crosswise.py match --games 200 --time 1.0 --players 2
     python3 bench/bench_crosswise.py match --games 100 --time 0.1 --players 4
     pytest bench/bench_crosswise.py                   # pytest-benchmark timings
@@ -22,6 +23,7 @@ and the score with its 95% interval (`crossridor.engine.stats.result_text`).
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 import crossridor
@@ -35,6 +37,26 @@ def speed(n: int = 20000, players: int = 2, eps: int = 20) -> tuple[int, float]:
     t = time.perf_counter()
     moves = st._c.bench_playouts(st.current_player, n, 12345, eps)
     return moves, time.perf_counter() - t
+
+
+def search_times(sims: int, players: int = 2, options: dict | None = None, deals: int = 4) -> list[float]:
+    """CPU seconds of one ismcts search (sims simulations, the default mode
+    and options, or `options`) at every sixth ply of `deals` seeded games
+    played by greedy, so a figure such as "2000 sims fit 1 s/move" does not
+    depend on the other processes on the machine (process time)."""
+    game = crossridor.load_game("crosswise", players=players)
+    times = []
+    for deal in range(deals):
+        state = game.new_state(seed=100 + deal)
+        ply = 0
+        while not state.is_terminal():
+            if ply % 6 == 1:
+                t = time.process_time()
+                crossridor.search(state, "ismcts", crossridor.Limits(sims=sims), seed=ply, **(options or {}))
+                times.append(time.process_time() - t)
+            state.play(crossridor.search(state, "greedy").move)
+            ply += 1
+    return times
 
 
 def engine_spec(a) -> str:
@@ -70,7 +92,7 @@ def match(a) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["speed", "match"])
+    ap.add_argument("what", choices=["speed", "time", "match"])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1, help="match seed (game i depends on it and i only)")
     ap.add_argument("--concurrency", type=int, default=1)
@@ -94,6 +116,14 @@ def main(argv=None) -> int:
         moves, dt = speed(players=a.players, eps=a.eps)
         print(f"{moves} playout moves in {dt:.3f} s: {moves / dt:,.0f} moves/s (one core, "
               f"{a.players} players, eps {a.eps}%)")
+        return 0
+    if a.what == "time":
+        opts = {k: (float(v) if "." in v else int(v) if v.isdigit() else v)
+                for k, v in (kv.partition("=")[::2] for kv in a.e or ())}
+        ts = sorted(search_times(a.sims or 2000, a.players, opts))
+        print(f"ismcts sims={a.sims or 2000} {opts or '(defaults)'}, {a.players} players, {len(ts)} positions: "
+              f"CPU s per search median {statistics.median(ts):.3f}, mean {statistics.mean(ts):.3f}, "
+              f"max {ts[-1]:.3f}")
         return 0
     print(match(a))
     return 0

@@ -33,7 +33,7 @@ SIGNATURE_MCTS_300 = [104358, 43]
 # Crosswise, per deal (2p-deal, 4p-deal, 2p-midgame)
 SIGNATURE_PLAYOUTS_200 = [8761, 8069, 5513]       # moves in 200 playouts
 SIGNATURE_ISMCTS_300 = [13012, 12140, 8236]       # playout moves, 300 sims
-SIGNATURE_PIMC_60 = [2799, 2796, 1782]            # leaf moves, 60 evaluations
+SIGNATURE_PIMC_60 = [2880, 2857, 1911]            # leaf moves, 60 evaluations (the defaults)
 # Qwatrobat exact solver nodes (result, margin)
 SIGNATURE_SOLVER = [4526, 14516]
 

@@ -89,3 +89,19 @@ def test_records_score_names_a_missing_file(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.count("\n") == 1 and "none.jsonl" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_bench_crosswise_times_a_search_every_sixth_ply():
+    import importlib.util
+    import crossridor
+    spec = importlib.util.spec_from_file_location("bench_crosswise", BENCH / "bench_crosswise.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    state, plies = crossridor.load_game("crosswise").new_state(seed=100), 0
+    while not state.is_terminal():
+        state.play(crossridor.search(state, "greedy").move)
+        plies += 1
+    times = mod.search_times(30, deals=1)
+    assert len(times) == (plies + 4) // 6 and all(t > 0 for t in times)
+    with pytest.raises(crossridor.CrossridorError):        # the options reach the search
+        mod.search_times(30, deals=1, options={"root_k": -1})

@@ -130,7 +130,7 @@ def test_ismcts_blocks_a_six_it_cannot_outrun():
 
 PIMC_VARIANTS = [dict(mode="pimc", depth=3), dict(mode="pimc", depth=1), dict(mode="pimc", roll=2),
                  dict(mode="pimc", roll=2, halving=1), dict(mode="pimc", roll=1, eps=20),
-                 dict(mode="pimc", roll=2, infer=2)]
+                 dict(mode="pimc", roll=2, infer=2), dict(mode="pimc", roll=2, tree=3)]
 
 
 @pytest.mark.parametrize("opts", PIMC_VARIANTS)
@@ -225,8 +225,29 @@ def test_inference_does_not_look_at_hidden_tiles():
     ra = crossridor.search(a, "ismcts", Limits(sims=150), seed=2, infer=2)
     rb = crossridor.search(b, "ismcts", Limits(sims=150), seed=2, infer=2)
     assert ra.move == rb.move and ra.extra == rb.extra
-    plain = crossridor.search(a, "ismcts", Limits(sims=150), seed=2)
+    plain = crossridor.search(a, "ismcts", Limits(sims=150), seed=2, infer=0)
     assert plain.extra["top"] != ra.extra["top"]        # the moves seen did change the deals
+
+
+def test_pimc_tree_branches_at_the_teams_next_turn():
+    # the same deals (the seed); tree=3 takes the best of three moves at the
+    # mover's next turn instead of the greedy one, so the root moves are
+    # worth more to the mover, and it plays out more moves; tree=1 is no tree
+    st = crossridor.load_game("crosswise").new_state(seed=5)
+    for _ in range(12):
+        st.play(crossridor.search(st, "greedy", Limits(sims=1)).move)
+    fixed = dict(root_k=12, halving=0, infer=0)      # every root move gets the same deals
+    plain = crossridor.search(st, "ismcts", Limits(sims=120), seed=4, **fixed)
+    one = crossridor.search(st, "ismcts", Limits(sims=120), seed=4, tree=1, **fixed)
+    tree = crossridor.search(st, "ismcts", Limits(sims=120), seed=4, tree=3, **fixed)
+    assert (one.move, one.extra) == (plain.move, plain.extra)
+    assert tree.nodes == 120 and tree.extra["leaf_moves"] > 2 * plain.extra["leaf_moves"]
+    q_plain = {m: q for m, _, q in plain.extra["top"]}
+    q_tree = {m: q for m, _, q in tree.extra["top"]}
+    both = q_plain.keys() & q_tree.keys()
+    assert both and sum(q_tree[m] for m in both) > sum(q_plain[m] for m in both)
+    with pytest.raises(crossridor.CrossridorError):
+        crossridor.search(st, "ismcts", Limits(sims=10), tree=65)
 
 
 def test_pimc_halving_keeps_the_best_two_alive():
@@ -239,12 +260,12 @@ def test_pimc_halving_keeps_the_best_two_alive():
 
 def test_default_mode_is_the_documented_pimc():
     """The README and the docstring: ismcts on Crosswise runs PIMC by default,
-    with greedy rollouts (roll=2), root_k 12, depth 3, width 10, scale 5, no
-    halving; mode=mcts is the tree search."""
+    with greedy rollouts (roll=2), root_k 30, depth 3, width 10, scale 5,
+    halving, infer 2, no tree; mode=mcts is the tree search."""
     st = crossridor.load_game("crosswise").new_state(seed=3)
     default = crossridor.search(st, "ismcts", Limits(sims=40), seed=1)
-    spelled = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=2, root_k=12,
-                                depth=3, width=10, scale=5.0, halving=0, infer=0)
+    spelled = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=2, root_k=30,
+                                depth=3, width=10, scale=5.0, halving=1, infer=2, tree=0)
     assert default.extra["mode"] == "pimc"
     assert (default.move, default.score, default.extra) == (spelled.move, spelled.score, spelled.extra)
     rollouts = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=1)

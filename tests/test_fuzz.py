@@ -194,7 +194,7 @@ def check_game_options(name, params):
 
 SEARCH_KEYS = ["hash", "tt", "prune_walls", "lmr", "null_move", "wall_gain", "aspiration", "wall_value",
                "tempo", "lone_wall_value", "rollout", "c", "widening", "rollout_depth", "mode", "depth",
-               "width", "root_k", "scale", "roll", "eps", "halving", "margin", "pbias", "hexp", "act",
+               "width", "root_k", "scale", "roll", "eps", "halving", "infer", "tree", "margin", "pbias", "hexp", "act",
                "objective", "samples", "prior_weight", "random_ties", "bogus"]
 OPTION_VALUES = hs.one_of(VALUES, hs.sampled_from(["eval", "random", "pimc", "mcts", "result", "margin"]),
                           hs.integers(0, 3))

@@ -342,9 +342,10 @@ cdef class CrosswiseCore:
 
     def pimc(self, int sims, double seconds, uint64_t seed, int depth=3, int width=10,
              int root_k=12, double scale=5.0, int roll=0, int eps_pct=0, int halving=0,
-             int infer=0):
+             int infer=0, int tree=0):
         """Determinized alpha-beta (cw_pimc) from the view of the player to
-        move. Returns (best code, its mean value for the mover's team,
+        move (tree > 1 with roll = 2: each root move's playout branches at
+        the team's next turn, cw_tree_value). Returns (best code, its mean value for the mover's team,
         evaluations, leaf moves scored, [(code, evaluations, mean value)] of
         the root candidates, best first)."""
         if self.s.over:
@@ -369,7 +370,7 @@ cdef class CrosswiseCore:
         try:
             with nogil:
                 rc = cw_pimc(&root, sims, seconds, seed, depth, width, root_k, scale, roll, eps_pct,
-                             halving, self.hist, self.nhist, infer, rootmoves, acc, cnt, alive,
+                             halving, self.hist, self.nhist, infer, tree, rootmoves, acc, cnt, alive,
                              &nroot, &evals, &leaves, stop)
             if rc < 0:
                 raise ValueError("crosswise: search failed (inconsistent state)")

@@ -304,6 +304,19 @@ cdef int cw_greedy_fast(cw_State* s, int* buf) noexcept nogil:
     return best
 
 
+cdef int cw_root_gain(cw_State* d, int code, int team, int threat0) noexcept nogil:
+    """A root move's rank key: its one-move gain (cw_move_gain; 1000 for an
+    own six), +500 if it lowers the other team's threat of six (threat0:
+    cw_threats of the other team now); >= 500 only for wins and six blocks."""
+    cdef int g = cw_move_gain(d, code, team)
+    cdef cw_Undo u
+    if threat0 > 0:
+        cw_make(d, code, &u)
+        if cw_threats(d, 1 - team) < threat0:
+            g += 500          # below an own six (1000), above any score gain
+        cw_unmake(d, &u)
+    return g
+
 cdef int cw_root_candidates(cw_State* d, int viewer, int root_k, int rank_all,
                             int* rootmoves) noexcept nogil:
     """The viewer's moves ranked by one-move gain (+500 for lowering the
@@ -314,18 +327,11 @@ cdef int cw_root_candidates(cw_State* d, int viewer, int root_k, int rank_all,
     cdef int nroot = cw_gen_moves(d, rootmoves)
     cdef int rootgain[CW_MAXMOVES]
     cdef int team = cw_team(viewer), threat0, i, j, g, best, ch, nkeep
-    cdef cw_Undo u
     if not rank_all and (root_k <= 0 or nroot <= root_k):
         return nroot
     threat0 = cw_threats(d, 1 - team)
     for i in range(nroot):
-        g = cw_move_gain(d, rootmoves[i], team)
-        if threat0 > 0:
-            cw_make(d, rootmoves[i], &u)
-            if cw_threats(d, 1 - team) < threat0:
-                g += 500          # below an own six (1000), above any score gain
-            cw_unmake(d, &u)
-        rootgain[i] = g
+        rootgain[i] = cw_root_gain(d, rootmoves[i], team, threat0)
     nkeep = nroot
     if root_k > 0 and nroot > root_k:
         nkeep = 0
@@ -776,9 +782,47 @@ cdef int cw_infer_deal(const cw_State* root, const cw_Undo* hist, int nhist, int
     memcpy(d, &best, sizeof(cw_State))
     return 0
 
+cdef int cw_greedy_value(cw_State* e, int viewer, long long* leaves) noexcept nogil:
+    """Play e out to the end with greedy moves for every seat; the final
+    value (cw_term_value) for the viewer's team."""
+    cdef int buf[CW_MAXMOVES]
+    cdef cw_Undo u
+    cdef int v
+    while not e.over:
+        cw_make(e, cw_greedy_fast(e, buf), &u)
+        leaves[0] += 1
+    v = cw_term_value(e, 0)
+    return v if cw_team(cw_to_move(e)) == cw_team(viewer) else -v
+
+cdef int cw_tree_value(cw_State* e, int viewer, int k, long long* leaves) noexcept nogil:
+    """A small tree over the greedy playouts (option tree=k): the other
+    team's greedy moves up to the next turn of the viewer's team, then the
+    best for that team of its k best moves by one-move gain (and every win or
+    six block, cw_root_candidates), each played out with greedy moves. The
+    value is for the viewer's team; e is changed."""
+    cdef int cand[CW_MAXMOVES]
+    cdef int buf[CW_MAXMOVES]
+    cdef cw_State f
+    cdef cw_Undo u
+    cdef int n, i, v, best = -CW_INF
+    while not e.over and cw_team(cw_to_move(e)) != cw_team(viewer):
+        cw_make(e, cw_greedy_fast(e, buf), &u)
+        leaves[0] += 1
+    if e.over:
+        return cw_greedy_value(e, viewer, leaves)
+    n = cw_root_candidates(e, cw_to_move(e), k, 1, cand)
+    for i in range(n):
+        memcpy(&f, e, sizeof(cw_State))
+        cw_make(&f, cand[i], &u)
+        v = cw_greedy_value(&f, viewer, leaves)
+        if v > best:
+            best = v
+    return best
+
 cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                  int depth, int width, int root_k, double scale, int roll, int eps_pct,
-                 int halving, const cw_Undo* hist, int nhist, int infer, int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
+                 int halving, const cw_Undo* hist, int nhist, int infer, int tree,
+                 int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
                  int* evals_out, long long* leaves_out, volatile int* stop) noexcept nogil:
     """PIMC search from the view of the player to move. One evaluation =
     one root move scored in one deal; the root moves are evaluated in turn,
@@ -788,7 +832,8 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     inconsistent root. With halving (sequential halving), the budget is cut
     into phases; after each phase only the better half of the alive root
     moves (by mean value) stays alive, down to two; alive[i] is 1 for those
-    left."""
+    left. Wins and six blocks are never dropped: with few evaluations a
+    phase is too short to tell them from moves that leave a six open."""
     cdef int viewer = cw_to_move(root)
     cdef uint64_t rng = seed
     cdef cw_State d, e
@@ -800,12 +845,15 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     cdef StopCheck sc
     stop_check_init(&sc, stop, seconds)
     memcpy(&d, root, sizeof(cw_State))
+    cdef int forcing[CW_MAXMOVES]
     nroot = cw_root_candidates(&d, viewer, root_k, 1, rootmoves)
     nroot_out[0] = nroot
+    v = cw_threats(&d, 1 - cw_team(viewer))
     for i in range(nroot):
         acc[i] = 0.0
         cnt[i] = 0
         alive[i] = 1
+        forcing[i] = halving and cw_root_gain(&d, rootmoves[i], cw_team(viewer), v) >= 500
     nalive = nroot
     if halving:
         i = nroot
@@ -824,7 +872,10 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
             if stop_check(&sc):
                 break
             cw_make(&d, rootmoves[i], &u)
-            if roll > 0:
+            if roll == 2 and tree > 1:
+                memcpy(&e, &d, sizeof(cw_State))
+                v = cw_tree_value(&e, viewer, tree, &leaves)
+            elif roll > 0:
                 # the deal played out to the end after the root move
                 memcpy(&e, &d, sizeof(cw_State))
                 while not e.over:
@@ -865,7 +916,7 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                 # moves beat it (mean value, then candidate order)
                 keep = (nalive + 1) // 2
                 for i in range(nroot):
-                    if not alive[i]:
+                    if not alive[i] or forcing[i]:
                         continue
                     mi = acc[i] / cnt[i]
                     better = 0

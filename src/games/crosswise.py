@@ -80,17 +80,21 @@ TOTAL = (7, 7, 7, 7, 7, 7, 3, 3, 3, 3)
 # ismcts for Crosswise: mode "pimc" (determinized search, the default: it
 # measured stronger against greedy, see native_search) or "mcts"
 DEFAULT_MODE = "pimc"
-PIMC_DEPTH, PIMC_WIDTH, PIMC_ROOT_K, PIMC_SCALE, PIMC_ROLL, PIMC_HALVING = 3, 10, 12, 5.0, 2, 0
-PIMC_INFER = 0
+# root_k 30 with halving and infer 2: measured stronger than root_k 12 alone
+# (README, strength of the hidden-information games)
+PIMC_DEPTH, PIMC_WIDTH, PIMC_ROOT_K, PIMC_SCALE, PIMC_ROLL, PIMC_HALVING = 3, 10, 30, 5.0, 2, 1
+PIMC_INFER = 2
+PIMC_TREE = 0
 
 # The options of the compiled searches per ismcts mode (engine.options
 # checks them; the bounds fit the C ints they go into).
 ISMCTS_OPTIONS = {
     "pimc": ({"mode": ("pimc", "mcts"), "depth": (int, 1, 8), "width": (int, 1, C_INT),
               "root_k": (int, 0, C_INT), "scale": (float, 1e-3, 1e6), "roll": (int, 0, 2),
-              "eps": (int, 0, 100), "halving": FLAG, "infer": (int, 0, 64)},
+              "eps": (int, 0, 100), "halving": FLAG, "infer": (int, 0, 64), "tree": (int, 0, 64)},
              {"depth": PIMC_DEPTH, "width": PIMC_WIDTH, "root_k": PIMC_ROOT_K, "scale": PIMC_SCALE,
-              "roll": PIMC_ROLL, "eps": 0, "halving": PIMC_HALVING, "infer": PIMC_INFER}),
+              "roll": PIMC_ROLL, "eps": 0, "halving": PIMC_HALVING, "infer": PIMC_INFER,
+              "tree": PIMC_TREE}),
     "mcts": ({"mode": ("pimc", "mcts"), "c": (float, 0.0, 100.0), "margin": (float, 0.0, 100.0),
               "eps": (int, 0, 100), "pbias": (float, 0.0, 1e6), "hexp": FLAG, "root_k": (int, 0, C_INT),
               "act": FLAG},
@@ -649,8 +653,8 @@ class CrosswiseState(LearningState):
 
         mode="pimc" (the default; determinized search, Perfect-Information
         Monte Carlo):
-        deal after deal, every root candidate (root_k, 12: the best by
-        one-move gain plus every win / six block) is scored in the deal:
+        deal after deal, every root candidate (root_k, 30: the best by
+        one-move gain plus every win / six block; 0: every move) is scored in the deal:
         with roll=2 (default) by playing the deal out to the end with greedy moves for
         every seat (the bag order of the deal gives the draws), with roll=1
         by the ISMCTS playout policy (eps % random moves, 0), with roll=0 by
@@ -658,15 +662,22 @@ class CrosswiseState(LearningState):
         10, best moves by gain) on the exact score difference with sixes.
         A deal's value is squashed to -1..1 (tanh(v / scale), scale 5; a
         won game is about +1) and averaged; the best average is played.
-        halving=1 spends the budget in phases, keeping the better half of
-        the root moves after each (sequential halving; off). infer=N
-        (0..64, off) reads the other team's last N moves: a deal is redealt
+        halving=1 (default; 0 = off) spends the budget in phases, keeping the better half of
+        the root moves after each (sequential halving). infer=N
+        (0..64, default 2; 0 = off) reads the other team's last N moves: a deal is redealt
         (up to 48 times) until, taken back to each of those moves, the
         mover's dealt hand makes that move the greedy one; hands that would
         have played otherwise are unlikely. Against greedy at 300 sims (100
-        games, the same deals) infer=2 scored 70.5%, infer=0 64.5%. sims counts
+        games, the same deals) infer=2 scored 70.5%, infer=0 64.5%, root_k=30
+        with halving 70.5%, the three together (the defaults) 74.5%; at 2000
+        sims (200 games) the defaults score in the README's strength table. tree=K
+        (0..64, off; with roll=2) grows a small tree over the greedy
+        playouts: after the root move, the other team's greedy replies, then
+        the best of the K best moves by one-move gain of the mover's team,
+        each played out greedily (an evaluation costs about K playouts). sims counts
         evaluations (one root move in one deal); nodes = them. Against
-        greedy (bench/bench_crosswise.py, 2 players, 1 s/move) roll=2 won
+        greedy (bench/bench_crosswise.py, 2 players, 1 s/move; root_k 12,
+        no halving, no infer) roll=2 won
         114 of 146 games (3 draws, 78%), with halving 59 of 76; the MCTS
         mode 86 of 120 (72%). At 0.2 s/move (40 games): roll=2 31 wins,
         MCTS 30, roll=0 depth 2 / 3 22.
@@ -711,7 +722,7 @@ class CrosswiseState(LearningState):
             try:
                 code, score, nodes, leaves, stats = self._c.pimc(
                     sims, secs or 0.0, seed, opts["depth"], opts["width"], opts["root_k"], opts["scale"],
-                    opts["roll"], opts["eps"], opts["halving"], opts["infer"])
+                    opts["roll"], opts["eps"], opts["halving"], opts["infer"], opts["tree"])
             except ValueError as e:
                 raise CrossridorError(str(e)) from None
             extra = {"mode": "pimc", "evals": nodes, "leaf_moves": leaves,
