@@ -24,9 +24,11 @@ from crossridor.engine import bench
 from crossridor.engine.bench import POSITIONS, bench_alphabeta, bench_mcts
 
 # Quoridor alpha-beta, per position at depth 3: opening, opening-walls,
-# middlegame, 7x7, 4-players; and the total at the bench's own depths
-SIGNATURE_DEPTH3 = [583, 463, 406, 299, 735]
-SIGNATURE_FULL = 570388
+# middlegame, 7x7, 4-players; and the total at the bench's own depths.
+# The three 9x9 two-player positions search with the default learned
+# evaluation (7x7 and 4 players keep the classic one).
+SIGNATURE_DEPTH3 = [583, 426, 405, 299, 735]
+SIGNATURE_FULL = 551951
 # Quoridor MCTS, 300 sims, seed 1: playout plies (random rollouts), visits
 # of the chosen move (eval leaves)
 SIGNATURE_MCTS_300 = [104358, 43]

@@ -253,7 +253,8 @@ def test_greedy_is_one_ply_best():
     g = crossridor.search(state, "greedy", Limits(depth=3))
     assert g.move in state.legal_moves()
     assert g.depth == 1
-    one_ply = ab(state, 1, prune_walls=False, lmr=False, tt=False)
+    # greedy evaluates with the classic evaluation unless told
+    one_ply = ab(state, 1, prune_walls=False, lmr=False, tt=False, eval="classic")
     assert g.score == one_ply.score
     # with a win on the board, greedy takes it
     win = pos("9x2:e8,a5:10,10:-:1")

@@ -44,8 +44,8 @@ _LEARNED_OPTIONS = {"eval": ("classic", "learned"), "eval_file": str}
 # Where eval is not given: the algorithms whose default is the learned
 # evaluation, on the board the shipped weights were trained on; elsewhere
 # the classic one. An algorithm goes in here once the learned evaluation is
-# measured stronger with it: none yet (README, "The learned Quoridor evaluation").
-LEARNED_BY_DEFAULT = ()
+# measured stronger with it (README, "The learned Quoridor evaluation").
+LEARNED_BY_DEFAULT = ("alphabeta",)
 LEARNED_BOARD = (9, 10)      # size, walls per player
 NATIVE_OPTIONS = {
     "alphabeta": {"hash": (int, 0, 65536), "threads": (int, 1, 256), "tt": bool, "prune_walls": bool, "lmr": bool,
