@@ -838,7 +838,6 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     cdef uint64_t rng = seed
     cdef cw_State d, e
     cdef cw_Undo u, u2
-    cdef int buf[CW_MAXMOVES]
     cdef int nroot, i, j, ev = 0, v, nalive, nphase = 1, phase = 0, keep, better
     cdef double t0 = now_seconds(), frac, mi, mj
     cdef long long leaves = 0
@@ -875,14 +874,14 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
             if roll == 2 and tree > 1:
                 memcpy(&e, &d, sizeof(cw_State))
                 v = cw_tree_value(&e, viewer, tree, &leaves)
-            elif roll > 0:
+            elif roll == 2:
                 # the deal played out to the end after the root move
                 memcpy(&e, &d, sizeof(cw_State))
+                v = cw_greedy_value(&e, viewer, &leaves)
+            elif roll > 0:
+                memcpy(&e, &d, sizeof(cw_State))
                 while not e.over:
-                    if roll == 2:
-                        cw_make(&e, cw_greedy_fast(&e, buf), &u2)
-                    else:
-                        cw_make(&e, cw_policy_move(&e, &rng, eps_pct, 0), &u2)
+                    cw_make(&e, cw_policy_move(&e, &rng, eps_pct, 0), &u2)
                     leaves += 1
                 v = cw_term_value(&e, 0)
                 if cw_team(cw_to_move(&e)) != cw_team(viewer):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 
+from crossridor.engine.algorithms.common import sample_chance
 from crossridor.engine.protocol import CHANCE, SearchResult
 
 from .kuq_rollout import stage_evaluator
@@ -69,12 +70,7 @@ def _to_collection(s, rng) -> None:
     while True:
         p = s.current_player
         if p == CHANCE:
-            x, acc = rng.random(), 0.0
-            for o, pr in s.chance_outcomes():
-                acc += pr
-                if x < acc:
-                    break
-            s.play(o)
+            s.play(sample_chance(s, rng))
         elif p >= 0 and s.phase == "build":
             s.play(heuristic_move(s))
         else:
