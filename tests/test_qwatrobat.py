@@ -533,3 +533,74 @@ def test_ismcts_endgame_leaves():
     assert isinstance(r.move, Push)                                     # random playouts
     with pytest.raises(CrossridorError, match="endgame"):
         crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), endgame=-1)
+
+
+def test_soft_solver_values_an_erring_opponent():
+    from crossridor.games.qwatrobat import _Solver, _SoftSolver, _solver_pos
+    g = load()
+    rng = random.Random(4)
+    higher = 0
+    for _ in range(12):
+        s = g.new_state([rng.choice(g.setups()), rng.choice(g.setups()), First(rng.randrange(2))])
+        while sum(s.rem[0]) + sum(s.rem[1]) > 8:
+            s.play(rng.choice(s.legal_moves()))
+        pos = _solver_pos(s)
+        exact = _Solver(g, s.layout, "result").exact(pos)
+        for me in (0, 1):
+            assert _SoftSolver(g, s.layout, me, 0.0).exact(pos) == exact      # eps 0: minimax
+            soft = _SoftSolver(g, s.layout, me, 0.3).exact(pos)
+            sign = 1 if me == 0 else -1
+            assert sign * soft >= sign * exact - 1e-12          # the other side's errors only help me
+            higher += sign * soft > sign * exact + 1e-9
+    assert higher > 0
+    # round 4 at 7-2 (HAND, 5 points last): player 1 to move draws at best, whatever the search assumes
+    s = load(first=0, last_round_points=5).state_from_position(HAND.format("3,2"))
+    s.play("c1")
+    assert endgame_evaluator(s, soft=0.5, me=1) == [0.0, 0.0]
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, soft=0.5)
+    assert r.score == 0.0
+    with pytest.raises(CrossridorError, match="soft"):
+        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), soft=1.5)
+
+
+def inferring_state():
+    # player 0 starts; round 1: 0 pushes 1, 1 pushes 3, 0 pushes 2, and 1 ends the round with a 1,
+    # which loses it (2 and 3 survive): only a 4 would have won it, so no 4 was on top of their columns
+    return load(first=0).new_state("1234/1234 3112/3244 c1 c1 c2 c2")
+
+
+def test_belief_weighs_deals_by_the_pushes_that_ended_a_round():
+    from crossridor.games.qwatrobat import _Belief
+    s = inferring_state()
+    assert s.current_player == 0 and s.scores == [2, 0]
+    b = _Belief(s, 0, 1.0)
+    assert len(b.pushes) == 1
+    assert b.likelihood(s.game, Setup.parse("3112/3244")) == pytest.approx(0.25)     # every push loses
+    assert b.likelihood(s.game, Setup.parse("3142/3214")) < 0.02                     # a 4 on top
+    assert _Belief(s, 1, 1.0).pushes == []            # player 0 ended no round
+
+    def no_four_on_top(state, n=300):
+        rng = random.Random(2)
+        tops = (lay for lay in (state.sample_determinization(0, rng).layout[1] for _ in range(n)))
+        return sum(4 not in (t.back[0], t.front[2], t.front[3]) for t in tops) / n
+    uniform = no_four_on_top(s)
+    s.belief = b
+    inferred = no_four_on_top(s)
+    assert uniform < 0.3 and inferred > 0.6
+    assert s.clone().belief is None                   # determinizations and clones carry no belief
+
+
+def test_ismcts_infer_option(capsys):
+    from crossridor.engine.cli import main
+    s = inferring_state()
+    runs = [crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=40), seed=3, infer=1.0)
+            for _ in range(2)]
+    assert isinstance(runs[0].move, Push) and runs[0].move == runs[1].move and runs[0].score == runs[1].score
+    assert s.belief is None                            # the search's root is a copy
+    with pytest.raises(CrossridorError, match="infer"):
+        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), infer=-1)
+    for bad in ("infer=x", "infer=11", "soft=-0.1"):
+        assert main(["best", "qwatrobat", "--moves", "1234/1234 3112/3244 first0", "--sims", "5", "--seed", "1",
+                     "-e", bad]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and bad.split("=")[0] in err

@@ -59,6 +59,7 @@ the determinization) is a stronger leaf value for `evaluator=` of ismcts.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
@@ -254,6 +255,7 @@ class QState(LearningState):
         self.scores = [0, 0]
         self._history = []                   # (move, snapshot)
         self.last_round = None               # (winner, field before removal) of the last round
+        self.belief = None                   # a _Belief: how sample_determinization weighs deals
 
     # -- snapshots for undo
     def _snap(self):
@@ -279,6 +281,7 @@ class QState(LearningState):
         c.scores = list(self.scores)
         c._history = list(self._history)
         c.last_round = self.last_round
+        c.belief = None
         return c
 
     # -- phase
@@ -472,6 +475,12 @@ class QState(LearningState):
                 f"{'?' if self.first is None else self.first}|{self.scores[0]},{self.scores[1]}")
 
     def sample_determinization(self, player: int, rng) -> "QState":
+        if self.belief is not None and player == self.belief.me:
+            return self.belief.sample(self, rng)
+        return self._uniform_determinization(player, rng)
+
+    def _uniform_determinization(self, player: int, rng) -> "QState":
+        """The opponent's unseen cards dealt at random over their unpushed slots."""
         s = self.clone()
         o = 1 - player
         lay = s.layout[o]
@@ -728,10 +737,61 @@ class QState(LearningState):
         if own["endgame"] and "rollout" not in opts and "evaluator" not in opts:
             rng = random.Random(seed)
             n = own["endgame"]
-            opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng)
+            soft, me = own["soft"], max(p, 0)
+            opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng, soft=soft, me=me)
         if own["draw"] and "utility" not in opts and p >= 0:
             opts["utility"] = draw_utility(p, own["draw"])
-        return ismcts.search(self, limits, seed=seed, **opts)
+        root = self
+        if own["infer"] and p >= 0 and not self._known_to(p, 1 - p):
+            root = self.clone()
+            root.belief = _Belief(self, p, own["infer"])
+        return ismcts.search(root, limits, seed=seed, **opts)
+
+
+# ----------------------------------------------------------------------------- inference
+
+
+class _Belief:
+    """What the opponent's pushes say about their hidden cards, for player
+    `me`'s determinizations. The model of a sensible player: the push that
+    ends a round (the only one whose effect on the round is known when it is
+    chosen) is drawn with probability proportional to exp(beta * points it
+    wins for the round), among the cards on top of their columns (a loss
+    counts negative, a round without winner 0). A deal is then drawn among
+    `deals` uniform ones with probability proportional to the likelihood of
+    every such push the opponent made (sampling-importance-resampling)."""
+
+    DEALS = 16
+
+    def __init__(self, state: "QState", me: int, beta: float):
+        self.me, self.beta = me, beta
+        o = 1 - me
+        g = state.game
+        # (field before, the opponent's column fills before, column pushed, the round's points)
+        self.pushes = [(field, tuple(rem[o]), mv.col, g.points[rnd])
+                       for mv, (_, rem, field, rnd, slot, first, _, _) in state._history
+                       if isinstance(mv, Push) and slot == 3 and first == me]
+
+    def likelihood(self, game, layout) -> float:
+        o = 1 - self.me
+        out = 1.0
+        for field, rem, col, pts in self.pushes:
+            weights = {}
+            for c, r in enumerate(rem):
+                if r:
+                    card = layout.front[c] if r == 2 else layout.back[c]
+                    _, winner, _ = _resolve_cached(tuple(sorted(field + ((card, o),))), game.clear_four, game.nvals)
+                    gain = 0 if winner is None else (pts if winner == o else -pts)
+                    weights[c] = math.exp(self.beta * gain)
+            out *= weights[col] / sum(weights.values())
+        return out
+
+    def sample(self, state: "QState", rng) -> "QState":
+        deals = [state._uniform_determinization(self.me, rng) for _ in range(self.DEALS)]
+        if not self.pushes:
+            return deals[0]
+        weights = [self.likelihood(state.game, d.layout[1 - self.me]) for d in deals]
+        return rng.choices(deals, weights)[0]
 
 
 # ----------------------------------------------------------------------------- exact solver
@@ -744,8 +804,10 @@ def _resolve_cached(field, clear_four, nvals):
 
 SOLVER_OPTIONS = {"objective": ("result", "margin"), "on_iteration": CALLABLE_OR_NONE}
 ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20),
-                  "draw": (float, -1.0, 1.0), "setup_front": ("any", "distinct")}
-ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10, "draw": 0.0, "setup_front": "any"}
+                  "draw": (float, -1.0, 1.0), "setup_front": ("any", "distinct"), "soft": (float, 0.0, 1.0),
+                  "infer": (float, 0.0, 10.0)}
+ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10, "draw": 0.0, "setup_front": "any",
+                   "soft": 0.0, "infer": 0.0}
 GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
 
 
@@ -866,6 +928,38 @@ class _Solver:
 
     def exact(self, pos):
         return self.value(pos, -10 ** 6, 10 ** 6)
+
+
+class _SoftSolver(_Solver):
+    """The open game's value for player 0 when player `me` plays perfectly
+    and the other player errs: at their turn they play the minimax push with
+    probability 1 - eps and a push drawn at random with probability eps (a
+    generic model of an opponent who does not see `me`'s hidden cards).
+    Every node is searched (a mean cannot be cut off), so it costs a few
+    times the alpha-beta solve."""
+
+    def __init__(self, game: Qwatrobat, layouts, me: int, eps: float):
+        super().__init__(game, layouts, "result")
+        self.me = me
+        self.eps = eps
+
+    def exact(self, pos):
+        rem0, rem1, field, rnd, slot, first, diff = pos
+        if rnd >= self.g.rounds or abs(diff) > self.rest[rnd]:
+            return self.final(diff)
+        v = self.tt.get(pos)
+        if v is not None:
+            return v
+        self.nodes += 1
+        if not (self.nodes & 1023) and stopped():
+            raise _SolverStopped
+        p, kids = self.children(*pos)
+        vals = [self.exact(child) for _, child in kids]
+        best = max(vals) if p == 0 else min(vals)
+        if p != self.me:
+            best = (1 - self.eps) * best + self.eps * sum(vals) / len(vals)
+        self.tt[pos] = best
+        return best
 
     def best(self, pos):
         """(value for player 0, best column or None, pv columns)."""
@@ -1006,11 +1100,14 @@ def draw_utility(me: int, draw: float):
 _EVAL_RNG = random.Random(20061)
 
 
-def endgame_evaluator(state: QState, exact_pushes: int = 10, rng=None) -> list:
+def endgame_evaluator(state: QState, exact_pushes: int = 10, rng=None, soft: float = 0.0,
+                      me: int = 0) -> list:
     """A leaf value for MCTS/ISMCTS on a full (determinized) state: missing
     layouts and the first player are drawn at random, pushes are played at
     random until `exact_pushes` remain, then the exact solver gives the
     result with both sides playing perfectly (open information from there).
+    With soft=eps > 0 only player `me` is perfect: the other plays a random
+    push with probability eps (`_SoftSolver`; the value is then a mean).
     Use as `crossridor.search(..., algorithm="ismcts", evaluator=endgame_evaluator)`."""
     rng = rng or _EVAL_RNG
     if state.is_terminal():
@@ -1031,8 +1128,9 @@ def endgame_evaluator(state: QState, exact_pushes: int = 10, rng=None) -> list:
             s.play(moves[rng.randrange(len(moves))])
     if s.is_terminal():
         return s.returns()
+    solver = _SoftSolver(g, s.layout, me, soft) if soft > 0 else _Solver(g, s.layout, "result")
     try:
-        v = float(_Solver(g, s.layout, "result").exact(_solver_pos(s)))
+        v = float(solver.exact(_solver_pos(s)))
     except _SolverStopped:        # crossridor.stop(): the search ends at its next check
         return s.evaluate()
     return [v, -v]
