@@ -569,15 +569,26 @@ def inferring_state():
     return load(first=0).new_state("1234/1234 3112/3244 c1 c1 c2 c2")
 
 
-def test_belief_weighs_deals_by_the_pushes_that_ended_a_round():
+def test_round_gain():
+    from crossridor.games.qwatrobat import _round_gain
+    field = ((1, 0), (2, 0), (3, 1))
+    # player 1 ends the round with a 1 (2 and 3 survive: player 0 wins 2) or a 4 (four survive: 4 wins)
+    assert _round_gain(field, (), ((), ()), 0, 2, True, 4) == 2.0      # as it stands: the middle card, 2, wins
+    assert _round_gain(field, (1,), ((), (1, 4)), 0, 2, True, 4) == 0.0
+    assert _round_gain(field, (1,), ((), (1, 1, 4)), 0, 2, True, 4) == pytest.approx(2 / 3)
+    assert _round_gain(field, (1,), ((), (1, 1, 4)), 1, 2, True, 4) == pytest.approx(-2 / 3)
+
+
+def test_belief_weighs_deals_by_the_opponents_pushes():
     from crossridor.games.qwatrobat import _Belief
     s = inferring_state()
     assert s.current_player == 0 and s.scores == [2, 0]
     b = _Belief(s, 0, 1.0)
-    assert len(b.pushes) == 1
-    assert b.likelihood(s.game, Setup.parse("3112/3244")) == pytest.approx(0.25)     # every push loses
-    assert b.likelihood(s.game, Setup.parse("3142/3214")) < 0.02                     # a 4 on top
-    assert _Belief(s, 1, 1.0).pushes == []            # player 0 ended no round
+    assert [col for _, col, _ in b.pushes] == [0, 1]                 # the opponent's two pushes
+    assert [col for _, col, _ in _Belief(s, 1, 1.0).pushes] == [0, 1]
+    # the second push, valued exactly: only a 4 on top would have won the round
+    assert b.likelihood(Setup.parse("3112/3244")) > 10 * b.likelihood(Setup.parse("3142/3214"))
+    assert _Belief(s, 0, 0.0).likelihood(Setup.parse("3142/3214")) == pytest.approx(1 / 16)   # beta 0: uniform
 
     def no_four_on_top(state, n=300):
         rng = random.Random(2)

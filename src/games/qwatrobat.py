@@ -753,13 +753,15 @@ class QState(LearningState):
 
 class _Belief:
     """What the opponent's pushes say about their hidden cards, for player
-    `me`'s determinizations. The model of a sensible player: the push that
-    ends a round (the only one whose effect on the round is known when it is
-    chosen) is drawn with probability proportional to exp(beta * points it
-    wins for the round), among the cards on top of their columns (a loss
-    counts negative, a round without winner 0). A deal is then drawn among
-    `deals` uniform ones with probability proportional to the likelihood of
-    every such push the opponent made (sampling-importance-resampling)."""
+    `me`'s determinizations. The model of a sensible player: each push is
+    drawn with probability proportional to exp(beta * the points it is
+    expected to win in its round), among the cards on top of their columns
+    (a round lost counts negative, one without winner 0; the pushes still to
+    come in the round are taken as drawn at random from each player's unpushed
+    cards, since neither side sees the other's: the push that ends a round is
+    valued exactly). A deal is drawn among `DEALS` uniform ones with
+    probability proportional to the likelihood of every push the opponent
+    made (sampling-importance-resampling)."""
 
     DEALS = 16
 
@@ -767,31 +769,59 @@ class _Belief:
         self.me, self.beta = me, beta
         o = 1 - me
         g = state.game
-        # (field before, the opponent's column fills before, column pushed, the round's points)
-        self.pushes = [(field, tuple(rem[o]), mv.col, g.points[rnd])
-                       for mv, (_, rem, field, rnd, slot, first, _, _) in state._history
-                       if isinstance(mv, Push) and slot == 3 and first == me]
+        self.pushes = []   # (the opponent's column fills before, column pushed, {value: exp(beta * gain)})
+        for mv, (layout, rem, field, rnd, slot, first, _, _) in state._history:
+            if not isinstance(mv, Push) or first is None or (first if slot % 2 == 0 else 1 - first) != o:
+                continue
+            unpushed = tuple(tuple(sorted(_unpushed(layout[q], rem[q]))) for q in (0, 1))
+            todo = tuple(o if k % 2 == 0 else me for k in range(1, 4 - slot))
+            gains = {v: math.exp(beta * _round_gain(tuple(sorted(field + ((v, o),))), todo,
+                                                    _without(unpushed, o, v), o, g.points[rnd],
+                                                    g.clear_four, g.nvals))
+                     for v in set(unpushed[o])}
+            self.pushes.append((tuple(rem[o]), mv.col, gains))
 
-    def likelihood(self, game, layout) -> float:
-        o = 1 - self.me
+    def likelihood(self, layout) -> float:
         out = 1.0
-        for field, rem, col, pts in self.pushes:
-            weights = {}
-            for c, r in enumerate(rem):
-                if r:
-                    card = layout.front[c] if r == 2 else layout.back[c]
-                    _, winner, _ = _resolve_cached(tuple(sorted(field + ((card, o),))), game.clear_four, game.nvals)
-                    gain = 0 if winner is None else (pts if winner == o else -pts)
-                    weights[c] = math.exp(self.beta * gain)
-            out *= weights[col] / sum(weights.values())
+        for rem, col, gains in self.pushes:
+            weights = [gains[layout.front[c] if r == 2 else layout.back[c]] for c, r in enumerate(rem) if r]
+            pushed = gains[layout.front[col] if rem[col] == 2 else layout.back[col]]
+            out *= pushed / sum(weights)
         return out
 
     def sample(self, state: "QState", rng) -> "QState":
         deals = [state._uniform_determinization(self.me, rng) for _ in range(self.DEALS)]
         if not self.pushes:
             return deals[0]
-        weights = [self.likelihood(state.game, d.layout[1 - self.me]) for d in deals]
+        weights = [self.likelihood(d.layout[1 - self.me]) for d in deals]
         return rng.choices(deals, weights)[0]
+
+
+def _unpushed(layout, rem):
+    return [layout.front[c] for c, r in enumerate(rem) if r == 2] + [layout.back[c] for c, r in enumerate(rem) if r >= 1]
+
+
+def _without(cards, player, v):
+    """`cards` (both players' sorted unpushed values) with one `v` of `player` pushed."""
+    mine = list(cards[player])
+    mine.remove(v)
+    return (tuple(mine), cards[1]) if player == 0 else (cards[0], tuple(mine))
+
+
+@lru_cache(maxsize=1 << 16)
+def _round_gain(field, todo, cards, owner, points, clear_four, nvals) -> float:
+    """Expected points of the round for `owner` when the players in `todo`
+    still push, each a card drawn at random from their unpushed `cards`."""
+    if not todo:
+        _, winner, _ = _resolve_cached(field, clear_four, nvals)
+        return 0.0 if winner is None else float(points if winner == owner else -points)
+    p = todo[0]
+    hand = cards[p]
+    total = 0.0
+    for v in set(hand):
+        total += hand.count(v) * _round_gain(tuple(sorted(field + ((v, p),))), todo[1:], _without(cards, p, v),
+                                             owner, points, clear_four, nvals)
+    return total / len(hand)
 
 
 # ----------------------------------------------------------------------------- exact solver
