@@ -615,3 +615,19 @@ def test_ismcts_infer_option(capsys):
                      "-e", bad]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and bad.split("=")[0] in err
+
+
+def test_ismcts_tree_depth():
+    # round 2, player 1 to answer a 2: pushing the 4 (c1) or the 3 (c4) wins the open game, the 1 or the 2
+    # only draws it; with a one-level tree each push is valued by the exact leaves right after it
+    s = load().new_state("1124/3324 1123/4423 first0 c1 c1 c3 c3 c3")
+    assert s.current_player == 1
+    one = [crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=200), seed=seed, tree=1)
+           for seed in range(3)]
+    assert all(str(r.move) in ("c1", "c4") for r in one)
+    same = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=200, depth=1), seed=0)
+    assert (same.move, same.score) == (one[0].move, one[0].score)
+    deep = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=200), seed=0, tree=0)
+    assert deep.depth > 1 and one[0].depth == 1
+    with pytest.raises(CrossridorError, match="tree"):
+        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), tree=-1)

@@ -58,6 +58,7 @@ the determinization) is a stronger leaf value for `evaluator=` of ismcts.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import random
@@ -741,6 +742,8 @@ class QState(LearningState):
             opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng, soft=soft, me=me)
         if own["draw"] and "utility" not in opts and p >= 0:
             opts["utility"] = draw_utility(p, own["draw"])
+        if own["tree"] and limits.depth is None:
+            limits = dataclasses.replace(limits, depth=own["tree"])
         root = self
         if own["infer"] and p >= 0 and not self._known_to(p, 1 - p):
             root = self.clone()
@@ -835,9 +838,9 @@ def _resolve_cached(field, clear_four, nvals):
 SOLVER_OPTIONS = {"objective": ("result", "margin"), "on_iteration": CALLABLE_OR_NONE}
 ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20),
                   "draw": (float, -1.0, 1.0), "setup_front": ("any", "distinct"), "soft": (float, 0.0, 1.0),
-                  "infer": (float, 0.0, 10.0)}
+                  "infer": (float, 0.0, 10.0), "tree": (int, 0, 64)}
 ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10, "draw": 0.0, "setup_front": "any",
-                   "soft": 0.0, "infer": 0.0}
+                   "soft": 0.0, "infer": 0.0, "tree": 0}
 GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
 
 
