@@ -631,3 +631,22 @@ def test_ismcts_tree_depth():
     assert deep.depth > 1 and one[0].depth == 1
     with pytest.raises(CrossridorError, match="tree"):
         crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), tree=-1)
+
+
+def test_playouts_finish_a_round_with_its_best_push():
+    from crossridor.games.qwatrobat import _best_finish
+    # battlefield 1 2 (player 0) and 3 (player 1): of player 1's tops only the 4 (column 3) wins the round
+    s = load(first=0).new_state("1234/1234 3142/3214 c1 c1 c2")
+    assert s.slot == 3 and s.current_player == 1
+    assert {str(_best_finish(s, s.legal_moves(), random.Random(k))) for k in range(8)} == {"c3"}
+    # every push loses: any of them
+    t = load(first=0).new_state("1234/1234 3112/3244 c1 c1 c2")
+    assert {str(_best_finish(t, t.legal_moves(), random.Random(k))) for k in range(24)} == {"c1", "c2", "c3", "c4"}
+    # a leaf 13 pushes from the end: the playout is seeded
+    u = load(first=0).new_state("1234/1234 3142/3214 c1 c1")
+    values = [endgame_evaluator(u, rng=random.Random(3), finish="best") for _ in range(2)]
+    assert values[0] == values[1] and values[0][0] in (-1.0, 0.0, 1.0)
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, finish="best")
+    assert isinstance(r.move, Push)
+    with pytest.raises(CrossridorError, match="finish"):
+        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), finish="worst")

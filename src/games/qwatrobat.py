@@ -738,8 +738,9 @@ class QState(LearningState):
         if own["endgame"] and "rollout" not in opts and "evaluator" not in opts:
             rng = random.Random(seed)
             n = own["endgame"]
-            soft, me = own["soft"], max(p, 0)
-            opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng, soft=soft, me=me)
+            soft, me, finish = own["soft"], max(p, 0), own["finish"]
+            opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng, soft=soft, me=me,
+                                                             finish=finish)
         if own["draw"] and "utility" not in opts and p >= 0:
             opts["utility"] = draw_utility(p, own["draw"])
         if own["tree"] and limits.depth is None:
@@ -838,9 +839,9 @@ def _resolve_cached(field, clear_four, nvals):
 SOLVER_OPTIONS = {"objective": ("result", "margin"), "on_iteration": CALLABLE_OR_NONE}
 ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20),
                   "draw": (float, -1.0, 1.0), "setup_front": ("any", "distinct"), "soft": (float, 0.0, 1.0),
-                  "infer": (float, 0.0, 10.0), "tree": (int, 0, 64)}
+                  "infer": (float, 0.0, 10.0), "tree": (int, 0, 64), "finish": ("random", "best")}
 ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10, "draw": 0.0, "setup_front": "any",
-                   "soft": 0.0, "infer": 0.0, "tree": 0}
+                   "soft": 0.0, "infer": 0.0, "tree": 0, "finish": "random"}
 GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
 
 
@@ -1133,12 +1134,32 @@ def draw_utility(me: int, draw: float):
 _EVAL_RNG = random.Random(20061)
 
 
+def _best_finish(state: QState, moves, rng):
+    """The push that ends the round best for its player (points won, lost
+    negative; ties drawn at random)."""
+    g, p = state.game, state.current_player
+    pts = g.points[state.round]
+    best, best_v = [], None
+    for mv in moves:
+        field = tuple(sorted(state.field + ((state.top_card(p, mv.col), p),)))
+        _, winner, _ = _resolve_cached(field, g.clear_four, g.nvals)
+        v = 0 if winner is None else (pts if winner == p else -pts)
+        if best_v is None or v > best_v:
+            best, best_v = [mv], v
+        elif v == best_v:
+            best.append(mv)
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
 def endgame_evaluator(state: QState, exact_pushes: int = 10, rng=None, soft: float = 0.0,
-                      me: int = 0) -> list:
+                      me: int = 0, finish: str = "random") -> list:
     """A leaf value for MCTS/ISMCTS on a full (determinized) state: missing
     layouts and the first player are drawn at random, pushes are played at
     random until `exact_pushes` remain, then the exact solver gives the
     result with both sides playing perfectly (open information from there).
+    With finish="best" the push that ends a round is not random but the one
+    that scores best for the round (`_best_finish`), as any player who sees
+    the battlefield would push it.
     With soft=eps > 0 only player `me` is perfect: the other plays a random
     push with probability eps (`_SoftSolver`; the value is then a mean).
     Use as `crossridor.search(..., algorithm="ismcts", evaluator=endgame_evaluator)`."""
@@ -1158,7 +1179,10 @@ def endgame_evaluator(state: QState, exact_pushes: int = 10, rng=None, soft: flo
             if left <= exact_pushes:
                 break
             moves = s.legal_moves()
-            s.play(moves[rng.randrange(len(moves))])
+            if finish == "best" and s.slot == 3:
+                s.play(_best_finish(s, moves, rng))
+            else:
+                s.play(moves[rng.randrange(len(moves))])
     if s.is_terminal():
         return s.returns()
     solver = _SoftSolver(g, s.layout, me, soft) if soft > 0 else _Solver(g, s.layout, "result")
