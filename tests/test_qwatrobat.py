@@ -622,7 +622,7 @@ def test_ismcts_tree_depth():
     # only draws it; with a one-level tree each push is valued by the exact leaves right after it
     s = load().new_state("1124/3324 1123/4423 first0 c1 c1 c3 c3 c3")
     assert s.current_player == 1
-    one = [crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=200), seed=seed, tree=1)
+    one = [crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=200), seed=seed)  # default 1
            for seed in range(3)]
     assert all(str(r.move) in ("c1", "c4") for r in one)
     same = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=200, depth=1), seed=0)

@@ -50,7 +50,10 @@ Search fast paths (`native_search`)
                 or fewer are left (default 10, measured stronger than random
                 playouts; 0: random playouts); draw=V: a draw is worth V to
                 the searching side (default 0); setup_front=distinct: the
-                table's layouts with four different front cards only
+                table's layouts with four different front cards only;
+                tree=N: the tree's depth cap (default 1: each push is valued
+                by its leaves alone, measured stronger than a deeper tree;
+                0: no cap); finish=best, soft=E, infer=B: see `_ismcts`
 Other algorithms run the generic modules. `evaluate()` is the score lead scaled by the points left;
 `endgame_evaluator` (random pushes down to 10 left, then the exact solver on
 the determinization) is a stronger leaf value for `evaluator=` of ismcts.
@@ -721,7 +724,14 @@ class QState(LearningState):
         or by the tree (setup=search), and with endgame=N > 0 (default 10)
         leaves valued by `endgame_evaluator` once N pushes or fewer are left;
         option draw=V values a draw V for the searching player (-V for the
-        other) instead of 0, so that a negative V prefers chances to win."""
+        other) instead of 0, so that a negative V prefers chances to win.
+        tree=N (default 1) caps the tree at N decision plies unless the
+        limits set a depth (a deeper tree averages over its own exploratory
+        replies below each push and undervalues the pushes that need a
+        precise follow-up); finish=best ends the rounds of the leaves' playouts with the
+        best push for the round; soft=E values exact leaves against an
+        opponent who errs with probability E (`_SoftSolver`); infer=B
+        weighs the deals by the opponent's pushes (`_Belief`)."""
         from crossridor.engine.algorithms import ismcts
         opts = dict(options)
         own = check_options("qwatrobat ismcts", {k: opts.pop(k) for k in ISMCTS_OPTIONS if k in opts},
@@ -841,7 +851,7 @@ ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "en
                   "draw": (float, -1.0, 1.0), "setup_front": ("any", "distinct"), "soft": (float, 0.0, 1.0),
                   "infer": (float, 0.0, 10.0), "tree": (int, 0, 64), "finish": ("random", "best")}
 ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10, "draw": 0.0, "setup_front": "any",
-                   "soft": 0.0, "infer": 0.0, "tree": 0, "finish": "random"}
+                   "soft": 0.0, "infer": 0.0, "tree": 1, "finish": "random"}
 GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
 
 
@@ -963,6 +973,26 @@ class _Solver:
     def exact(self, pos):
         return self.value(pos, -10 ** 6, 10 ** 6)
 
+    def best(self, pos):
+        """(value for player 0, best column or None, pv columns)."""
+        v = self.exact(pos)
+        pv = []
+        cur = pos
+        while cur[3] < self.g.rounds and (self.margin or abs(cur[6]) <= self.rest[cur[3]]):
+            p, kids = self.children(*cur)
+            for c, child in kids:
+                if self.exact(child) == v:
+                    pv.append(c)
+                    cur = child
+                    break
+            else:  # pragma: no cover - cannot happen with exact values
+                break
+        if not pv and pos[3] < self.g.rounds:
+            # decided before the end: every move keeps the value; take the first
+            _, kids = self.children(*pos)
+            pv = [kids[0][0]]
+        return v, pv[0] if pv else None, pv
+
 
 class _SoftSolver(_Solver):
     """The open game's value for player 0 when player `me` plays perfectly
@@ -994,26 +1024,6 @@ class _SoftSolver(_Solver):
             best = (1 - self.eps) * best + self.eps * sum(vals) / len(vals)
         self.tt[pos] = best
         return best
-
-    def best(self, pos):
-        """(value for player 0, best column or None, pv columns)."""
-        v = self.exact(pos)
-        pv = []
-        cur = pos
-        while cur[3] < self.g.rounds and (self.margin or abs(cur[6]) <= self.rest[cur[3]]):
-            p, kids = self.children(*cur)
-            for c, child in kids:
-                if self.exact(child) == v:
-                    pv.append(c)
-                    cur = child
-                    break
-            else:  # pragma: no cover - cannot happen with exact values
-                break
-        if not pv and pos[3] < self.g.rounds:
-            # decided before the end: every move keeps the value; take the first
-            _, kids = self.children(*pos)
-            pv = [kids[0][0]]
-        return v, pv[0] if pv else None, pv
 
 
 def _solver_pos(state: QState):
