@@ -681,6 +681,34 @@ def test_ismcts_pimc_mode():
         crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), mode="tres")
 
 
+def test_ismcts_trees_and_anchor():
+    """trees=K: K trees share the budget, root visits summed; anchor=A: the
+    policy's move stays unless another beats its mean by more than A."""
+    from crossridor.games.kuq_policy import policy_move
+    b = kuq(races=1).new_state(seed=3)
+    lim = crossridor.Limits(sims=80)
+    r = crossridor.search(b, algorithm="ismcts", limits=lim, seed=1, trees=4)
+    assert r.move in b.legal_moves() and r.extra["trees"] == 4 and r.extra["sims"] == 80
+    assert sum(n for n, _ in r.extra["root"].values()) == 80        # every simulation visits one root move
+    best = max(r.extra["root"].values())
+    assert r.extra["root"][str(r.move)] == best and r.score == best[1]
+    again = crossridor.search(b, algorithm="ismcts", limits=lim, seed=1, trees=4)
+    assert again.move == r.move and again.extra["root"] == r.extra["root"]
+    # one tree of 20 simulations sees 20 of the 28 builds once each and takes the best
+    # single sample, not the policy's build; a wide anchor keeps the policy's
+    fav = policy_move(b)
+    plain = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1)
+    assert plain.move != fav
+    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, anchor=2.0)
+    assert r.move == fav and r.extra["root"] == plain.extra["root"]
+    # a time limit alone is shared out; the trees still report their simulations
+    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(time=0.1), seed=1, trees=2)
+    assert r.extra["sims"] >= 2 and r.move in b.legal_moves()
+    for bad in ({"trees": 0}, {"trees": 65}, {"anchor": -0.1}, {"anchor": "x"}):
+        with pytest.raises(CrossridorError, match=next(iter(bad))):
+            crossridor.search(b, algorithm="ismcts", limits=lim, **bad)
+
+
 def test_masks_match_the_set_walk():
     """`Track.masks` (the playouts' bitmasks) gives what `walk` / `step` /
     `rank` give on sets, on random routes, positions and piles (route lengths

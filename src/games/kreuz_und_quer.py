@@ -1050,6 +1050,11 @@ class KState(LearningState):
             if "rollout" not in opts and "evaluator" not in opts:
                 opts["evaluator"] = stage_evaluator if stages == 1 else \
                     (lambda st: stage_evaluator(st, max_stages=stages))
+            if (own["trees"] > 1 or own["anchor"] > 0) and mine:
+                from .kuq_roots import ensemble_search
+                prior = opts["prior"]
+                return ensemble_search(self, limits, seed, own["trees"], own["anchor"],
+                                       prior(self) if prior is not None else None, opts)
             return ismcts.search(self, limits, seed=seed, **opts)
         return NotImplemented
 
@@ -1077,10 +1082,14 @@ ISMCTS_PRIOR_WEIGHT = 5.0
 # many stages each playout plays (1: to the end of the current stage, scored
 # by the outlook; a race rarely lasts more than 3, so 20 plays it out); build:
 # N > 0 judges each build by N playouts of the whole race (`kuq_pimc`); deny:
-# the prior's `kuq_policy.DENY` (below its DEAD)
+# the prior's `kuq_policy.DENY` (below its DEAD); trees: K independent trees
+# share the budget, root visits summed; anchor: the policy's move stays unless
+# the chosen one's mean beats it by more than this (`games.kuq_roots`)
 PIMC_OPTIONS = {"mode": ("tree", "pimc"), "bias": (float, 0.0, 10.0), "stages": (int, 1, 200),
-                "build": (int, 0, 100_000), "deny": (float, 0.0, 2.99)}
-PIMC_DEFAULTS = {"mode": "tree", "bias": 0.0, "stages": 1, "build": 0, "deny": None}
+                "build": (int, 0, 100_000), "deny": (float, 0.0, 2.99), "trees": (int, 1, 64),
+                "anchor": (float, 0.0, 2.0)}
+PIMC_DEFAULTS = {"mode": "tree", "bias": 0.0, "stages": 1, "build": 0, "deny": None, "trees": 1,
+                 "anchor": 0.0}
 
 
 def _policy_prior(state, deny=None):
