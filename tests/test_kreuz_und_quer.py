@@ -633,6 +633,20 @@ def test_policy_moves():
     s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/w/34/-/0"))
     play(s, "flip @s")
     assert policy_move(s) == Move("leave")
+    # take denial: the same water face up (it costs player 0 about 0.5, and would take
+    # player 1 to the goal) is taken rather than flipping, unless that costs more than
+    # take_deny; not a card player 1 cannot use (goal grass)
+    s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/w/34/-/0", up="ws"))
+    tr = s.track(0)
+    assert 0.4 < pile_cost(tr, 16, pile("w")) - pile_cost(tr, 16, []) < 1.0
+    assert policy_move(s) == Move("take", T["w"]) and heuristic_move(s) == Move("flip")
+    assert policy_move(s, take_deny=0.0) == policy_move(s, take_deny=0.4) == Move("flip")
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=1), seed=1, take_deny=0.0)
+    assert r.move == Move("flip")
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=1), seed=1)
+    assert r.move == Move("take", T["w"])
+    s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/g/34/-/0", up="w"))
+    assert policy_move(s) == Move("flip")
 
 
 def test_ismcts_game_defaults():
