@@ -105,3 +105,29 @@ def test_bench_crosswise_times_a_search_every_sixth_ply():
     assert len(times) == (plies + 4) // 6 and all(t > 0 for t in times)
     with pytest.raises(crossridor.CrossridorError):        # the options reach the search
         mod.search_times(30, deals=1, options={"root_k": -1})
+
+
+def test_kuq_analyses_replay_match_records(tmp_path):
+    """bench/kuq_prior_agreement.py: ISMCTS with one simulation plays the
+    prior's move everywhere, the heuristic player does not; bench/kuq_leaf_fit.py
+    finds one stage start at least per race."""
+    recs = {}
+    for name, engines in (("prior", ["ismcts:sims=1", "greedy"]), ("greedy", ["greedy", "ismcts:sims=1"])):
+        recs[name] = rec = tmp_path / f"{name}.jsonl"
+        assert cli_main(["match", "kreuzundquer", "-o", "races=1", "--engine", engines[0], "--engine", engines[1],
+                         "--games", "2", "--seed", "5", "--concurrency", "1", "--records", str(rec)]) == 0
+
+    def agreement(rec):
+        out = subprocess.run([sys.executable, str(BENCH / "kuq_prior_agreement.py"), str(rec)],
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        rows = re.findall(r"(\w+): (\d+) of (\d+) moves differ", out.stdout)
+        assert [r[0] for r in rows] == ["build", "collect", "decide"] and int(rows[0][2]) == 2
+        return {ph: (int(d), int(n)) for ph, d, n in rows}
+    assert all(d == 0 and n > 0 for d, n in agreement(recs["prior"]).values())
+    assert sum(d for d, _ in agreement(recs["greedy"]).values()) > 0
+    out = subprocess.run([sys.executable, str(BENCH / "kuq_leaf_fit.py"), str(recs["prior"])],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    m = re.match(r"(\d+) stage starts; current mapping: .* log-likelihood (-[\d.]+)", out.stdout)
+    assert m and int(m.group(1)) >= 2 and float(m.group(2)) < 0

@@ -633,6 +633,20 @@ def test_policy_moves():
     s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/w/34/-/0"))
     play(s, "flip @s")
     assert policy_move(s) == Move("leave")
+    # take denial: the same water face up (it costs player 0 about 0.5, and would take
+    # player 1 to the goal) is taken rather than flipping, unless that costs more than
+    # take_deny; not a card player 1 cannot use (goal grass)
+    s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/w/34/-/0", up="ws"))
+    tr = s.track(0)
+    assert 0.4 < pile_cost(tr, 16, pile("w")) - pile_cost(tr, 16, []) < 1.0
+    assert policy_move(s) == Move("take", T["w"]) and heuristic_move(s) == Move("flip")
+    assert policy_move(s, take_deny=0.0) == policy_move(s, take_deny=0.4) == Move("flip")
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=1), seed=1, take_deny=0.0)
+    assert r.move == Move("flip")
+    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=1), seed=1)
+    assert r.move == Move("take", T["w"])
+    s = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/g/34/-/0", up="w"))
+    assert policy_move(s) == Move("flip")
 
 
 def test_ismcts_game_defaults():
@@ -679,6 +693,34 @@ def test_ismcts_pimc_mode():
         crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), mode="pimc", c=0.5)
     with pytest.raises(CrossridorError, match="mode"):
         crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), mode="tres")
+
+
+def test_ismcts_trees_and_anchor():
+    """trees=K: K trees share the budget, root visits summed; anchor=A: the
+    policy's move stays unless another beats its mean by more than A."""
+    from crossridor.games.kuq_policy import policy_move
+    b = kuq(races=1).new_state(seed=3)
+    lim = crossridor.Limits(sims=80)
+    r = crossridor.search(b, algorithm="ismcts", limits=lim, seed=1, trees=4)
+    assert r.move in b.legal_moves() and r.extra["trees"] == 4 and r.extra["sims"] == 80
+    assert sum(n for n, _ in r.extra["root"].values()) == 80        # every simulation visits one root move
+    best = max(r.extra["root"].values())
+    assert r.extra["root"][str(r.move)] == best and r.score == best[1]
+    again = crossridor.search(b, algorithm="ismcts", limits=lim, seed=1, trees=4)
+    assert again.move == r.move and again.extra["root"] == r.extra["root"]
+    # one tree of 20 simulations sees 20 of the 28 builds once each and takes the best
+    # single sample, not the policy's build; a wide anchor keeps the policy's
+    fav = policy_move(b)
+    plain = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1)
+    assert plain.move != fav
+    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, anchor=2.0)
+    assert r.move == fav and r.extra["root"] == plain.extra["root"]
+    # a time limit alone is shared out; the trees still report their simulations
+    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(time=0.1), seed=1, trees=2)
+    assert r.extra["sims"] >= 2 and r.move in b.legal_moves()
+    for bad in ({"trees": 0}, {"trees": 65}, {"anchor": -0.1}, {"anchor": "x"}):
+        with pytest.raises(CrossridorError, match=next(iter(bad))):
+            crossridor.search(b, algorithm="ismcts", limits=lim, **bad)
 
 
 def test_masks_match_the_set_walk():

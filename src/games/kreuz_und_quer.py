@@ -65,7 +65,8 @@ game defaults for the options not given: prior = `kuq_policy.policy_move`
 (progressive bias, weight `ISMCTS_PRIOR_WEIGHT`) and, unless rollout or
 evaluator is given, evaluator = `kuq_rollout.stage_evaluator`; its own
 options (none on by default: `PIMC_OPTIONS`) are stages (playout horizon),
-mode=pimc and build=N (`games.kuq_pimc`) and deny (the prior's). Every other
+mode=pimc and build=N (`games.kuq_pimc`), deny and take_deny (the prior's),
+trees and anchor (`games.kuq_roots`). Every other
 algorithm runs the generic module; `evaluate()` is a cheap heuristic (distance to the goal counting the
 pile, points), and `games.kuq_rollout.stage_evaluator` a playout of the rest
 of the stage with the heuristic rules, for `evaluator=` of mcts / ismcts.
@@ -1044,12 +1045,18 @@ class KState(LearningState):
             if own["mode"] == "pimc" and self.phase in ("collect", "decide") and mine:
                 samples = max(1, sim_budget("ismcts", limits) // len(self.legal_moves()))
                 return self._pimc(limits, seed, samples, own["bias"], stages, opts, "mode=pimc")
-            deny = own["deny"]
-            opts.setdefault("prior", _policy_prior if deny is None else (lambda st: _policy_prior(st, deny)))
+            deny, take_deny = own["deny"], own["take_deny"]
+            opts.setdefault("prior", _policy_prior if deny is None and take_deny is None else
+                            (lambda st: _policy_prior(st, deny, take_deny)))
             opts.setdefault("prior_weight", ISMCTS_PRIOR_WEIGHT)
             if "rollout" not in opts and "evaluator" not in opts:
                 opts["evaluator"] = stage_evaluator if stages == 1 else \
                     (lambda st: stage_evaluator(st, max_stages=stages))
+            if (own["trees"] > 1 or own["anchor"] > 0) and mine:
+                from .kuq_roots import ensemble_search
+                prior = opts["prior"]
+                return ensemble_search(self, limits, seed, own["trees"], own["anchor"],
+                                       prior(self) if prior is not None else None, opts)
             return ismcts.search(self, limits, seed=seed, **opts)
         return NotImplemented
 
@@ -1076,16 +1083,20 @@ ISMCTS_PRIOR_WEIGHT = 5.0
 # "pimc" (collection moves by `kuq_pimc`, the rest by the tree); stages: how
 # many stages each playout plays (1: to the end of the current stage, scored
 # by the outlook; a race rarely lasts more than 3, so 20 plays it out); build:
-# N > 0 judges each build by N playouts of the whole race (`kuq_pimc`); deny:
-# the prior's `kuq_policy.DENY` (below its DEAD)
+# N > 0 judges each build by N playouts of the whole race (`kuq_pimc`); deny,
+# take_deny: the prior's `kuq_policy.DENY` (below its DEAD), `TAKE_DENY`; trees: K independent trees
+# share the budget, root visits summed; anchor: the policy's move stays unless
+# the chosen one's mean beats it by more than this (`games.kuq_roots`)
 PIMC_OPTIONS = {"mode": ("tree", "pimc"), "bias": (float, 0.0, 10.0), "stages": (int, 1, 200),
-                "build": (int, 0, 100_000), "deny": (float, 0.0, 2.99)}
-PIMC_DEFAULTS = {"mode": "tree", "bias": 0.0, "stages": 1, "build": 0, "deny": None}
+                "build": (int, 0, 100_000), "deny": (float, 0.0, 2.99), "take_deny": (float, 0.0, 2.99),
+                "trees": (int, 1, 64), "anchor": (float, 0.0, 2.0)}
+PIMC_DEFAULTS = {"mode": "tree", "bias": 0.0, "stages": 1, "build": 0, "deny": None, "take_deny": None,
+                 "trees": 1, "anchor": 0.0}
 
 
-def _policy_prior(state, deny=None):
+def _policy_prior(state, deny=None, take_deny=None):
     from .kuq_policy import policy_move
-    return policy_move(state, deny)       # the heuristic player's build
+    return policy_move(state, deny, take_deny)       # the heuristic player's build
 
 
 def heuristic_move(state: KState) -> Move:

@@ -30,7 +30,9 @@ Option ``utility`` = callable(returns) -> returns maps each simulation's
 return vector before it is backed up (e.g. a draw worth less than half a
 win to the searching player); the result's score is then in its units.
 Only moves legal in the real position can be returned; ``pv`` lists the
-most visited decision moves (chance events in between are not shown).
+most visited decision moves (chance events in between are not shown);
+``extra["root"]`` maps each visited root move (as text) to its (visits,
+mean return of the searching player).
 """
 
 from __future__ import annotations
@@ -210,5 +212,8 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
         deepest = max(deepest, nd.depth)
         for e in nd.edges.values():
             stack.extend(e.children.values())
-    return tree_result(move, score, sims, seconds, tuple(pv), count, deepest)
+    result = tree_result(move, score, sims, seconds, tuple(pv), count, deepest)
+    # the root's statistics, for callers that combine several trees (root parallelism)
+    result.extra["root"] = {str(m): (e.n, e.w[me] / e.n) for m, e in root.edges.items() if e.n}
+    return result
 

@@ -1,0 +1,79 @@
+"""How well does the stage-end leaf value of Kreuz & Quer's ISMCTS
+(`kuq_paths.outlook_values`: tanh(0.3 * (-0.25 * outlook + 0.5 * points)),
+the outlook being `Track.cost_to_goal(pos) / 2`) predict the race, and would
+a fitted mapping do better? Replays 2-player one-race records of
+`crossridor match kreuzundquer -o races=1 ... --records F` and, at the start
+of every stage, takes player 1's differences of outlook and points against
+the race's result; fits a logistic regression (numpy, Newton's method) and
+prints the mean log-likelihood of the fitted and of the current mapping
+(higher is better; a coin is -0.693), overall and by stage:
+
+    python3 bench/kuq_leaf_fit.py ki_g.jsonl kpol.jsonl ...
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+
+import crossridor
+from crossridor.engine.workers import new_game_state
+
+
+def stage_starts(paths):
+    """Rows (outlook diff, points diff, stage, player 1's result as 1 / 0.5 / 0)."""
+    game = crossridor.load_game("kreuzundquer", races=1)
+    rows = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in filter(str.strip, f):
+                r = json.loads(line)
+                if r.get("reason") != "terminal":
+                    continue
+                s = new_game_state(game, (), r["deal_seed"])
+                seen = set()
+                for mv in r["moves"]:
+                    if s.phase == "collect" and s.tick == s.turn == 0 and not any(s.tp) \
+                            and not any(s.up) and s.stage not in seen:
+                        seen.add(s.stage)
+                        o = [s.track(p).cost_to_goal(s.pos[p]) / 2.0 for p in range(2)]
+                        pts = [s.pts[p] + len(s.aside[p]) for p in range(2)]
+                        rows.append((o[0] - o[1], pts[0] - pts[1], s.stage, (r["returns"][0] + 1) / 2))
+                    s.play(mv)
+    return np.array(rows, float).reshape(-1, 4)
+
+
+def fit(x, y, l2=1e-3):
+    w = np.zeros(x.shape[1])
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-x @ w))
+        h = (x.T * (p * (1 - p))) @ x + l2 * np.eye(len(w))
+        w -= np.linalg.solve(h, x.T @ (p - y) + l2 * w)
+    return w, loglik(1 / (1 + np.exp(-x @ w)), y)
+
+
+def loglik(p, y):
+    p = np.clip(p, 1e-12, 1 - 1e-12)
+    return float(np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def main(paths):
+    a = stage_starts(paths)
+    if not len(a):
+        sys.exit("kuq_leaf_fit: no finished 2-player one-race games in the records")
+    do, dp, stage, y = a.T
+    # tanh(z) = 2 * sigmoid(2 z) - 1: the current value as a probability of winning
+    current = 1 / (1 + np.exp(-0.6 * (-0.25 * do + 0.5 * dp)))
+    print(f"{len(a)} stage starts; current mapping: outlook -0.150, points +0.300, "
+          f"log-likelihood {loglik(current, y):.4f}")
+    for name, m in [("all", stage >= 0)] + [(f"stage {k + 1}", stage == k) for k in range(3)]:
+        if m.sum() >= 30:
+            w, ll = fit(np.c_[do[m], dp[m]], y[m])
+            print(f"{name}: {int(m.sum())} positions, fitted outlook {w[0]:+.3f}, points {w[1]:+.3f}, "
+                  f"log-likelihood {ll:.4f} (current {loglik(current[m], y[m]):.4f})")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

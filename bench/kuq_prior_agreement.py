@@ -1,0 +1,50 @@
+"""How often did engine 1 of a Kreuz & Quer match play something other than
+the policy's move (`kuq_policy.policy_move`, the ISMCTS prior)? Replays the
+records of `crossridor match kreuzundquer ... --records F` and counts, by
+phase (build, collect, decide), engine 1's moves and those that differ from
+the policy's move in the same position:
+
+    python3 bench/kuq_prior_agreement.py ki_g.jsonl [--take-deny D] [--deny D]
+
+(`--take-deny 0` compares with the prior before take denial, for records
+of that time.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+
+import crossridor
+from crossridor.engine.workers import new_game_state
+from crossridor.games.kuq_policy import policy_move
+
+PHASES = ("build", "collect", "decide")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("records", nargs="+")
+    ap.add_argument("--deny", type=float, default=None)
+    ap.add_argument("--take-deny", type=float, default=None)
+    args = ap.parse_args(argv)
+    moves, differ = Counter(), Counter()
+    for path in args.records:
+        with open(path, encoding="utf-8") as f:
+            for line in filter(str.strip, f):
+                r = json.loads(line)
+                game = crossridor.load_game(r["game"], **r.get("params", {}))
+                s = new_game_state(game, (), r["deal_seed"])
+                seat = r["seats"].index(0)
+                for mv in r["moves"]:
+                    if s.current_player == seat and s.phase in PHASES:
+                        moves[s.phase] += 1
+                        differ[s.phase] += str(policy_move(s, args.deny, args.take_deny)) != mv
+                    s.play(mv)
+    for ph in PHASES:
+        print(f"{ph}: {differ[ph]} of {moves[ph]} moves differ from the policy's")
+
+
+if __name__ == "__main__":
+    main()
