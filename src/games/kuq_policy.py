@@ -73,25 +73,21 @@ def policy_move(state, deny: float = None, take_deny: float = None):
         return LEAVE
     if now == -math.inf:
         return STOP
-    best_t, best_c = -1, now - 1e-9
-    for t in range(len(state.up)):
-        if state.up[t]:
-            c = pile_cost(tr, pos, pile + [t])
-            if c < best_c:
-                best_t, best_c = t, c
-    if best_t >= 0:
+    # each face-up card's cost is needed by both rules below: compute it once
+    costs = [(pile_cost(tr, pos, pile + [t]), t) for t in range(len(state.up)) if state.up[t]]
+    best_c, best_t = min(costs, default=(math.inf, -1))
+    if best_c < now - 1e-9:
         return Move("take", best_t)
     if any(state.down):
         # no face-up card helps: take one that would help another player, if it costs
-        # this pile at most `take_deny` (else the heuristic player takes it next)
+        # this pile at most `take_deny` (else the heuristic player takes it next);
+        # the cheapest such card, the first among equals
         if take_deny:
-            for t in range(len(state.up)):
-                if state.up[t]:
-                    c = pile_cost(tr, pos, pile + [t])
-                    if c <= now + take_deny and (best_t < 0 or c < best_c) and _helps_others(state, p, t):
-                        best_t, best_c = t, c
-            if best_t >= 0:
-                return Move("take", best_t)
+            for c, t in sorted(costs):
+                if c > now + take_deny:
+                    break
+                if _helps_others(state, p, t):
+                    return Move("take", t)
         return FLIP
     return STOP
 
