@@ -822,13 +822,19 @@ def _without(cards, player, v):
     return (tuple(mine), cards[1]) if player == 0 else (cards[0], tuple(mine))
 
 
+def _round_points(field, owner, points, clear_four, nvals) -> int:
+    """What the round ending on `field` gives `owner`: its points if they win
+    it, minus them if the other player does, 0 without a winner."""
+    _, winner, _ = _resolve_cached(field, clear_four, nvals)
+    return 0 if winner is None else (points if winner == owner else -points)
+
+
 @lru_cache(maxsize=1 << 16)
 def _round_gain(field, todo, cards, owner, points, clear_four, nvals) -> float:
     """Expected points of the round for `owner` when the players in `todo`
     still push, each a card drawn at random from their unpushed `cards`."""
     if not todo:
-        _, winner, _ = _resolve_cached(field, clear_four, nvals)
-        return 0.0 if winner is None else float(points if winner == owner else -points)
+        return float(_round_points(field, owner, points, clear_four, nvals))
     p = todo[0]
     hand = cards[p]
     total = 0.0
@@ -1152,8 +1158,7 @@ def _best_finish(state: QState, moves, rng):
     best, best_v = [], None
     for mv in moves:
         field = tuple(sorted(state.field + ((state.top_card(p, mv.col), p),)))
-        _, winner, _ = _resolve_cached(field, g.clear_four, g.nvals)
-        v = 0 if winner is None else (pts if winner == p else -pts)
+        v = _round_points(field, p, pts, g.clear_four, g.nvals)
         if best_v is None or v > best_v:
             best, best_v = [mv], v
         elif v == best_v:
