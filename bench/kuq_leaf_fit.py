@@ -14,16 +14,19 @@ prints the mean log-likelihood of the fitted and of the current mapping
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import numpy as np
 
 import crossridor
 from crossridor.engine.workers import new_game_state
+from crossridor.games.kuq_paths import outlook_values
 
 
 def stage_starts(paths):
-    """Rows (outlook diff, points diff, stage, player 1's result as 1 / 0.5 / 0)."""
+    """Rows (outlook diff, points diff, stage, player 1's result as 1 / 0.5 / 0,
+    player 1's winning chance by the current leaf mapping `outlook_values`)."""
     game = crossridor.load_game("kreuzundquer", races=1)
     rows = []
     for path in paths:
@@ -40,9 +43,10 @@ def stage_starts(paths):
                         seen.add(s.stage)
                         o = [s.track(p).cost_to_goal(s.pos[p]) / 2.0 for p in range(2)]
                         pts = [s.pts[p] + len(s.aside[p]) for p in range(2)]
-                        rows.append((o[0] - o[1], pts[0] - pts[1], s.stage, (r["returns"][0] + 1) / 2))
+                        rows.append((o[0] - o[1], pts[0] - pts[1], s.stage, (r["returns"][0] + 1) / 2,
+                                     (outlook_values(o, pts)[0] + 1) / 2))
                     s.play(mv)
-    return np.array(rows, float).reshape(-1, 4)
+    return np.array(rows, float).reshape(-1, 5)
 
 
 def fit(x, y, l2=1e-3):
@@ -63,10 +67,12 @@ def main(paths):
     a = stage_starts(paths)
     if not len(a):
         sys.exit("kuq_leaf_fit: no finished 2-player one-race games in the records")
-    do, dp, stage, y = a.T
-    # tanh(z) = 2 * sigmoid(2 z) - 1: the current value as a probability of winning
-    current = 1 / (1 + np.exp(-0.6 * (-0.25 * do + 0.5 * dp)))
-    print(f"{len(a)} stage starts; current mapping: outlook -0.150, points +0.300, "
+    do, dp, stage, y, current = a.T
+    # tanh(z) = 2 * sigmoid(2 z) - 1: the current mapping is logistic too, with the
+    # weights 2 atanh(value) of one unit of outlook and of points
+    w_o = 2 * math.atanh(outlook_values([1, 0], [0, 0])[0])
+    w_p = 2 * math.atanh(outlook_values([0, 0], [1, 0])[0])
+    print(f"{len(a)} stage starts; current mapping: outlook {w_o:+.3f}, points {w_p:+.3f}, "
           f"log-likelihood {loglik(current, y):.4f}")
     for name, m in [("all", stage >= 0)] + [(f"stage {k + 1}", stage == k) for k in range(3)]:
         if m.sum() >= 30:
