@@ -20,8 +20,8 @@ import sys
 import numpy as np
 
 import crossridor
-from crossridor.engine.workers import new_game_state
-from crossridor.games.kuq_paths import outlook_values
+from crossridor.engine.match.workers import new_game_state
+from crossridor.games.kreuzundquer.paths import outlook_values
 
 
 def stage_starts(paths):

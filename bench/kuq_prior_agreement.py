@@ -17,8 +17,8 @@ import json
 from collections import Counter
 
 import crossridor
-from crossridor.engine.workers import new_game_state
-from crossridor.games.kuq_policy import policy_move
+from crossridor.engine.match.workers import new_game_state
+from crossridor.games.kreuzundquer.policy import policy_move
 
 PHASES = ("build", "collect", "decide")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import crossridor
-from crossridor.engine.cli import main
+from crossridor.engine.cli.main import main
 
 # where the imported package lives (src/ in a checkout, site-packages once installed)
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as hs
 
 import crossridor
-from crossridor.games import crosswise as cw
+from crossridor.games.crosswise import game as cw
 from crosswise_reference import RefState, line_points
 
 TOTAL = Counter({**{s: 7 for s in "123456"}, **{a: 3 for a in "MRPS"}})

@@ -10,10 +10,10 @@ import crossridor
 from crossridor import CHANCE, TERMINAL, CrossridorError
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError)
-from crossridor.games.kreuz_und_quer import Move, heuristic_move
-from crossridor.games.kuq_deck import (TERRAIN_COUNTS, TERRAINS, deck_to_text, generate_deck,
+from crossridor.games.kreuzundquer.game import Move, heuristic_move
+from crossridor.games.kreuzundquer.deck import (TERRAIN_COUNTS, TERRAINS, deck_to_text, generate_deck,
                             parse_deck_text)
-from crossridor.games.kuq_paths import GOAL, START, Track, extensions, reach, walk
+from crossridor.games.kreuzundquer.paths import GOAL, START, Track, extensions, reach, walk
 
 T = {ch: i for i, ch in enumerate(TERRAINS)}
 
@@ -576,7 +576,7 @@ def test_cost_to_goal():
 
 
 def test_stage_evaluator():
-    from crossridor.games.kuq_rollout import stage_evaluator
+    from crossridor.games.kreuzundquer.rollout import stage_evaluator
     g = tdeck(races=1)
     # player 0 to move with a pile that reaches the goal: it stops and wins
     s = g.state_from_position(pos_collect("-/1,2/-/-/w/31/sw/0", "-/3,4/-/-/s/-1/s/0"))
@@ -604,7 +604,7 @@ def test_engine_searches():
 
 
 def test_policy_moves():
-    from crossridor.games.kuq_policy import pile_cost, policy_move
+    from crossridor.games.kreuzundquer.policy import pile_cost, policy_move
     g = tdeck(races=1)
     s = g.state_from_position(pos_collect("-/1,2/-/-/w/31/sw/0", "-/3,4/-/-/s/-1/-/0"))
     assert policy_move(s) == Move("stop")
@@ -698,7 +698,7 @@ def test_ismcts_pimc_mode():
 def test_ismcts_trees_and_anchor():
     """trees=K: K trees share the budget, root visits summed; anchor=A: the
     policy's move stays unless another beats its mean by more than A."""
-    from crossridor.games.kuq_policy import policy_move
+    from crossridor.games.kreuzundquer.policy import policy_move
     b = kuq(races=1).new_state(seed=3)
     lim = crossridor.Limits(sims=80)
     r = crossridor.search(b, algorithm="ismcts", limits=lim, seed=1, trees=4)
@@ -727,7 +727,7 @@ def test_masks_match_the_set_walk():
     """`Track.masks` (the playouts' bitmasks) gives what `walk` / `step` /
     `rank` give on sets, on random routes, positions and piles (route lengths
     0..4 cross card borders; START and GOAL included)."""
-    from crossridor.games.kuq_paths import rank, step
+    from crossridor.games.kreuzundquer.paths import rank, step
     rng = random.Random(5)
     deck = generate_deck(3)
     for _ in range(400):

@@ -13,7 +13,10 @@ import crossridor
 from crossridor import CrossridorError, Limits
 from crossridor.engine.algorithms import alphabeta, common, greedy
 from crossridor.engine.options import C_INT, C_LLONG, CALLABLE_OR_NONE, FLAG, check_value
-from crossridor.games import crosswise, kreuz_und_quer, quoridor, qwatrobat
+from crossridor.games.crosswise import game as crosswise
+from crossridor.games.kreuzundquer import game as kreuz_und_quer
+from crossridor.games.quoridor import game as quoridor
+from crossridor.games.qwatrobat import game as qwatrobat
 
 BAD = [math.nan, math.inf, -math.inf, 10 ** 30, -(10 ** 30), -1, "x", [], True, 0.5]
 

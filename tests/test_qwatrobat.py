@@ -10,7 +10,7 @@ import crossridor
 from crossridor import CHANCE, TERMINAL
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
-from crossridor.games.qwatrobat import First, Push, Setup, endgame_evaluator, resolve_field, solve, solve_value
+from crossridor.games.qwatrobat.game import First, Push, Setup, endgame_evaluator, resolve_field, solve, solve_value
 
 
 def load(**kw):
@@ -481,7 +481,7 @@ def test_endgame_evaluator():
 
 
 def test_ismcts_lays_out_from_the_setup_table():
-    from crossridor.games.qw_setups import SETUP_VALUES
+    from crossridor.games.qwatrobat.setups import SETUP_VALUES
     g = load()
     assert len(SETUP_VALUES) == len(g.setups()) and set(SETUP_VALUES) == set(map(str, g.setups()))
     ranked = sorted(SETUP_VALUES, key=lambda k: (-SETUP_VALUES[k], k))
@@ -506,7 +506,7 @@ def test_ismcts_lays_out_from_the_setup_table():
 
 
 def test_ismcts_draw_value():
-    from crossridor.games.qwatrobat import draw_utility
+    from crossridor.games.qwatrobat.game import draw_utility
     u = draw_utility(1, -0.5)
     assert u([0.0, 0.0]) == [0.5, -0.5] and u([1.0, -1.0]) == [1.0, -1.0] and u([-1.0, 1.0]) == [-1.0, 1.0]
     # round 4 at 7-2, worth 5: a forced draw, so every simulation is worth the draw value
@@ -536,7 +536,7 @@ def test_ismcts_endgame_leaves():
 
 
 def test_soft_solver_values_an_erring_opponent():
-    from crossridor.games.qwatrobat import _Solver, _SoftSolver, _solver_pos
+    from crossridor.games.qwatrobat.game import _Solver, _SoftSolver, _solver_pos
     g = load()
     rng = random.Random(4)
     higher = 0
@@ -570,7 +570,7 @@ def inferring_state():
 
 
 def test_round_gain():
-    from crossridor.games.qwatrobat import _round_gain
+    from crossridor.games.qwatrobat.game import _round_gain
     field = ((1, 0), (2, 0), (3, 1))
     # player 1 ends the round with a 1 (2 and 3 survive: player 0 wins 2) or a 4 (four survive: 4 wins)
     assert _round_gain(field, (), ((), ()), 0, 2, True, 4) == 2.0      # as it stands: the middle card, 2, wins
@@ -580,7 +580,7 @@ def test_round_gain():
 
 
 def test_belief_weighs_deals_by_the_opponents_pushes():
-    from crossridor.games.qwatrobat import _Belief
+    from crossridor.games.qwatrobat.game import _Belief
     s = inferring_state()
     assert s.current_player == 0 and s.scores == [2, 0]
     b = _Belief(s, 0, 1.0)
@@ -602,7 +602,7 @@ def test_belief_weighs_deals_by_the_opponents_pushes():
 
 
 def test_ismcts_infer_option(capsys):
-    from crossridor.engine.cli import main
+    from crossridor.engine.cli.main import main
     s = inferring_state()
     runs = [crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=40), seed=3, infer=1.0)
             for _ in range(2)]
@@ -634,7 +634,7 @@ def test_ismcts_tree_depth():
 
 
 def test_playouts_finish_a_round_with_its_best_push():
-    from crossridor.games.qwatrobat import _best_finish
+    from crossridor.games.qwatrobat.game import _best_finish
     # battlefield 1 2 (player 0) and 3 (player 1): of player 1's tops only the 4 (column 3) wins the round
     s = load(first=0).new_state("1234/1234 3142/3214 c1 c1 c2")
     assert s.slot == 3 and s.current_player == 1

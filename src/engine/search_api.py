@@ -8,9 +8,9 @@ import dataclasses
 import importlib
 from typing import Any
 
-from . import stop as _stop
-from .errors import CrossridorError
-from .protocol import Limits, SearchResult, State
+from crossridor.engine import stop as _stop
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.protocol import Limits, SearchResult, State
 
 MAX_THREADS = 256         # threads of a Lazy SMP search
 

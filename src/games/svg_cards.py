@@ -6,7 +6,7 @@ built) and `up-s` (a face-up terrain card)."""
 
 from __future__ import annotations
 
-from .svg import INK, SEAT_COLOURS, card_back, document, el, text
+from crossridor.games.svg import INK, SEAT_COLOURS, card_back, document, el, text
 
 # ----------------------------------------------------------------------------- Qwatrobat
 

@@ -1,0 +1,200 @@
+"""Kreuz & Quer: a fast leaf evaluator for MCTS / ISMCTS.
+
+`stage_evaluator(state)` plays the rest of the current stage with every
+player following the heuristic player's rules (`kreuz_und_quer.heuristic_move`:
+stop once the pile reaches the goal, take the face-up card that goes
+farthest, else flip; keep a flipped card only if it goes farther), on a
+light copy of the position (no undo records), resolving each movement,
+penalty and set-aside, and scores the result: the game's result when the
+last race ends, else the distance left
+to each goal (`Track.cost_to_goal`) and the route cards set aside, as in
+`KState.evaluate`. Use it with
+`crossridor.search(state, algorithm="ismcts", evaluator=stage_evaluator, ...)`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from crossridor.games.kreuzundquer.deck import NT, ROOMS, ROWS, TERRAIN_COUNTS
+from crossridor.games.kreuzundquer.paths import GOAL, outlook_values
+
+_RNG = random.Random(97)
+_PENALTY_UNITS = 0.6 * ROWS     # an added route card: about 0.6 outlook units per row
+
+
+class _Runner:
+    """One player's pile during a playout, as bitmasks (`kuq_paths.Masks`):
+    `around` the rooms (and GOAL) next to those the pile can leave the pawn
+    in (0 once it reached the goal or wasted a card), `best` the (rank key,
+    room) of the farthest room reached so far."""
+    __slots__ = ("m", "pos", "around", "tgoal", "best", "goal")
+
+    def __init__(self, tr, pos, pile):
+        self.m = m = tr.masks
+        self.tgoal = m.tgoal
+        self.pos = pos
+        goal, front, end = m.walk(pos, pile)
+        self.goal = goal
+        self.around = 0 if goal or not front else m.around(front)
+        self.best = m.best(m.of(end))
+
+    def fits(self, t):
+        """The rank key after adding t, or None if t does not take the pawn farther."""
+        nxt = self.around & self.tgoal[t]
+        if not nxt:
+            return None
+        k = self.m.best(nxt)[0]
+        return k if k // 3 > self.best[0] // 3 else None
+
+    def add(self, t):
+        m = self.m
+        nxt = self.around & self.tgoal[t]
+        if nxt & m.goal_bit:
+            self.goal = True
+            self.around = 0
+            return
+        if not nxt:
+            self.around = 0
+            return
+        self.around = m.around(nxt)
+        b = m.best(nxt)
+        if b[0] > self.best[0]:
+            self.best = b
+
+    def end(self):
+        """End position: the farthest room reachable (the pile's best end)."""
+        if self.goal:
+            return GOAL
+        if self.best[0] < 0:
+            return self.pos
+        return self.best[1]
+
+
+def _collect(runners, down, up, tick, turn, base, pending, n, rng):
+    """Play a collection to its end with the heuristic rules: the stopper or -1."""
+    while True:
+        p = (base + tick + turn) % n
+        ru = runners[p]
+        if pending >= 0:
+            if ru.fits(pending) is not None:
+                ru.add(pending)
+            else:
+                up[pending] += 1
+            pending = -1
+        elif ru.goal:
+            return p
+        else:
+            best_t, best_r = -1, None
+            for t in range(NT):
+                if up[t]:
+                    r = ru.fits(t)
+                    if r is not None and (best_r is None or r > best_r):
+                        best_t, best_r = t, r
+            if best_t >= 0:
+                up[best_t] -= 1
+                ru.add(best_t)
+            elif any(down):
+                pending = _draw(down, rng)
+                continue          # the same player decides
+            else:
+                return p
+        if not any(down):
+            return -1
+        turn += 1
+        if turn == n:
+            turn = 0
+            tick += 1
+
+
+def _draw(down, rng):
+    x = rng.random() * sum(down)
+    for t in range(NT):
+        x -= down[t]
+        if x < 0:
+            down[t] -= 1
+            return t
+    for t in range(NT - 1, -1, -1):
+        if down[t]:
+            down[t] -= 1
+            return t
+
+
+def stage_evaluator(state, rng=None, max_stages: int = 1) -> list:
+    """Play on with the heuristic rules to the end of the current stage (or
+    `max_stages` stages), then score as described in the module doc. With
+    max_stages=1, a stage that has not started (nothing collected yet) is
+    not played: its value is the positions' (so every move is judged at the
+    end of the stage it is played in)."""
+    rng = rng or _RNG
+    g = state.game
+    n = g.n
+    ph = state.phase
+    if ph == "over":
+        return state.returns()
+    if ph not in ("collect", "flip", "decide"):
+        return state.evaluate()
+    if max_stages == 1 and ph == "collect" and state.tick == 0 and state.turn == 0 \
+            and not any(state.up) and not any(state.tp):
+        max_stages = 0
+    routes = [list(r) for r in state.route]
+    aside = [len(a) for a in state.aside]
+    pos = list(state.pos)
+    pile = list(state.pile)
+    runners = [_Runner(state.track(p), pos[p], state.tp[p]) for p in range(n)]
+    down = list(state.down)
+    up = list(state.up)
+    pending = state.pending
+    if ph == "flip":
+        pending = _draw(down, rng)
+    tick, turn, stage = state.tick, state.turn, state.stage
+    winner = None
+    stage0 = stage
+    for k in range(max_stages):
+        base = state.race + stage
+        stopper = _collect(runners, down, up, tick, turn, base, pending, n, rng)
+        first = stopper if stopper >= 0 else base % n
+        for i in range(n):
+            p = (first + i) % n
+            if runners[p].goal:
+                winner = p
+                break
+            e = runners[p].end()
+            pos[p] = e if e != GOAL else pos[p]
+        if winner is not None:
+            break
+        if stopper >= 0 and pile:
+            c = pile.pop(rng.randrange(len(pile)))
+            routes[stopper].append(c)
+        for p in range(n):
+            if pos[p] >= 0 and pos[p] // ROOMS:
+                j = pos[p] // ROOMS
+                aside[p] += j
+                del routes[p][:j]
+                pos[p] -= j * ROOMS
+        stage += 1
+        if stage >= g.max_stages:
+            break
+        runners = [_Runner(g.track(tuple(routes[p]), state.goal[p]), pos[p], ()) for p in range(n)]
+        down = list(TERRAIN_COUNTS)
+        up = [0] * NT
+        pending = -1
+        tick = turn = 0
+    pts = []
+    outlook = []
+    for p in range(n):
+        if p == winner:
+            pts.append(state.pts[p] + aside[p] + len(routes[p]))
+            outlook.append(-2.0)
+            continue
+        pts.append(state.pts[p] + aside[p] + (pos[p] // ROOMS if pos[p] >= 0 else 0))
+        outlook.append(g.track(tuple(routes[p]), state.goal[p]).cost_to_goal(pos[p]) / 2.0)
+    if (winner is not None or (stage >= g.max_stages and stage > stage0)) and state.race + 1 >= g.races:
+        top = max(pts)
+        k = sum(1 for x in pts if x == top)
+        if k == n:
+            return [0.0] * n
+        win = (n / k - 1) / (n - 1)
+        lose = -1.0 / (n - 1)
+        return [win if x == top else lose for x in pts]
+    return outlook_values(outlook, pts)
