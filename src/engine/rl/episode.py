@@ -1,0 +1,162 @@
+"""What every environment shares: a game's declaration (`EnvDeclaration`),
+one episode of it (`Episode`: the deal from a seed, the chance outcomes
+drawn inside, the ply cap, per-seat observations and masks), the spaces,
+and rendering (text, SVG, RGB through cairosvg)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.protocol import CHANCE, SPECTATOR
+from crossridor.engine.registry import load_game
+
+RENDER_MODES = ("ansi", "svg", "rgb_array")
+
+
+@dataclass(frozen=True)
+class EnvDeclaration:
+    """One game's environment defaults (`crossridor.games.<game>.env.DECLARATION`)."""
+
+    game: str                      # registry name
+    env_name: str                  # the PettingZoo module name, e.g. "quoridor_v0"
+    gym_id: str                    # the Gymnasium id, e.g. "crossridor/Quoridor-v0"
+    defaults: dict = field(default_factory=dict)       # game parameters
+    # the ply cap (None: the game always ends by itself) for the game's parameters
+    max_plies: Callable[[dict], int | None] = lambda params: None
+    observation_high: float = 1.0  # observation tensors lie in [0, observation_high]
+    # the text board as seat `viewer` may see it (None: everything)
+    render_text: Callable = lambda state, viewer: state.render(viewer)
+
+    def load(self, params: dict):
+        """The game with the declaration's defaults under `params`."""
+        merged = {**self.defaults, **params}
+        return load_game(self.game, **merged), merged
+
+
+def declaration(game: str) -> EnvDeclaration:
+    """The declaration of a registered game (its `env` module)."""
+    import importlib
+    from crossridor.engine.registry import game_key
+    return importlib.import_module(f"crossridor.games.{game_key(game)}.env").DECLARATION
+
+
+def spaces_for(game, high: float):
+    """(observation space, action space) of one seat, as PettingZoo's classic
+    games have them: Dict(observation=Box, action_mask=Box int8), Discrete."""
+    from gymnasium import spaces
+    n = game.num_distinct_actions()
+    obs = spaces.Dict({
+        "observation": spaces.Box(0.0, high, shape=game.observation_tensor_shape(), dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
+    })
+    return obs, spaces.Discrete(n)
+
+
+def check_cap(max_plies) -> int | None:
+    if max_plies is not None and (isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1):
+        raise CrossridorError(f"max_plies must be a positive integer or None, got {max_plies!r}")
+    return max_plies
+
+
+class Episode:
+    """One game being played: the state, its seeded chance, its ply cap.
+    Chance nodes are resolved as soon as they come up, so that
+    `state.current_player` is always a seat or TERMINAL."""
+
+    def __init__(self, game, rng: np.random.Generator, max_plies: int | None):
+        self.game = game
+        self.rng = rng
+        self.max_plies = max_plies
+        # the deal (Crosswise's tiles, Kreuz & Quer's route cards) from the episode's seed
+        self.state = game.new_state(None, seed=int(rng.integers(2 ** 63)))
+        self.plies = 0          # moves made by the seats (chance outcomes not counted)
+        self.actions: list[int] = []   # every action applied since the deal, chance included
+        self.resolve_chance()
+
+    def resolve_chance(self) -> None:
+        state = self.state
+        while state.current_player == CHANCE:
+            outcomes = state.chance_action_outcomes()
+            p = np.array([q for _, q in outcomes], dtype=np.float64)
+            action = outcomes[int(self.rng.choice(len(outcomes), p=p / p.sum()))][0]
+            state.apply_action(action)
+            self.actions.append(action)
+
+    @property
+    def to_move(self) -> int:
+        return self.state.current_player
+
+    def legal(self, action) -> bool:
+        return action in self.state.legal_actions()
+
+    def play(self, action: int) -> None:
+        """The seat to move plays `action` (legal), then chance is resolved."""
+        self.state.apply_action(int(action))
+        self.actions.append(int(action))
+        self.plies += 1
+        self.resolve_chance()
+
+    @property
+    def terminated(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def truncated(self) -> bool:
+        return not self.terminated and self.max_plies is not None and self.plies >= self.max_plies
+
+    def returns(self) -> list[float]:
+        """The game's returns at its end (±1 with two seats); zeros when truncated."""
+        return [float(r) for r in self.state.returns()] if self.terminated else [0.0] * self.game.traits.num_players
+
+    def observation(self, seat: int, mask: bool) -> dict:
+        """Seat `seat`'s observation (the game's per-seat tensor, which holds
+        only what that seat may see) and its action mask (zeros unless it is
+        the seat to move)."""
+        m = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
+        if mask and self.to_move == seat:
+            m[self.state.legal_actions()] = 1
+        return {"observation": self.state.observation_tensor(seat), "action_mask": m}
+
+
+def render(decl: EnvDeclaration, state, mode: str | None, viewer: int | None):
+    """The state as `mode` shows it to `viewer` (None: everything, SPECTATOR:
+    the public part, a seat: that seat's view)."""
+    if mode is None:
+        return None
+    if mode == "ansi":
+        return decl.render_text(state, viewer)
+    svg = state.to_svg(viewer=viewer)
+    if mode == "svg":
+        return svg
+    return svg_to_rgb(svg)
+
+
+def svg_to_rgb(svg: str) -> np.ndarray:
+    """An SVG picture as an (H, W, 3) uint8 array (cairosvg, the `png` extra)."""
+    try:
+        import cairocffi
+        import cairosvg
+    except (ImportError, OSError) as exc:
+        raise CrossridorError(f"render_mode='rgb_array' needs cairosvg (pip install 'crossridor[png]'): {exc}") from None
+    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    surface = cairocffi.ImageSurface.create_from_png(io.BytesIO(png))
+    h, w, stride = surface.get_height(), surface.get_width(), surface.get_stride()
+    bgra = np.frombuffer(surface.get_data(), dtype=np.uint8).reshape(h, stride // 4, 4)[:, :w]
+    # cairo's ARGB32 is premultiplied, little-endian BGRA: composite on white
+    alpha = bgra[..., 3:4].astype(np.float32) / 255
+    rgb = bgra[..., 2::-1].astype(np.float32) + 255 * (1 - alpha)
+    return np.clip(rgb, 0, 255).astype(np.uint8)
+
+
+def check_render_mode(mode, modes=RENDER_MODES) -> None:
+    if mode is not None and mode not in modes:
+        raise CrossridorError(f"render_mode must be one of {', '.join(modes)} or None, got {mode!r}")
+
+
+__all__ = ["RENDER_MODES", "SPECTATOR", "EnvDeclaration", "Episode", "check_cap", "check_render_mode",
+           "declaration", "render", "spaces_for", "svg_to_rgb"]
