@@ -27,12 +27,13 @@ def agent_name(seat: int) -> str:
 class CrossridorAEC(AECEnv, EzPickle):
     """`CrossridorAEC(declaration, render_mode=None, max_plies="default",
     render_viewer=SPECTATOR, **game_params)`. `render_viewer`: whose view
-    `render()` shows (SPECTATOR: the public part; None: everything)."""
+    `render()` shows (None, the default: everything, as PettingZoo's card games show
+    every hand to a person watching; a seat: that seat's view)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, declaration: EnvDeclaration, render_mode: str | None = None,
-                 max_plies: int | None | str = "default", render_viewer: int | None = SPECTATOR, **params):
+                 max_plies: int | None | str = "default", render_viewer: int | None = None, **params):
         EzPickle.__init__(self, declaration, render_mode, max_plies, render_viewer, **params)
         super().__init__()
         check_render_mode(render_mode)

@@ -1,0 +1,333 @@
+"""The reinforcement-learning environments (crossridor.envs): PettingZoo's
+and Gymnasium's own API tests for every game and player count, seeding,
+rewards, truncation, the hidden-information filter, rendering, the
+opponent, the batch of games."""
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
+pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo) is not installed")
+
+import gymnasium as gym  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import crossridor  # noqa: E402
+from crossridor import CrossridorError  # noqa: E402
+from crossridor import envs  # noqa: E402
+
+# every game and player count (Quoridor: the sizes too)
+AEC_CASES = [
+    ("quoridor", dict(size=3, players=2)), ("quoridor", dict(size=5, players=2)),
+    ("quoridor", dict(size=9, players=2)), ("quoridor", dict(size=5, players=4)),
+    ("quoridor", dict(size=9, players=4)),
+    ("crosswise", dict(players=2)), ("crosswise", dict(players=3)), ("crosswise", dict(players=4)),
+    ("qwatrobat", {}), ("qwatrobat", dict(cards=10)),
+    ("kreuzundquer", dict(players=2)), ("kreuzundquer", dict(players=3)), ("kreuzundquer", dict(players=4)),
+]
+MODULES = {"quoridor": envs.quoridor_v0, "crosswise": envs.crosswise_v0,
+           "qwatrobat": envs.qwatrobat_v0, "kreuzundquer": envs.kreuzundquer_v0}
+HIDDEN = [("crosswise", dict(players=2)), ("crosswise", dict(players=4)), ("qwatrobat", {}),
+          ("kreuzundquer", dict(players=3))]
+
+
+def _case_id(case):
+    game, params = case
+    return game + "".join(f"-{k}{v}" for k, v in params.items())
+
+
+def _play_random(env, seed, until=None):
+    """Play an AEC env with random legal actions to its end (or `until` steps)."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if until is not None and steps >= until:
+            return steps
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("case", AEC_CASES, ids=_case_id)
+def test_pettingzoo_api_and_seed_tests(case):
+    game, params = case
+    module = MODULES[game]
+    api_test(module.env(**params), num_cycles=1000)
+    seed_test(lambda: module.env(**params), num_cycles=200)
+    raw = module.raw_env(**params)
+    assert raw.possible_agents == [f"player_{i + 1}" for i in range(raw.game.traits.num_players)]
+    assert str(raw) == f"{game}_v0"
+
+
+@pytest.mark.parametrize("gym_id", envs.GYM_IDS)
+def test_gymnasium_check_env(gym_id):
+    env = gym.make(gym_id, opponent="greedy")
+    check_env(env.unwrapped)
+    env.close()
+
+
+def test_gymnasium_check_env_four_player_quoridor_random_seat():
+    check_env(gym.make("crossridor/Quoridor-v0", size=5, players=4, seat="random").unwrapped)
+
+
+def test_gym_ids_are_registered_on_import():
+    assert set(envs.GYM_IDS) == {"crossridor/Quoridor-v0", "crossridor/Crosswise-v0",
+                                 "crossridor/Qwatrobat-v0", "crossridor/KreuzUndQuer-v0"}
+    assert all(i in gym.registry for i in envs.GYM_IDS)
+
+
+@pytest.mark.parametrize("case", AEC_CASES, ids=_case_id)
+def test_aec_rewards_are_the_games_returns(case):
+    game, params = case
+    env = MODULES[game].raw_env(**params, max_plies=None)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        agent = env.agent_selection
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            assert term and not trunc
+            total[agent] = env._cumulative_rewards[agent]
+            env.step(None)
+            continue
+        assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].any()
+        for other in env.possible_agents:      # only the agent to move has a mask
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+        state = env.episode.state
+        assert env._seat[agent] == state.current_player
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    returns = env.episode.state.returns()
+    assert [total[a] for a in env.possible_agents] == pytest.approx(returns)
+    if env.game.traits.num_players == 2:
+        assert sorted(returns) in ([-1, 1], [0, 0])
+
+
+def test_aec_truncation_at_the_ply_cap():
+    env = envs.quoridor_v0.env(size=9, max_plies=4)
+    env.reset(seed=0)
+    assert _play_random(env, 0) == 4 + 2        # four moves, then each agent's step(None)
+    raw = env.unwrapped
+    assert raw.episode.plies == 4 and not raw.episode.state.is_terminal()
+    # default cap from the declaration: 2 * 81 * 2 plies
+    assert envs.quoridor_v0.raw_env().max_plies == 324
+    with pytest.raises(CrossridorError, match="max_plies"):
+        envs.quoridor_v0.raw_env(max_plies=0)
+
+
+def test_truncated_agents_get_zero_reward():
+    env = envs.quoridor_v0.raw_env(size=9, max_plies=3)
+    env.reset(seed=1)
+    for _ in range(3):
+        obs = env.observe(env.agent_selection)
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert set(env._cumulative_rewards.values()) == {0.0}
+
+
+def test_aec_illegal_action():
+    raw = envs.quoridor_v0.raw_env(size=5)
+    raw.reset(seed=0)
+    illegal = int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(CrossridorError, match="cannot play action"):
+        raw.step(illegal)
+    wrapped = envs.quoridor_v0.env(size=5)
+    wrapped.reset(seed=0)
+    first = wrapped.agent_selection
+    wrapped.step(illegal)          # the classic games' wrapper: the game ends, -1 for the agent
+    assert wrapped.rewards[first] == -1 and all(wrapped.terminations.values())
+
+
+@pytest.mark.parametrize("game,params", [("crosswise", {}), ("kreuzundquer", {}), ("qwatrobat", {})])
+def test_aec_seed_fixes_the_deal_and_chance(game, params):
+    def trajectory(seed):
+        env = MODULES[game].raw_env(**params)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(0)      # the same actions policy for every seed
+        seen = []
+        while env.agents:
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seen.append(obs["observation"].tobytes())
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        return seen, env.episode.actions
+
+    assert trajectory(7) == trajectory(7)
+    # other seeds, other deals or draws (Qwatrobat's only chance is who starts)
+    assert len({tuple(trajectory(seed)[1]) for seed in range(8)}) > 1
+
+
+@pytest.mark.parametrize("case", HIDDEN, ids=_case_id)
+def test_no_observation_changes_with_another_seats_hidden_information(case):
+    """Swap the state for one that differs only in what seat p cannot see
+    (the game's sample_determinization for p): p's observation must not
+    change, while another seat's does in some sample (the hidden part really
+    changed)."""
+    game, params = case
+    env = MODULES[game].raw_env(**params)
+    n = env.game.traits.num_players
+    checked = others_changed = 0
+    for seed in range(4):
+        for until in (0, 3, 9, 20):
+            env.reset(seed=seed)
+            _play_random(env, seed, until=until)
+            if not env.agents or any(env.terminations.values()):
+                continue
+            state = env.episode.state
+            for p in range(n):
+                before = {q: env.observe(f"player_{q + 1}")["observation"].copy() for q in range(n)}
+                for k in range(3):
+                    other = state.sample_determinization(p, random.Random(1000 * seed + k))
+                    env.episode.state = other
+                    try:
+                        assert np.array_equal(env.observe(f"player_{p + 1}")["observation"], before[p]), \
+                            f"seat {p}'s observation changed with hidden information it cannot see"
+                        checked += 1
+                        others_changed += any(not np.array_equal(env.observe(f"player_{q + 1}")["observation"],
+                                                                 before[q]) for q in range(n) if q != p)
+                    finally:
+                        env.episode.state = state
+    assert checked > 0
+    assert others_changed > 0, "no determinization changed another seat's hidden information"
+
+
+def _gym_trajectory(gym_id, seed, **kw):
+    env = gym.make(gym_id, **kw)
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(0)
+    out = [obs["observation"].tobytes()]
+    rewards = []
+    while True:
+        obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        out.append(obs["observation"].tobytes())
+        rewards.append(reward)
+        if term or trunc:
+            return out, rewards, info
+
+
+@pytest.mark.parametrize("gym_id,kw", [("crossridor/Quoridor-v0", dict(size=5, opponent="random")),
+                                       ("crossridor/Crosswise-v0", dict(opponent="random")),
+                                       ("crossridor/Qwatrobat-v0", dict(opponent="greedy")),
+                                       ("crossridor/KreuzUndQuer-v0", dict(opponent="random"))])
+def test_gym_seed_fixes_the_trajectory(gym_id, kw):
+    a = _gym_trajectory(gym_id, 11, **kw)
+    assert a[:2] == _gym_trajectory(gym_id, 11, **kw)[:2]
+    assert a[0] != _gym_trajectory(gym_id, 12, **kw)[0]
+    rewards, info = a[1], a[2]
+    assert all(r == 0 for r in rewards[:-1])
+    if "returns" in info:
+        assert rewards[-1] == info["returns"][info["seat"]]
+
+
+def test_gym_episode_against_an_engine_spec_and_a_callable():
+    env = gym.make("crossridor/Quoridor-v0", size=5, opponent="alphabeta:depth=2")
+    _, info = env.reset(seed=0)
+    assert env.unwrapped.opponent.name == "alphabeta:depth=2"
+    calls = []
+
+    def first_legal(state):
+        calls.append(state.current_player)
+        return state.legal_actions()[0]
+
+    env = gym.make("crossridor/Qwatrobat-v0", opponent=first_legal, seat=1)
+    _, info = env.reset(seed=0)
+    while True:
+        _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+        if term or trunc:
+            break
+    assert calls and set(calls) == {0}
+    assert info["seat"] == 1 and len(info["returns"]) == 2
+
+
+def test_gym_bad_options_are_clear_errors():
+    with pytest.raises(CrossridorError, match="unknown algorithm"):
+        gym.make("crossridor/Quoridor-v0", opponent="nosuch:depth=2")
+    with pytest.raises(CrossridorError, match="seat must be"):
+        gym.make("crossridor/Quoridor-v0", seat=2)
+    with pytest.raises(CrossridorError, match="render_mode"):
+        envs.CrossridorGymEnv("quoridor", render_mode="picture")
+    with pytest.raises(crossridor.UnknownGameError):
+        gym.make("crossridor/Quoridor-v0", size=4)
+
+
+def test_gym_illegal_action_ends_the_episode():
+    env = gym.make("crossridor/Quoridor-v0", size=5)
+    _, info = env.reset(seed=0)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs, reward, term, trunc, info = env.step(illegal)
+    assert (reward, term, trunc, info["illegal_action"]) == (-1.0, True, False, True)
+    assert not obs["action_mask"].any()
+    with pytest.raises(CrossridorError, match="reset"):
+        env.unwrapped.step(0)
+
+
+def test_render_ansi_and_svg_hide_what_the_viewer_cannot_see():
+    env = envs.crosswise_v0.raw_env(render_mode="ansi", render_viewer=0)
+    env.reset(seed=3)
+    state = env.episode.state
+    assert env.render() == state.render(0) != state.render(1)
+    env = envs.crosswise_v0.raw_env(render_mode="svg", render_viewer=None)
+    env.reset(seed=3)
+    assert env.render().lstrip().startswith("<svg") and env.render() == env.episode.state.to_svg(viewer=None)
+    genv = gym.make("crossridor/Crosswise-v0", render_mode="ansi", seat=1)
+    genv.reset(seed=3)
+    assert genv.render() == genv.unwrapped.episode.state.render(1)
+    qenv = envs.quoridor_v0.raw_env(size=5, render_mode="ansi")
+    qenv.reset(seed=0)
+    assert qenv.render() == str(qenv.episode.state)
+
+
+def test_render_rgb_array():
+    env = envs.quoridor_v0.raw_env(size=5, render_mode="rgb_array")
+    env.reset(seed=0)
+    try:
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError):
+        with pytest.raises(CrossridorError, match="cairosvg"):
+            env.render()
+        return
+    picture = env.render()
+    assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
+    assert picture.shape[0] > 50 and picture.shape[1] > 50
+    assert len(np.unique(picture.reshape(-1, 3), axis=0)) > 2      # a drawing, not a blank
+
+
+@pytest.mark.parametrize("game,params", [("quoridor", dict(size=5, players=4)), ("qwatrobat", {})])
+def test_vector_games(game, params):
+    vg = envs.VectorGames(game, num_envs=6, seed=3, **params)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(60):
+        obs, mask, to_move = vg.observe()
+        for k, ep in enumerate(vg.episodes):
+            assert to_move[k] == ep.to_move
+            assert np.array_equal(obs[k], ep.state.observation_tensor(int(to_move[k])))
+            assert np.array_equal(np.flatnonzero(mask[k]), ep.state.legal_actions())
+        actions = [rng.choice(np.flatnonzero(m)) for m in mask]
+        rewards, term, trunc = vg.step(actions)
+        finished += int(term.sum() + trunc.sum())
+        assert not rewards[~(term | trunc)].any()
+        assert np.allclose(rewards[term].sum(axis=1), 0) if vg.game.traits.zero_sum and game == "qwatrobat" else True
+    assert finished == vg.games_finished > 0
+    with pytest.raises(CrossridorError, match="not legal"):
+        vg.step([int(np.flatnonzero(m == 0)[0]) for m in vg.observe()[1]])
+
+
+def test_vector_games_are_deterministic_by_seed():
+    def run(seed):
+        vg = envs.VectorGames("quoridor", num_envs=4, seed=seed, size=5)
+        out = []
+        for _ in range(30):
+            obs, mask, _ = vg.observe()
+            out.append(obs.copy())
+            vg.step([int(np.flatnonzero(m)[len(np.flatnonzero(m)) // 2]) for m in mask])
+        return np.stack(out)
+    assert np.array_equal(run(1), run(1))
