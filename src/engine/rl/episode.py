@@ -76,6 +76,7 @@ class Episode:
         self.state = game.new_state(None, seed=int(rng.integers(2 ** 63)))
         self.plies = 0          # moves made by the seats (chance outcomes not counted)
         self.actions: list[int] = []   # every action applied since the deal, chance included
+        self._legal = None             # the legal actions now (the mask and the step's check share them)
         self.resolve_chance()
 
     def resolve_chance(self) -> None:
@@ -91,11 +92,17 @@ class Episode:
     def to_move(self) -> int:
         return self.state.current_player
 
+    def legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self.state.legal_actions()
+        return self._legal
+
     def legal(self, action) -> bool:
-        return action in self.state.legal_actions()
+        return action in self.legal_actions()
 
     def play(self, action: int) -> None:
         """The seat to move plays `action` (legal), then chance is resolved."""
+        self._legal = None
         self.state.apply_action(int(action))
         self.actions.append(int(action))
         self.plies += 1
@@ -119,7 +126,7 @@ class Episode:
         the seat to move)."""
         m = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
         if mask and self.to_move == seat:
-            m[self.state.legal_actions()] = 1
+            m[self.legal_actions()] = 1
         return {"observation": self.state.observation_tensor(seat), "action_mask": m}
 
 

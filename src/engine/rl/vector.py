@@ -58,7 +58,7 @@ class VectorGames:
                 self._obs[k] = ep.state.observation_tensor(int(to_move[k]))
         mask = np.zeros((self.num_envs, self.num_actions), dtype=np.int8)
         for k, ep in enumerate(self.episodes):
-            mask[k, ep.state.legal_actions()] = 1
+            mask[k, ep.legal_actions()] = 1
         return self._obs, mask, to_move
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
