@@ -331,3 +331,22 @@ def test_vector_games_are_deterministic_by_seed():
             vg.step([int(np.flatnonzero(m)[len(np.flatnonzero(m)) // 2]) for m in mask])
         return np.stack(out)
     assert np.array_equal(run(1), run(1))
+
+
+def test_the_example_learns_and_plots(tmp_path):
+    """examples/q_learning_quoridor.py runs (a short training) and writes its PNG."""
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).parents[1] / "examples" / "q_learning_quoridor.py"
+    spec = importlib.util.spec_from_file_location("q_learning_quoridor", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    curve = example.train(episodes=40, every=20, eval_games=10, opponent="random", size=3, seed=0)
+    assert [e for e, _ in curve] == [0, 20, 40] and all(0 <= r <= 1 for _, r in curve)
+    png = tmp_path / "curve.png"
+    example.plot(curve, 0.5, str(png), "random", 3)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
