@@ -350,3 +350,27 @@ def test_the_example_learns_and_plots(tmp_path):
     except ImportError:
         return
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_envs_pickle_as_their_arguments():
+    import pickle
+    env = envs.crosswise_v0.raw_env(players=3, render_mode="ansi")
+    env.reset(seed=1)
+    copy = pickle.loads(pickle.dumps(env))
+    copy.reset(seed=1)
+    assert copy.possible_agents == ["player_1", "player_2", "player_3"]
+    assert copy.render() == env.render()
+
+
+def test_gymnasium_vector_envs_and_make_by_module_path():
+    vec = gym.make_vec("crossridor/Quoridor-v0", num_envs=3, size=5)
+    obs, info = vec.reset(seed=0)
+    assert obs["observation"].shape == (3, 10, 5, 5) and info["action_mask"].shape == (3, 58)
+    vec.close()
+    import subprocess
+    import sys
+    code = ("import gymnasium as gym; e = gym.make('crossridor.envs:crossridor/Qwatrobat-v0'); "
+            "o, i = e.reset(seed=0); print(o['observation'].shape)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "(148,)"

@@ -14,7 +14,6 @@ from __future__ import annotations
 import gymnasium as gym
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.protocol import SPECTATOR
 from crossridor.engine.rl.episode import (RENDER_MODES, Episode, check_cap, check_render_mode, declaration,
                                           render, spaces_for)
 from crossridor.engine.rl.opponents import Opponent
@@ -113,4 +112,4 @@ def register_envs() -> list[str]:
     return ids
 
 
-__all__ = ["CrossridorGymEnv", "SPECTATOR", "register_envs"]
+__all__ = ["CrossridorGymEnv", "register_envs"]

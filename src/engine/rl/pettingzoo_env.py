@@ -15,9 +15,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.protocol import SPECTATOR
 from crossridor.engine.rl.episode import (RENDER_MODES, EnvDeclaration, Episode, check_cap,
                                           check_render_mode, render, spaces_for)
+from crossridor.engine.rl.episode import declaration as game_declaration
 
 
 def agent_name(seat: int) -> str:
@@ -25,19 +25,20 @@ def agent_name(seat: int) -> str:
 
 
 class CrossridorAEC(AECEnv, EzPickle):
-    """`CrossridorAEC(declaration, render_mode=None, max_plies="default",
-    render_viewer=SPECTATOR, **game_params)`. `render_viewer`: whose view
+    """`CrossridorAEC(game, render_mode=None, max_plies="default",
+    render_viewer=None, **game_params)`. `render_viewer`: whose view
     `render()` shows (None, the default: everything, as PettingZoo's card games show
     every hand to a person watching; a seat: that seat's view)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, declaration: EnvDeclaration, render_mode: str | None = None,
+    def __init__(self, game: str, render_mode: str | None = None,
                  max_plies: int | None | str = "default", render_viewer: int | None = None, **params):
-        EzPickle.__init__(self, declaration, render_mode, max_plies, render_viewer, **params)
+        # EzPickle: the env pickles as its arguments (all plain values), e.g. for worker processes
+        EzPickle.__init__(self, game, render_mode, max_plies, render_viewer, **params)
         super().__init__()
         check_render_mode(render_mode)
-        self.declaration = declaration
+        self.declaration = declaration = game_declaration(game)
         self.game, self.params = declaration.load(params)
         self.max_plies = check_cap(declaration.max_plies(self.params) if max_plies == "default" else max_plies)
         self.metadata = dict(self.metadata, name=declaration.env_name)
@@ -125,7 +126,7 @@ class EnvModule:
         self.__name__ = declaration.env_name
 
     def raw_env(self, **kwargs) -> CrossridorAEC:
-        return CrossridorAEC(self.declaration, **kwargs)
+        return CrossridorAEC(self.declaration.game, **kwargs)
 
     def env(self, **kwargs):
         e = self.raw_env(**kwargs)
