@@ -1,7 +1,7 @@
 """Linear Q-learning with action masks on 5x5 Quoridor, against a fixed
 opponent, with numpy only: the agent's win rate rises as it learns.
 
-    python3 examples/q_learning_quoridor.py [--episodes 3000] [--png docs/img/rl_learning_curve.png]
+    python3 examples/q_learning_quoridor.py [--episodes 3000] [--png docs/img/rl-learning-curve.png]
 
 The agent holds seat 0 of `crossridor/Quoridor-v0` (size=5) against
 opponent="random" (change it with --opponent, e.g. "greedy"). Q(s, a) =
@@ -115,7 +115,7 @@ def main() -> None:
     ap.add_argument("--opponent", default="random", help="engine spec of the fixed opponent")
     ap.add_argument("--size", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--png", default="rl_learning_curve.png")
+    ap.add_argument("--png", default="rl-learning-curve.png")
     args = ap.parse_args()
     baseline = evaluate(None, args.opponent, args.eval, args.size)
     print(f"a random agent wins {baseline:.2f}")

@@ -31,7 +31,7 @@ AEC_CASES = [
 MODULES = {"quoridor": envs.quoridor_v0, "crosswise": envs.crosswise_v0,
            "qwatrobat": envs.qwatrobat_v0, "kreuzundquer": envs.kreuzundquer_v0}
 HIDDEN = [("crosswise", dict(players=2)), ("crosswise", dict(players=4)), ("qwatrobat", {}),
-          ("kreuzundquer", dict(players=3))]
+          ("kreuzundquer", dict(players=3)), ("crosswise", dict(players=3, chance=True))]
 
 
 def _case_id(case):
@@ -62,6 +62,20 @@ def test_pettingzoo_api_and_seed_tests(case):
     raw = module.raw_env(**params)
     assert raw.possible_agents == [f"player_{i + 1}" for i in range(raw.game.traits.num_players)]
     assert str(raw) == f"{game}_v0"
+
+
+@pytest.mark.parametrize("game,params", [("crosswise", dict(players=4)), ("qwatrobat", {}),
+                                         ("crosswise", dict(players=2, chance=True))])
+def test_information_state_observations(game, params):
+    api_test(MODULES[game].env(observation_type="information_state", **params), num_cycles=1000)
+    env = MODULES[game].raw_env(observation_type="information_state", **params)
+    assert env.observation_space("player_1")["observation"].shape == env.game.information_state_tensor_shape()
+    env.reset(seed=0)
+    assert np.array_equal(env.observe("player_2")["observation"], env.episode.state.information_state_tensor(1))
+    with pytest.raises(CrossridorError, match="no information-state tensor"):
+        envs.quoridor_v0.raw_env(observation_type="information_state")
+    with pytest.raises(CrossridorError, match="observation_type must be"):
+        gym.make("crossridor/Qwatrobat-v0", observation_type="full")
 
 
 @pytest.mark.parametrize("gym_id", envs.GYM_IDS)
@@ -197,6 +211,28 @@ def test_no_observation_changes_with_another_seats_hidden_information(case):
                         env.episode.state = state
     assert checked > 0
     assert others_changed > 0, "no determinization changed another seat's hidden information"
+
+
+def test_information_state_observations_hide_what_only_others_saw():
+    """The perfect-recall observations (a determinization has no history, so
+    these positions are built by hand): two games that differ only in what
+    seat 1 holds or drew look the same to player_1, not to player_2."""
+    cases = [
+        (envs.crosswise_v0.raw_env(players=2, chance=True, observation_type="information_state"),
+         # dealt hands 1122 / 5566, then seat 1 draws a 3 or a 4 (seat 0 does not see it)
+         "tile:1 tile:1 tile:2 tile:2 tile:5 tile:5 tile:6 tile:6 start:0 1@a1 tile:5 5@b2 tile:{} 2@c3 tile:1",
+         ("3", "4")),
+        (envs.qwatrobat_v0.raw_env(observation_type="information_state"),
+         "1234/4321 {} first0 c1 c1", ("2143/3412", "2341/1342")),   # seat 1's layouts, same first card
+    ]
+    for env, moves, (x, y) in cases:
+        env.reset(seed=0)
+        seen = {}
+        for hidden in (x, y):
+            env.episode.state = env.game.new_state(moves.format(hidden).split())
+            seen[hidden] = [env.observe(a)["observation"].copy() for a in ("player_1", "player_2")]
+        assert np.array_equal(seen[x][0], seen[y][0])
+        assert not np.array_equal(seen[x][1], seen[y][1])
 
 
 def _gym_trajectory(gym_id, seed, **kw):

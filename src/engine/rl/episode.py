@@ -16,6 +16,10 @@ from crossridor.engine.protocol import CHANCE, SPECTATOR
 from crossridor.engine.registry import load_game
 
 RENDER_MODES = ("ansi", "svg", "rgb_array")
+# what an agent observes: the game's observation tensor (now), or its
+# information-state tensor (everything the seat has seen since the deal;
+# Crosswise and Qwatrobat), both filtered by seat
+OBSERVATION_TYPES = ("observation", "information_state")
 
 
 @dataclass(frozen=True)
@@ -45,13 +49,22 @@ def declaration(game: str) -> EnvDeclaration:
     return importlib.import_module(f"crossridor.games.{game_key(game)}.env").DECLARATION
 
 
-def spaces_for(game, high: float):
+def check_observation_type(game, kind: str) -> tuple:
+    """The tensor shape of observation type `kind` (a clear error if the game has none)."""
+    if kind not in OBSERVATION_TYPES:
+        raise CrossridorError(f"observation_type must be one of {', '.join(OBSERVATION_TYPES)}, got {kind!r}")
+    if kind == "observation":
+        return tuple(game.observation_tensor_shape())
+    return tuple(game.information_state_tensor_shape())     # raises, saying why, where there is none
+
+
+def spaces_for(game, high: float, kind: str = "observation"):
     """(observation space, action space) of one seat, as PettingZoo's classic
     games have them: Dict(observation=Box, action_mask=Box int8), Discrete."""
     from gymnasium import spaces
     n = game.num_distinct_actions()
     obs = spaces.Dict({
-        "observation": spaces.Box(0.0, high, shape=game.observation_tensor_shape(), dtype=np.float32),
+        "observation": spaces.Box(0.0, high, shape=check_observation_type(game, kind), dtype=np.float32),
         "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
     })
     return obs, spaces.Discrete(n)
@@ -68,8 +81,9 @@ class Episode:
     Chance nodes are resolved as soon as they come up, so that
     `state.current_player` is always a seat or TERMINAL."""
 
-    def __init__(self, game, rng: np.random.Generator, max_plies: int | None):
+    def __init__(self, game, rng: np.random.Generator, max_plies: int | None, kind: str = "observation"):
         self.game = game
+        self.kind = kind
         self.rng = rng
         self.max_plies = max_plies
         # the deal (Crosswise's tiles, Kreuz & Quer's route cards) from the episode's seed
@@ -127,7 +141,9 @@ class Episode:
         m = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
         if mask and self.to_move == seat:
             m[self.legal_actions()] = 1
-        return {"observation": self.state.observation_tensor(seat), "action_mask": m}
+        state = self.state
+        tensor = state.observation_tensor(seat) if self.kind == "observation" else state.information_state_tensor(seat)
+        return {"observation": tensor, "action_mask": m}
 
 
 def render(decl: EnvDeclaration, state, mode: str | None, viewer: int | None):
@@ -165,5 +181,5 @@ def check_render_mode(mode, modes=RENDER_MODES) -> None:
         raise CrossridorError(f"render_mode must be one of {', '.join(modes)} or None, got {mode!r}")
 
 
-__all__ = ["RENDER_MODES", "SPECTATOR", "EnvDeclaration", "Episode", "check_cap", "check_render_mode",
-           "declaration", "render", "spaces_for", "svg_to_rgb"]
+__all__ = ["OBSERVATION_TYPES", "RENDER_MODES", "SPECTATOR", "EnvDeclaration", "Episode", "check_cap",
+           "check_observation_type", "check_render_mode", "declaration", "render", "spaces_for", "svg_to_rgb"]

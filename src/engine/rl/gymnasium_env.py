@@ -23,14 +23,15 @@ GAMES = ("quoridor", "crosswise", "qwatrobat", "kreuzundquer")
 
 class CrossridorGymEnv(gym.Env):
     """`CrossridorGymEnv(game, opponent="random", seat=0, render_mode=None,
-    max_plies="default", illegal_reward=-1.0, **game_params)`; `seat` is
-    the agent's seat (0-based) or "random" (drawn at each reset)."""
+    max_plies="default", illegal_reward=-1.0, observation_type="observation",
+    **game_params)`; `seat` is the agent's seat (0-based) or "random" (drawn
+    at each reset); `observation_type` as in the PettingZoo env."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(self, game: str = "quoridor", opponent="random", seat: int | str = 0,
                  render_mode: str | None = None, max_plies: int | None | str = "default",
-                 illegal_reward: float = -1.0, **params):
+                 illegal_reward: float = -1.0, observation_type: str = "observation", **params):
         check_render_mode(render_mode)
         self.declaration = declaration(game)
         self.game, self.params = self.declaration.load(params)
@@ -44,7 +45,9 @@ class CrossridorGymEnv(gym.Env):
         self.opponent = Opponent(opponent, self.game)
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
-        self.observation_space, self.action_space = spaces_for(self.game, self.declaration.observation_high)
+        self.observation_type = observation_type
+        self.observation_space, self.action_space = spaces_for(self.game, self.declaration.observation_high,
+                                                               observation_type)
         self.episode = None
         self._done = False
 
@@ -53,7 +56,7 @@ class CrossridorGymEnv(gym.Env):
         rng = self.np_random
         if self.seat_option == "random":
             self.seat = int(rng.integers(self.game.traits.num_players))
-        self.episode = Episode(self.game, rng, self.max_plies)
+        self.episode = Episode(self.game, rng, self.max_plies, self.observation_type)
         self.opponent.new_episode()
         self._done = False
         self._opponents_play()

@@ -26,16 +26,20 @@ def agent_name(seat: int) -> str:
 
 class CrossridorAEC(AECEnv, EzPickle):
     """`CrossridorAEC(game, render_mode=None, max_plies="default",
-    render_viewer=None, **game_params)`. `render_viewer`: whose view
+    render_viewer=None, observation_type="observation", **game_params)`.
+    `observation_type`: "observation" (the game's observation tensor) or
+    "information_state" (its perfect-recall tensor, Crosswise and
+    Qwatrobat). `render_viewer`: whose view
     `render()` shows (None, the default: everything, as PettingZoo's card games show
     every hand to a person watching; a seat: that seat's view)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, game: str, render_mode: str | None = None,
-                 max_plies: int | None | str = "default", render_viewer: int | None = None, **params):
+                 max_plies: int | None | str = "default", render_viewer: int | None = None,
+                 observation_type: str = "observation", **params):
         # EzPickle: the env pickles as its arguments (all plain values), e.g. for worker processes
-        EzPickle.__init__(self, game, render_mode, max_plies, render_viewer, **params)
+        EzPickle.__init__(self, game, render_mode, max_plies, render_viewer, observation_type, **params)
         super().__init__()
         check_render_mode(render_mode)
         self.declaration = declaration = game_declaration(game)
@@ -47,7 +51,8 @@ class CrossridorAEC(AECEnv, EzPickle):
         n = self.game.traits.num_players
         self.possible_agents = [agent_name(s) for s in range(n)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        obs_space, act_space = spaces_for(self.game, declaration.observation_high)
+        self.observation_type = observation_type
+        obs_space, act_space = spaces_for(self.game, declaration.observation_high, observation_type)
         # one space object per agent, as the API test wants the same object each call
         self._obs_spaces = {a: obs_space for a in self.possible_agents}
         self._act_spaces = {a: act_space for a in self.possible_agents}
@@ -63,7 +68,7 @@ class CrossridorAEC(AECEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None or self._rng is None:
             self._rng, _ = seeding.np_random(seed)
-        self.episode = Episode(self.game, self._rng, self.max_plies)
+        self.episode = Episode(self.game, self._rng, self.max_plies, self.observation_type)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
