@@ -9,7 +9,6 @@ tensor, which holds only what that seat may see."""
 
 from __future__ import annotations
 
-import numpy as np
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -79,10 +78,6 @@ class CrossridorAEC(AECEnv, EzPickle):
 
     def observe(self, agent):
         return self.episode.observation(self._seat[agent], mask=True)
-
-    def state(self) -> np.ndarray:
-        raise CrossridorError(f"{self.declaration.env_name}: no global state tensor "
-                              "(use each agent's observation)")
 
     def step(self, action) -> None:
         agent = self.agent_selection
