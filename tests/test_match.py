@@ -18,7 +18,7 @@ from crossridor.engine.match.runner import (MatchConfig, RecordsFile, base_seati
                           seating)
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult
 from crossridor.engine.registry import load_game
-from crossridor.engine.match.workers import EngineSpec, GameTask, play_game
+from crossridor.engine.match.workers import EngineSpec, GameTask, plain_number, play_game
 
 # --- the toy game ---------------------------------------------------------------------
 
@@ -497,6 +497,18 @@ def test_first_to_cap_leaves_no_winner():
     assert run_match(config(first_to=2, games=None)).summary()["match_winner"] == 1
     with pytest.raises(ValueError, match="sum-of 3"):
         run_match(config(sum_of=3, games=4, params={"points": True}))
+
+
+def test_points_are_plain_numbers():
+    # one rule for a record's points and the match's running totals
+    assert plain_number(6.0) == 6 and type(plain_number(6.0)) is int
+    assert plain_number(0.1 + 0.2) == 0.3                  # no float noise in JSON
+    total = 0
+    for _ in range(10):
+        total = plain_number(total + 0.1)
+    assert total == 1 and type(total) is int                # a sum of fractions stays exact
+    assert plain_number(1 / 3) == 0.333333
+    assert type(plain_number(0.1 * 3 * 10)) is int        # 3.0000000000000004: integral once rounded
 
 
 def test_sum_of_totals_are_the_records_points(tmp_path):
