@@ -597,7 +597,7 @@ class Match:
         # cluster's worker threads), else the number of cores
         capacity = getattr(executor, "capacity", None)
         concurrency = cfg.concurrency or (capacity() if capacity else None) or os.cpu_count() or 1
-        rules: list = [SprtStop(cfg.sprt)] if cfg.sprt else []
+        rules: list[StopRule] = [SprtStop(cfg.sprt)] if cfg.sprt else []
         if cfg.first_to is not None:
             rules.append(FirstToStop(cfg.first_to))
         counted = Tally()

@@ -206,18 +206,6 @@ def llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
     return n * sum(p * math.log(q1 / q0) for (_, p), q0, q1 in zip(pdf, p0, p1))
 
 
-def llr_normal(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
-    """The normal approximation of the same LLR:
-    N (s1 - s0) (2 mu - s0 - s1) / (2 var)."""
-    if wins + draws + losses == 0:
-        return 0.0
-    n, pdf = _pdf(wins, draws, losses)
-    mu = sum(a * p for a, p in pdf)
-    var = sum(p * (a - mu) ** 2 for a, p in pdf)
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    return n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
-
-
 @dataclass(frozen=True)
 class SprtResult:
     llr: float
