@@ -22,7 +22,7 @@ from crossridor.engine.errors import CrossridorError  # noqa: E402
 from crossridor.engine.match.runner import Match, MatchConfig  # noqa: E402
 from crossridor.engine.match.workers import EngineSpec  # noqa: E402
 
-from test_match import run_cli  # noqa: E402
+from helpers import run_cli  # noqa: E402
 
 ENGINES = ["alphabeta:depth=3", "alphabeta:depth=2"]
 

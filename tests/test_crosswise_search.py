@@ -8,7 +8,7 @@ import pytest
 
 import crossridor
 from crossridor import Limits
-from test_crosswise import load
+from crosswise_positions import load
 
 
 def test_ismcts_returns_a_legal_move_and_is_seeded():

@@ -14,6 +14,7 @@ from crossridor.games.kreuzundquer.game import Move, heuristic_move
 from crossridor.games.kreuzundquer.deck import (TERRAIN_COUNTS, TERRAINS, deck_to_text, generate_deck,
                             parse_deck_text)
 from crossridor.games.kreuzundquer.paths import GOAL, START, Track, extensions, reach, walk
+from helpers import play
 
 T = {ch: i for i, ch in enumerate(TERRAINS)}
 
@@ -45,12 +46,6 @@ def room(row, lane):
 
 def pile(text):
     return [T[ch] for ch in text]
-
-
-def play(state, text):
-    for m in text.split():
-        state.play(m)
-    return state
 
 
 # ----------------------------------------------------------------------------- options and deck

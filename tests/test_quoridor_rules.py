@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 import crossridor
-from quoridor_reference import RULE_CASES
-from test_quoridor_reference import check_case
+from quoridor_reference import RULE_CASES, check_case
 
 
 def new_state(size=9, players=2, walls=None, moves=""):

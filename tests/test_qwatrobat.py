@@ -11,16 +11,11 @@ from crossridor import CHANCE, TERMINAL
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
 from crossridor.games.qwatrobat.game import First, Push, Setup, endgame_evaluator, resolve_field, solve, solve_value
+from helpers import play
 
 
 def load(**kw):
     return crossridor.load_game("qwatrobat", **kw)
-
-
-def play(state, text):
-    for m in text.split():
-        state.play(m)
-    return state
 
 
 # ----------------------------------------------------------------------------- options
