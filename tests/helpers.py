@@ -6,6 +6,7 @@ import io
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 
+import crossridor
 from crossridor.engine.cli import main as cli
 
 
@@ -36,3 +37,8 @@ def play(state, text: str):
     for m in text.split():
         state.play(m)
     return state
+
+
+def quoridor_state(size=9, players=2, walls=None, moves=""):
+    """A Quoridor state: the game with these options, `moves` played."""
+    return crossridor.load_game("quoridor", size=size, players=players, walls=walls).new_state(moves)
