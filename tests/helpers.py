@@ -8,6 +8,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import crossridor
 from crossridor.engine.cli import main as cli
+from crossridor.engine.cli.play import PlaySession
 
 
 def run_cli(*argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -42,3 +43,19 @@ def play(state, text: str):
 def quoridor_state(size=9, players=2, walls=None, moves=""):
     """A Quoridor state: the game with these options, `moves` played."""
     return crossridor.load_game("quoridor", size=size, players=players, walls=walls).new_state(moves)
+
+
+def play_session(state, commands, engine=None, human=0):
+    """`crossridor play` on `state`, the human typing `commands` (one a
+    line; `engine` an EngineSpec, None for the game's default):
+    (exit status, what was printed, the session)."""
+    out = io.StringIO()
+    session = PlaySession(state, engine, human=human, seed=1,
+                          stdin=io.StringIO("".join(c + "\n" for c in commands)), stdout=out)
+    return session.run(), out.getvalue(), session
+
+
+def without_times(record: dict) -> dict:
+    """A game record (as a dict) without what changes from run to run: the
+    seconds a game took and the think times of its moves."""
+    return {k: v for k, v in record.items() if k not in ("seconds", "think")}

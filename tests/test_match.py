@@ -12,7 +12,7 @@ from crossridor.engine.match.runner import (MatchConfig, RecordsFile, base_seati
                           seating)
 from crossridor.engine.registry import load_game
 from crossridor.engine.match.workers import EngineSpec, GameTask, plain_number, play_game
-from helpers import one_line_error, run_cli
+from helpers import one_line_error, run_cli, without_times
 from race_game import GAME
 
 
@@ -24,7 +24,7 @@ def config(**kw):
 
 
 def strip_time(records):
-    return [{k: v for k, v in r.as_dict().items() if k not in ("seconds", "think")} for r in records]
+    return [without_times(r.as_dict()) for r in records]
 
 
 # --- engine specs -----------------------------------------------------------------------

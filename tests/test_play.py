@@ -9,18 +9,12 @@ import pytest
 
 from crossridor.engine.cli.play import PlaySession
 from crossridor.engine.match.workers import EngineSpec
-from helpers import one_line_error, run_cli
+from helpers import one_line_error, play_session, run_cli
 from race_game import GAME, RaceGame
 
 
 def session(commands, human=0, engine="greedy", moves=None, **params):
-    game = RaceGame(**params)
-    state = game.new_state(moves)
-    out = io.StringIO()
-    s = PlaySession(state, EngineSpec.parse(engine), human=human, seed=1,
-                    stdin=io.StringIO("".join(c + "\n" for c in commands)), stdout=out)
-    code = s.run()
-    return code, out.getvalue(), s
+    return play_session(RaceGame(**params).new_state(moves), commands, EngineSpec.parse(engine), human)
 
 
 def test_perfect_play_wins():

@@ -18,9 +18,8 @@ import crossridor
 from crossridor import CrossridorError, Limits
 from crossridor.engine import stop as stop_module
 from crossridor.engine.cli.main import main
-from helpers import one_line_error, run_cli
+from helpers import one_line_error, play_session, run_cli
 from crossridor.engine.perft import perft
-from crossridor.engine.cli.play import PlaySession
 from crossridor.engine.stop import Interrupted, Stop
 
 
@@ -369,24 +368,22 @@ def test_qwatrobat_open_game_in_play_is_solved_by_default():
     assert outs[0]["score"] == outs[1]["score"] and outs[0]["move"] == outs[1]["move"]
 
 
-def play_session(name, commands, human=0, seed=5, **params):
+def play_game_session(name, commands, human=0, seed=5, **params):
     state = crossridor.load_game(name, **params).new_state(seed=seed)
-    out = io.StringIO()
-    session = PlaySession(state, None, human=human, seed=1,
-                          stdin=io.StringIO("".join(c + "\n" for c in commands)), stdout=out)
-    assert session.run() == 0
-    return state, out.getvalue()
+    code, out, _ = play_session(state, commands, human=human)
+    assert code == 0
+    return state, out
 
 
 @pytest.mark.parametrize("name", ["crosswise", "qwatrobat", "kreuzundquer"])
 def test_play_default_engine_gives_hints_in_hidden_information_games(name, monkeypatch):
     monkeypatch.setattr("crossridor.engine.cli.play.DEFAULT_THINK", "sims=20")
-    state, out = play_session(name, ["hint", "quit"])
+    state, out = play_game_session(name, ["hint", "quit"])
     assert "hint: " in out and "cannot search" not in out
 
 
 def test_play_shows_crosswise_hand_of_the_human_only():
-    state, out = play_session("crosswise", ["board", "quit"])
+    state, out = play_game_session("crosswise", ["board", "quit"])
     from crossridor.games.crosswise.game import _tiles_text
     mine = _tiles_text(state._c.hand(0))
     assert f"seat 1 (Rows): {mine}" in out
@@ -396,7 +393,7 @@ def test_play_shows_crosswise_hand_of_the_human_only():
 def test_play_hides_the_qwatrobat_opponent_setup(monkeypatch):
     monkeypatch.setattr("crossridor.engine.cli.play.DEFAULT_THINK", "sims=20")
     # the human (player 2) lays out after the engine: the engine's setup must stay secret
-    state, out = play_session("qwatrobat", ["board", "quit"], human=1, first=0)
+    state, out = play_game_session("qwatrobat", ["board", "quit"], human=1, first=0)
     engine_setup = state.layout[0]
     assert engine_setup is not None
     assert "plays a secret setup" in out
@@ -406,7 +403,7 @@ def test_play_hides_the_qwatrobat_opponent_setup(monkeypatch):
 
 def test_play_hides_kreuz_und_quer_opponent_hand(monkeypatch):
     monkeypatch.setattr("crossridor.engine.cli.play.DEFAULT_THINK", "sims=5")
-    state, out = play_session("kreuzundquer", ["board", "quit"], human=1)
+    state, out = play_game_session("kreuzundquer", ["board", "quit"], human=1)
     other = ",".join(map(str, state.hands[0])) if state.hands[0] is not None else None
     if other is not None:
         assert other not in out
