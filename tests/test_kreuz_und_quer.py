@@ -1,4 +1,4 @@
-"""Kreuz & Quer: the rules of docs/rules/kreuz-und-quer.md, the options,
+"""Kreuz & Quer: the rules of docs/rules/kreuzundquer.md, the options,
 the deck file, the path helper, hidden information, bad input, and seeded
 random playouts with invariants."""
 
