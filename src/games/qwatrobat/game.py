@@ -48,12 +48,9 @@ Search fast paths (`native_search`)
                 does for rules the table was not computed for), and option
                 endgame=N: leaves valued by `endgame_evaluator` once N pushes
                 or fewer are left (default 10, measured stronger than random
-                playouts; 0: random playouts); draw=V: a draw is worth V to
-                the searching side (default 0); setup_front=distinct: the
-                table's layouts with four different front cards only;
-                tree=N: the tree's depth cap (default 1: each push is valued
-                by its leaves alone, measured stronger than a deeper tree;
-                0: no cap); finish=best, soft=E, infer=B: see `_ismcts`
+                playouts; 0: random playouts). The tree is one decision
+                ply deep unless the limits set a depth (each push is valued
+                by its leaves alone, measured stronger than a deeper tree)
 Other algorithms run the generic modules. `evaluate()` is the score lead scaled by the points left;
 `endgame_evaluator` (random pushes down to 10 left, then the exact solver on
 the determinization) is a stronger leaf value for `evaluator=` of ismcts.
@@ -63,7 +60,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
@@ -259,7 +255,6 @@ class QState(LearningState):
         self.scores = [0, 0]
         self._history = []                   # (move, snapshot)
         self.last_round = None               # (winner, field before removal) of the last round
-        self.belief = None                   # a _Belief: how sample_determinization weighs deals
 
     # -- snapshots for undo
     def _snap(self):
@@ -285,7 +280,6 @@ class QState(LearningState):
         c.scores = list(self.scores)
         c._history = list(self._history)
         c.last_round = self.last_round
-        c.belief = None
         return c
 
     # -- phase
@@ -479,11 +473,6 @@ class QState(LearningState):
                 f"{'?' if self.first is None else self.first}|{self.scores[0]},{self.scores[1]}")
 
     def sample_determinization(self, player: int, rng) -> "QState":
-        if self.belief is not None and player == self.belief.me:
-            return self.belief.sample(self, rng)
-        return self._uniform_determinization(player, rng)
-
-    def _uniform_determinization(self, player: int, rng) -> "QState":
         """The opponent's unseen cards dealt at random over their unpushed slots."""
         s = self.clone()
         o = 1 - player
@@ -719,19 +708,13 @@ class QState(LearningState):
 
     def _ismcts(self, limits, seed, options):
         """The generic ISMCTS with the game's defaults: the layout from the
-        table of `qw_setups` (option setup=table, among the `setup_top` best;
-        setup_front=distinct: among those with four different front cards)
+        table of `setups` (option setup=table, among the `setup_top` best)
         or by the tree (setup=search), and with endgame=N > 0 (default 10)
-        leaves valued by `endgame_evaluator` once N pushes or fewer are left;
-        option draw=V values a draw V for the searching player (-V for the
-        other) instead of 0, so that a negative V prefers chances to win.
-        tree=N (default 1) caps the tree at N decision plies unless the
-        limits set a depth (a deeper tree averages over its own exploratory
-        replies below each push and undervalues the pushes that need a
-        precise follow-up); finish=best ends the rounds of the leaves' playouts with the
-        best push for the round; soft=E values exact leaves against an
-        opponent who errs with probability E (`_SoftSolver`); infer=B
-        weighs the deals by the opponent's pushes (`_Belief`)."""
+        leaves valued by `endgame_evaluator` once N pushes or fewer are left.
+        The tree is TREE_DEPTH decision plies deep unless the limits set a
+        depth (a deeper tree averages over its own exploratory replies below
+        each push and undervalues the pushes that need a precise follow-up;
+        `--depth` is the knob for a deeper one)."""
         from crossridor.engine.algorithms import ismcts
         opts = dict(options)
         own = check_options("qwatrobat ismcts", {k: opts.pop(k) for k in ISMCTS_OPTIONS if k in opts},
@@ -740,7 +723,7 @@ class QState(LearningState):
         if own["setup"] == "table" and p >= 0 and self.layout[p] is None:
             from crossridor.games.qwatrobat.setups import table_setup
             t0 = _time.perf_counter()
-            mv = table_setup(self.game, own["setup_top"], random.Random(seed), own["setup_front"])
+            mv = table_setup(self.game, own["setup_top"], random.Random(seed))
             if mv is not None:
                 dt = _time.perf_counter() - t0
                 return SearchResult(move=mv, score=0.0, depth=0, nodes=1, seconds=dt,
@@ -748,100 +731,10 @@ class QState(LearningState):
         if own["endgame"] and "rollout" not in opts and "evaluator" not in opts:
             rng = random.Random(seed)
             n = own["endgame"]
-            soft, me, finish = own["soft"], max(p, 0), own["finish"]
-            opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng, soft=soft, me=me,
-                                                             finish=finish)
-        if own["draw"] and "utility" not in opts and p >= 0:
-            opts["utility"] = draw_utility(p, own["draw"])
-        if own["tree"] and limits.depth is None:
-            limits = dataclasses.replace(limits, depth=own["tree"])
-        root = self
-        if own["infer"] and p >= 0 and not self._known_to(p, 1 - p):
-            root = self.clone()
-            root.belief = _Belief(self, p, own["infer"])
-        return ismcts.search(root, limits, seed=seed, **opts)
-
-
-# ----------------------------------------------------------------------------- inference
-
-
-class _Belief:
-    """What the opponent's pushes say about their hidden cards, for player
-    `me`'s determinizations. The model of a sensible player: each push is
-    drawn with probability proportional to exp(beta * the points it is
-    expected to win in its round), among the cards on top of their columns
-    (a round lost counts negative, one without winner 0; the pushes still to
-    come in the round are taken as drawn at random from each player's unpushed
-    cards, since neither side sees the other's: the push that ends a round is
-    valued exactly). A deal is drawn among `DEALS` uniform ones with
-    probability proportional to the likelihood of every push the opponent
-    made (sampling-importance-resampling)."""
-
-    DEALS = 16
-
-    def __init__(self, state: "QState", me: int, beta: float):
-        self.me, self.beta = me, beta
-        o = 1 - me
-        g = state.game
-        self.pushes = []   # (the opponent's column fills before, column pushed, {value: exp(beta * gain)})
-        for mv, (layout, rem, field, rnd, slot, first, _, _) in state._history:
-            if not isinstance(mv, Push) or first is None or (first if slot % 2 == 0 else 1 - first) != o:
-                continue
-            unpushed = tuple(tuple(sorted(_unpushed(layout[q], rem[q]))) for q in (0, 1))
-            todo = tuple(o if k % 2 == 0 else me for k in range(1, 4 - slot))
-            gains = {v: math.exp(beta * _round_gain(tuple(sorted(field + ((v, o),))), todo,
-                                                    _without(unpushed, o, v), o, g.points[rnd],
-                                                    g.clear_four, g.nvals))
-                     for v in set(unpushed[o])}
-            self.pushes.append((tuple(rem[o]), mv.col, gains))
-
-    def likelihood(self, layout) -> float:
-        out = 1.0
-        for rem, col, gains in self.pushes:
-            weights = [gains[layout.front[c] if r == 2 else layout.back[c]] for c, r in enumerate(rem) if r]
-            pushed = gains[layout.front[col] if rem[col] == 2 else layout.back[col]]
-            out *= pushed / sum(weights)
-        return out
-
-    def sample(self, state: "QState", rng) -> "QState":
-        deals = [state._uniform_determinization(self.me, rng) for _ in range(self.DEALS)]
-        if not self.pushes:
-            return deals[0]
-        weights = [self.likelihood(d.layout[1 - self.me]) for d in deals]
-        return rng.choices(deals, weights)[0]
-
-
-def _unpushed(layout, rem):
-    return [layout.front[c] for c, r in enumerate(rem) if r == 2] + [layout.back[c] for c, r in enumerate(rem) if r >= 1]
-
-
-def _without(cards, player, v):
-    """`cards` (both players' sorted unpushed values) with one `v` of `player` pushed."""
-    mine = list(cards[player])
-    mine.remove(v)
-    return (tuple(mine), cards[1]) if player == 0 else (cards[0], tuple(mine))
-
-
-def _round_points(field, owner, points, clear_four, nvals) -> int:
-    """What the round ending on `field` gives `owner`: its points if they win
-    it, minus them if the other player does, 0 without a winner."""
-    _, winner, _ = _resolve_cached(field, clear_four, nvals)
-    return 0 if winner is None else (points if winner == owner else -points)
-
-
-@lru_cache(maxsize=1 << 16)
-def _round_gain(field, todo, cards, owner, points, clear_four, nvals) -> float:
-    """Expected points of the round for `owner` when the players in `todo`
-    still push, each a card drawn at random from their unpushed `cards`."""
-    if not todo:
-        return float(_round_points(field, owner, points, clear_four, nvals))
-    p = todo[0]
-    hand = cards[p]
-    total = 0.0
-    for v in set(hand):
-        total += hand.count(v) * _round_gain(tuple(sorted(field + ((v, p),))), todo[1:], _without(cards, p, v),
-                                             owner, points, clear_four, nvals)
-    return total / len(hand)
+            opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng)
+        if limits.depth is None:
+            limits = dataclasses.replace(limits, depth=TREE_DEPTH)
+        return ismcts.search(self, limits, seed=seed, **opts)
 
 
 # ----------------------------------------------------------------------------- exact solver
@@ -853,11 +746,9 @@ def _resolve_cached(field, clear_four, nvals):
 
 
 SOLVER_OPTIONS = {"objective": ("result", "margin"), "on_iteration": CALLABLE_OR_NONE}
-ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20),
-                  "draw": (float, -1.0, 1.0), "setup_front": ("any", "distinct"), "soft": (float, 0.0, 1.0),
-                  "infer": (float, 0.0, 10.0), "tree": (int, 0, 64), "finish": ("random", "best")}
-ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10, "draw": 0.0, "setup_front": "any",
-                   "soft": 0.0, "infer": 0.0, "tree": 1, "finish": "random"}
+ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20)}
+ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10}
+TREE_DEPTH = 1      # the ISMCTS tree's depth unless the limits set one (see `_ismcts`)
 GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
 
 
@@ -1000,38 +891,6 @@ class _Solver:
         return v, pv[0] if pv else None, pv
 
 
-class _SoftSolver(_Solver):
-    """The open game's value for player 0 when player `me` plays perfectly
-    and the other player errs: at their turn they play the minimax push with
-    probability 1 - eps and a push drawn at random with probability eps (a
-    generic model of an opponent who does not see `me`'s hidden cards).
-    Every node is searched (a mean cannot be cut off), so it costs a few
-    times the alpha-beta solve."""
-
-    def __init__(self, game: Qwatrobat, layouts, me: int, eps: float):
-        super().__init__(game, layouts, "result")
-        self.me = me
-        self.eps = eps
-
-    def exact(self, pos):
-        rem0, rem1, field, rnd, slot, first, diff = pos
-        if rnd >= self.g.rounds or abs(diff) > self.rest[rnd]:
-            return self.final(diff)
-        v = self.tt.get(pos)
-        if v is not None:
-            return v
-        self.nodes += 1
-        if not (self.nodes & 1023) and stopped():
-            raise _SolverStopped
-        p, kids = self.children(*pos)
-        vals = [self.exact(child) for _, child in kids]
-        best = max(vals) if p == 0 else min(vals)
-        if p != self.me:
-            best = (1 - self.eps) * best + self.eps * sum(vals) / len(vals)
-        self.tt[pos] = best
-        return best
-
-
 def _solver_pos(state: QState):
     return (tuple(state.rem[0]), tuple(state.rem[1]), state.field, state.round, state.slot,
             state.first, state.scores[0] - state.scores[1])
@@ -1136,47 +995,14 @@ def greedy_search(state: QState, seed, options) -> SearchResult:
 # ----------------------------------------------------------------------------- rollout evaluator
 
 
-def draw_utility(me: int, draw: float):
-    """ISMCTS `utility`: a drawn simulation (return 0) is worth `draw` to
-    player `me` and `-draw` to the other; wins and losses stay +1 / -1."""
-    def utility(ret):
-        if ret[me] != 0.0:
-            return ret
-        out = [-draw, -draw]
-        out[me] = draw
-        return out
-    return utility
-
 _EVAL_RNG = random.Random(20061)
 
 
-def _best_finish(state: QState, moves, rng):
-    """The push that ends the round best for its player (points won, lost
-    negative; ties drawn at random)."""
-    g, p = state.game, state.current_player
-    pts = g.points[state.round]
-    best, best_v = [], None
-    for mv in moves:
-        field = tuple(sorted(state.field + ((state.top_card(p, mv.col), p),)))
-        v = _round_points(field, p, pts, g.clear_four, g.nvals)
-        if best_v is None or v > best_v:
-            best, best_v = [mv], v
-        elif v == best_v:
-            best.append(mv)
-    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
-
-
-def endgame_evaluator(state: QState, exact_pushes: int = 10, rng=None, soft: float = 0.0,
-                      me: int = 0, finish: str = "random") -> list:
+def endgame_evaluator(state: QState, exact_pushes: int = 10, rng=None) -> list:
     """A leaf value for MCTS/ISMCTS on a full (determinized) state: missing
     layouts and the first player are drawn at random, pushes are played at
     random until `exact_pushes` remain, then the exact solver gives the
     result with both sides playing perfectly (open information from there).
-    With finish="best" the push that ends a round is not random but the one
-    that scores best for the round (`_best_finish`), as any player who sees
-    the battlefield would push it.
-    With soft=eps > 0 only player `me` is perfect: the other plays a random
-    push with probability eps (`_SoftSolver`; the value is then a mean).
     Use as `crossridor.search(..., algorithm="ismcts", evaluator=endgame_evaluator)`."""
     rng = rng or _EVAL_RNG
     if state.is_terminal():
@@ -1194,13 +1020,10 @@ def endgame_evaluator(state: QState, exact_pushes: int = 10, rng=None, soft: flo
             if left <= exact_pushes:
                 break
             moves = s.legal_moves()
-            if finish == "best" and s.slot == 3:
-                s.play(_best_finish(s, moves, rng))
-            else:
-                s.play(moves[rng.randrange(len(moves))])
+            s.play(moves[rng.randrange(len(moves))])
     if s.is_terminal():
         return s.returns()
-    solver = _SoftSolver(g, s.layout, me, soft) if soft > 0 else _Solver(g, s.layout, "result")
+    solver = _Solver(g, s.layout, "result")
     try:
         v = float(solver.exact(_solver_pos(s)))
     except _SolverStopped:        # crossridor.stop(): the search ends at its next check

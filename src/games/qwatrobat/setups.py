@@ -40,18 +40,14 @@ def compute_setup_values(opponents: int, seed: int) -> dict:
     return out
 
 
-def table_setup(game, top: int, rng, front: str = "any"):
-    """A layout drawn uniformly among the `top` best of the table (with
-    front="distinct", among those whose front row holds four different
-    values), or None when the game's rules are not those the table was
-    computed for."""
+def table_setup(game, top: int, rng):
+    """A layout drawn uniformly among the `top` best of the table, or None
+    when the game's rules are not those the table was computed for."""
     p = game.params
     if (p["cards"], p["clear_four"], p["last_round_points"]) != (8, True, 6):
         return None
     from crossridor.games.qwatrobat.game import Setup
     ranked = sorted(SETUP_VALUES, key=lambda k: (-SETUP_VALUES[k], k))
-    if front == "distinct":
-        ranked = [k for k in ranked if len(set(k.split("/")[0])) == 4]
     best = ranked[:top]
     return Setup.parse(rng.choice(best))
 
