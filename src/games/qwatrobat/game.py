@@ -665,8 +665,8 @@ class QState(LearningState):
         return "\n".join(lines)
 
     def to_svg(self, viewer=None, last_move: bool = True, arrows=()) -> str:
-        """The table as `viewer` sees it, as SVG text (see games/svg_cards.py)."""
-        from crossridor.games.svg_cards import qwatrobat_svg
+        """The table as `viewer` sees it, as SVG text (see games/qwatrobat/svg.py)."""
+        from crossridor.games.qwatrobat.svg import qwatrobat_svg
         return qwatrobat_svg(self.view(viewer), last_move=last_move)
 
     def _repr_svg_(self) -> str:
