@@ -10,7 +10,9 @@ import crossridor
 from crossridor import CHANCE, TERMINAL
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
-from crossridor.games.qwatrobat.game import First, Push, Setup, endgame_evaluator, resolve_field, solve, solve_value
+from crossridor.games.qwatrobat.players import endgame_evaluator
+from crossridor.games.qwatrobat.rules import First, Push, Setup, resolve_field
+from crossridor.games.qwatrobat.solver import solve, solve_value
 
 
 def load(**kw):
