@@ -482,6 +482,19 @@ def test_endgame_evaluator():
     assert isinstance(r.move, Push)
 
 
+def test_setup_table_matches_its_generator():
+    # SETUP_VALUES is the 6:16 weighted mean of compute_setup_values(game, 6, 1) and (game, 16, 2),
+    # rounded to 4 places; a seeded sample of 3 layouts recomputed (each 44 exact solves)
+    from crossridor.games.qwatrobat.setups import SETUP_VALUES, compute_setup_values
+    g = load(open=True)
+    sample = [Setup.parse(k) for k in random.Random(22).sample(sorted(SETUP_VALUES), 3)]
+    few = compute_setup_values(g, 6, 1, sample)
+    many = compute_setup_values(g, 16, 2, sample)
+    for layout in sample:
+        k = str(layout)
+        assert round((6 * few[k] + 16 * many[k]) / 22, 4) == SETUP_VALUES[k], k
+
+
 def test_ismcts_lays_out_from_the_setup_table():
     from crossridor.games.qwatrobat.setups import SETUP_VALUES
     g = load()
