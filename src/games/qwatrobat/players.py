@@ -25,7 +25,8 @@ GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
 
 def native_search(state, algorithm, limits, seed, options):
     """alphabeta: the exact solver (open game in play; option objective:
-    result or margin); greedy: one-round lookahead (option samples)."""
+    result or margin); greedy: one-round lookahead (option samples); ismcts:
+    `ismcts_search`. NotImplemented: the generic module plays it."""
     if algorithm == "alphabeta":
         if not state.game.open:
             return NotImplemented

@@ -11,7 +11,6 @@ from crossridor.games.qwatrobat import players
 from crossridor.games.qwatrobat.rules import First, Push, Setup, parse_move_text, resolve_field
 
 
-
 class QState(LearningState):
     def __init__(self, game):                # a Qwatrobat: its rules and options
         self.game = game
