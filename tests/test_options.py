@@ -16,7 +16,7 @@ from crossridor.engine.options import C_INT, C_LLONG, CALLABLE_OR_NONE, FLAG, ch
 from crossridor.games.crosswise import game as crosswise
 from crossridor.games.kreuzundquer import game as kreuz_und_quer
 from crossridor.games.quoridor import game as quoridor
-from crossridor.games.qwatrobat import game as qwatrobat
+from crossridor.games.qwatrobat import players as qwatrobat
 
 BAD = [math.nan, math.inf, -math.inf, 10 ** 30, -(10 ** 30), -1, "x", [], True, 0.5]
 

@@ -1005,8 +1005,8 @@ class KState(LearningState):
         return "\n".join(out)
 
     def to_svg(self, viewer=None, last_move: bool = True, arrows=()) -> str:
-        """The table as `viewer` sees it, as SVG text (see games/svg_cards.py)."""
-        from crossridor.games.svg_cards import kreuzundquer_svg
+        """The table as `viewer` sees it, as SVG text (see games/kreuzundquer/svg.py)."""
+        from crossridor.games.kreuzundquer.svg import kreuzundquer_svg
         return kreuzundquer_svg(self.view(viewer), last_move=last_move)
 
     def _repr_svg_(self) -> str:
