@@ -1,5 +1,5 @@
 """How well does the stage-end leaf value of Kreuz & Quer's ISMCTS
-(`kuq_paths.outlook_values`: tanh(0.3 * (-0.25 * outlook + 0.5 * points)),
+(`scoring.outlook_values`: tanh(0.3 * (-0.25 * outlook + 0.5 * points)),
 the outlook being `Track.cost_to_goal(pos) / 2`) predict the race, and would
 a fitted mapping do better? Replays 2-player one-race records of
 `crossridor match kreuzundquer -o races=1 ... --records F` and, at the start
@@ -21,7 +21,7 @@ import numpy as np
 
 import crossridor
 from crossridor.engine.match.workers import new_game_state
-from crossridor.games.kreuzundquer.paths import outlook_values
+from crossridor.games.kreuzundquer.scoring import outlook_values
 
 
 def stage_starts(paths):

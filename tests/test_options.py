@@ -39,7 +39,7 @@ CASES = [
     ("qwatrobat", {"open": True, "first": 0}, "alphabeta", Limits(depth=1), qwatrobat.SOLVER_OPTIONS, {}),
     ("qwatrobat", {}, "greedy", Limits(depth=1), qwatrobat.GREEDY_OPTIONS, {}),
     ("qwatrobat", {}, "ismcts", Limits(sims=5), {**_ismcts_schema(), **qwatrobat.ISMCTS_OPTIONS}, {}),
-    ("kreuzundquer", {}, "ismcts", Limits(sims=2), {**_ismcts_schema(), **kreuz_und_quer.PIMC_OPTIONS}, {}),
+    ("kreuzundquer", {}, "ismcts", Limits(sims=2), {**_ismcts_schema(), **kreuz_und_quer.ISMCTS_OPTIONS}, {}),
     ("kreuzundquer", {}, "greedy", Limits(depth=1), {}, {}),
     ("kreuzundquer", {}, "random", Limits(depth=1), {}, {}),
 ]

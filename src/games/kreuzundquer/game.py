@@ -93,8 +93,8 @@ from crossridor.games.learning import LearningGame, LearningState
 
 from crossridor.games.kreuzundquer.deck import (LANES, NT, ROOMS, ROWS, TERRAIN_COUNTS, TERRAIN_NAMES, TERRAINS,
                        TOTAL_TERRAIN, Deck, generate_deck, parse_deck_text)
-from crossridor.games.kreuzundquer.paths import (GOAL, START, Track, extensions, outlook_values, rank, route_ease, step,
-                        walk)
+from crossridor.games.kreuzundquer.paths import GOAL, START, Track, extensions, rank, route_ease, step, walk
+from crossridor.games.kreuzundquer.scoring import game_returns, outlook_values
 
 __all__ = ["load", "KreuzUndQuer", "KState", "Move", "heuristic_move"]
 
@@ -348,16 +348,9 @@ class KState(LearningState):
         return self.phase in ("flip", "goal", "penalty")
 
     def returns(self) -> list:
-        n = self.game.n
         if self.phase != "over":
-            return [0.0] * n
-        top = max(self.pts)
-        k = sum(1 for x in self.pts if x == top)
-        if k == n:
-            return [0.0] * n
-        win = (n / k - 1) / (n - 1)
-        lose = -1.0 / (n - 1)
-        return [win if x == top else lose for x in self.pts]
+            return [0.0] * self.game.n
+        return game_returns(self.pts)
 
     def track(self, p: int) -> Track:
         return self.game.track(tuple(self.route[p]), self.goal[p])
@@ -1030,68 +1023,31 @@ class KState(LearningState):
             return SearchResult(move=mv, score=self.evaluate()[self.current_player], depth=1, nodes=1,
                                 seconds=dt, nps=1 / dt if dt > 0 else 0.0, pv=(mv,))
         if algorithm == "ismcts":
-            # game defaults for options not given: the policy of `kuq_policy` as a
+            # game defaults for options not given: the policy of `policy` as a
             # progressive bias, leaves scored by a heuristic playout of the stage
             from crossridor.engine.algorithms import ismcts
-            from crossridor.engine.algorithms.common import sim_budget
             from crossridor.games.kreuzundquer.rollout import stage_evaluator
             opts = dict(options)
-            own = check_options("kreuzundquer ismcts", {k: opts.pop(k) for k in PIMC_OPTIONS if k in opts},
-                                PIMC_OPTIONS, PIMC_DEFAULTS)
-            stages = own["stages"]
-            mine = self.current_player >= 0
-            if own["build"] and self.phase == "build" and mine:
-                return self._pimc(limits, seed, own["build"], 0.0, self.game.max_stages, opts, "build")
-            if own["mode"] == "pimc" and self.phase in ("collect", "decide") and mine:
-                samples = max(1, sim_budget("ismcts", limits) // len(self.legal_moves()))
-                return self._pimc(limits, seed, samples, own["bias"], stages, opts, "mode=pimc")
+            own = check_options("kreuzundquer ismcts", {k: opts.pop(k) for k in ISMCTS_OPTIONS if k in opts},
+                                ISMCTS_OPTIONS, ISMCTS_DEFAULTS)
             deny, take_deny = own["deny"], own["take_deny"]
             opts.setdefault("prior", _policy_prior if deny is None and take_deny is None else
                             (lambda st: _policy_prior(st, deny, take_deny)))
             opts.setdefault("prior_weight", ISMCTS_PRIOR_WEIGHT)
             if "rollout" not in opts and "evaluator" not in opts:
-                opts["evaluator"] = stage_evaluator if stages == 1 else \
-                    (lambda st: stage_evaluator(st, max_stages=stages))
-            if (own["trees"] > 1 or own["anchor"] > 0) and mine:
-                from crossridor.games.kreuzundquer.roots import ensemble_search
-                prior = opts["prior"]
-                return ensemble_search(self, limits, seed, own["trees"], own["anchor"],
-                                       prior(self) if prior is not None else None, opts)
+                opts["evaluator"] = stage_evaluator
             return ismcts.search(self, limits, seed=seed, **opts)
         return NotImplemented
-
-    def _pimc(self, limits, seed, samples, bias, stages, rest, why):
-        """`kuq_pimc.pimc_move` with `samples` determinizations (fewer if the
-        time limit or a stop comes first)."""
-        from crossridor.engine.algorithms.common import deadline_of, now
-        from crossridor.engine.stop import stopped
-        from crossridor.games.kreuzundquer.pimc import pimc_move
-        if rest:
-            raise UnsupportedGameError(f"kreuzundquer ismcts: {why} takes the options sims, nodes, "
-                                       f"time, bias, stages and build, not {', '.join(sorted(rest))}")
-        deadline = deadline_of(limits, now())
-
-        def stop():
-            return stopped() or (deadline is not None and now() >= deadline)
-        return pimc_move(self, samples, bias, stages, seed, now, stop)
 
 
 # ----------------------------------------------------------------------------- heuristic player
 
 ISMCTS_PRIOR_WEIGHT = 5.0
-# ismcts mode: "tree" (ISMCTS with the policy prior and stage leaves) or
-# "pimc" (collection moves by `kuq_pimc`, the rest by the tree); stages: how
-# many stages each playout plays (1: to the end of the current stage, scored
-# by the outlook; a race rarely lasts more than 3, so 20 plays it out); build:
-# N > 0 judges each build by N playouts of the whole race (`kuq_pimc`); deny,
-# take_deny: the prior's `kuq_policy.DENY` (below its DEAD), `TAKE_DENY`; trees: K independent trees
-# share the budget, root visits summed; anchor: the policy's move stays unless
-# the chosen one's mean beats it by more than this (`games.kuq_roots`)
-PIMC_OPTIONS = {"mode": ("tree", "pimc"), "bias": (float, 0.0, 10.0), "stages": (int, 1, 200),
-                "build": (int, 0, 100_000), "deny": (float, 0.0, 2.99), "take_deny": (float, 0.0, 2.99),
-                "trees": (int, 1, 64), "anchor": (float, 0.0, 2.0)}
-PIMC_DEFAULTS = {"mode": "tree", "bias": 0.0, "stages": 1, "build": 0, "deny": None, "take_deny": None,
-                 "trees": 1, "anchor": 0.0}
+# the game's own ismcts options: deny, take_deny replace the prior's
+# `policy.DENY` (below its DEAD) and `TAKE_DENY`; 0 restores the prior without
+# that denial (the former defaults, for measurements made with them)
+ISMCTS_OPTIONS = {"deny": (float, 0.0, 2.99), "take_deny": (float, 0.0, 2.99)}
+ISMCTS_DEFAULTS = {"deny": None, "take_deny": None}
 
 
 def _policy_prior(state, deny=None, take_deny=None):
