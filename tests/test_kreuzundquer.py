@@ -690,3 +690,58 @@ def test_masks_match_the_set_walk():
         t = rng.randrange(len(TERRAINS))
         assert sorted(m.members(m.step(s, t))) == sorted(step(tr, rooms, t))
         assert m.best(s)[1] == max(rooms, key=lambda r: rank(tr, r))
+
+
+def _real_stage(state, rng):
+    """The real game's rest of the stage, every player playing `heuristic_move`,
+    face-down cards and the penalty card drawn as `play_stage` draws them."""
+    from crossridor.games.kreuzundquer.rollout import _draw
+    s = state.clone()
+    race, stage = s.race, s.stage
+    while s.race == race and s.stage == stage and s.phase != "over":
+        if s.phase == "flip":
+            s.play(Move("reveal", _draw(list(s.down), rng)))
+        elif s.phase == "penalty":
+            s.play(Move("draw", s.pile[rng.randrange(len(s.pile))]))
+        else:
+            s.play(heuristic_move(s))
+    return s
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_play_stage_resolves_the_stage_as_the_game_does(players):
+    """`rollout.play_stage` (the leaf playout) against the real game played
+    by `heuristic_move` with the same draws, from seeded random collection
+    positions (deck, deal and the moves before vary): the same winner, and
+    after a stage without one the same routes, pawns and set-aside cards; the
+    race's points when it ends."""
+    from crossridor.games.kreuzundquer.rollout import play_stage
+    checked = wins = ended = 0
+    for seed in range(6):
+        g = kuq(players=players, deck_seed=seed, races=2, max_stages=8)
+        rng = random.Random(seed)
+        s = g.new_state(seed=seed)
+        while not s.is_terminal():
+            if s.phase in ("collect", "flip", "decide") and rng.random() < 0.05:
+                k = rng.getrandbits(32)
+                end = play_stage(s, random.Random(k))
+                real = _real_stage(s, random.Random(k))
+                reached = [p for p in range(players) if any(f"player {p + 1} uses" in line and "goal" in line
+                                                             for line in real.log)]
+                assert end.winner == (reached[0] if reached else None)
+                assert end.ended == (real.race != s.race or real.phase == "over")
+                if end.ended:
+                    assert end.points == real.pts
+                else:
+                    assert end.routes == real.route and end.pos == real.pos
+                    assert end.aside == [len(a) for a in real.aside]
+                    assert end.points == [real.pts[p] + len(real.aside[p]) for p in range(players)]
+                checked += 1
+                wins += end.winner is not None
+                ended += end.ended
+            if s.current_player == CHANCE:
+                moves, probs = zip(*s.chance_outcomes())
+                s.play(rng.choices(moves, probs)[0])
+            else:
+                s.play(rng.choice(s.legal_moves()) if rng.random() < 0.1 else heuristic_move(s))
+    assert checked > 200 and wins > 30 and ended > wins    # each kind of stage end is met
