@@ -1,5 +1,5 @@
 """How often did engine 1 of a Kreuz & Quer match play something other than
-the policy's move (`kuq_policy.policy_move`, the ISMCTS prior)? Replays the
+the policy's move (`policy.policy_move` of games/kreuzundquer, the ISMCTS prior)? Replays the
 records of `crossridor match kreuzundquer ... --records F` and counts, by
 phase (build, collect, decide), engine 1's moves and those that differ from
 the policy's move in the same position:

@@ -1,4 +1,4 @@
-"""Kreuz & Quer: the rules of docs/rules/kreuz-und-quer.md, the options,
+"""Kreuz & Quer: the rules of docs/rules/kreuzundquer.md, the options,
 the deck file, the path helper, hidden information, bad input, and seeded
 random playouts with invariants."""
 
@@ -10,7 +10,8 @@ import crossridor
 from crossridor import CHANCE, TERMINAL, CrossridorError
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError)
-from crossridor.games.kreuzundquer.game import Move, heuristic_move
+from crossridor.games.kreuzundquer.moves import Move
+from crossridor.games.kreuzundquer.policy import heuristic_move
 from crossridor.games.kreuzundquer.deck import (TERRAIN_COUNTS, TERRAINS, deck_to_text, generate_deck,
                             parse_deck_text)
 from crossridor.games.kreuzundquer.paths import GOAL, START, Track, extensions, reach, walk

@@ -21,7 +21,7 @@ import math
 from functools import lru_cache
 from dataclasses import dataclass
 
-from crossridor.games.kreuzundquer.deck import LANES, NT, ROOMS, ROWS, TERRAIN_COUNTS, TOTAL_TERRAIN
+from crossridor.games.kreuzundquer.deck import LANES, NT, ROWS, TERRAIN_COUNTS, TOTAL_TERRAIN
 
 START = -1
 GOAL = -2
@@ -243,7 +243,7 @@ def route_ease(track: Track) -> float:
 
 
 # ----------------------------------------------------------------------------- bitmasks
-# The playouts (`kuq_rollout`) follow sets of rooms as ints: bit i is room i
+# The playouts (`rollout`) follow sets of rooms as ints: bit i is room i
 # (row * 3 + lane), bit nrooms is START, bit nrooms + 1 is GOAL. One step is a
 # fixed number of shifts and ands, whatever the number of rooms in the set.
 

@@ -1,14 +1,15 @@
 """Kreuz & Quer: a fast leaf evaluator for MCTS / ISMCTS.
 
 `stage_evaluator(state)` plays the rest of the current stage with every
-player following the heuristic player's rules (`kreuz_und_quer.heuristic_move`:
+player following the heuristic player's rules (`policy.heuristic_move`:
 stop once the pile reaches the goal, take the face-up card that goes
 farthest, else flip; keep a flipped card only if it goes farther), on a
-light copy of the position (no undo records), resolving each movement,
-penalty and set-aside, and scores the result: the game's result when the
-last race ends, else the distance left
-to each goal (`Track.cost_to_goal`) and the route cards set aside, as in
-`KState.evaluate`. Use it with
+light copy of the position (no undo records), resolving the movement,
+penalty and set-aside (`play_stage`, tested against the real game), and
+scores the result: the game's result when the last race ends
+(`scoring.game_returns`), else the distance left to each goal
+(`Track.cost_to_goal`) and the route cards set aside, by
+`scoring.outlook_values` as `KState.evaluate` does. Use it with
 `crossridor.search(state, algorithm="ismcts", evaluator=stage_evaluator, ...)`.
 """
 
@@ -25,7 +26,7 @@ _RNG = random.Random(97)
 
 
 class _Runner:
-    """One player's pile during a playout, as bitmasks (`kuq_paths.Masks`):
+    """One player's pile during a playout, as bitmasks (`paths.Masks`):
     `around` the rooms (and GOAL) next to those the pile can leave the pawn
     in (0 once it reached the goal or wasted a card), `best` the (rank key,
     room) of the farthest room reached so far."""
