@@ -25,7 +25,7 @@ class PositionText:
                   str(self.stopper) if self.stopper >= 0 else "-", up, ids(self.pile)]
         for p in range(self.game.n):
             hand = ids(self.hands[p]) if self.hands[p] is not None else "-"
-            tp = "".join(TERRAINS[t].upper() if pub else TERRAINS[t] for t, pub in zip(self.tp[p], self.tk[p])) or "-"
+            tp = self.pile_text(p) or "-"
             goal = TERRAINS[self.goal[p]] if self.goal[p] >= 0 else "-"
             fields.append(f"{hand}/{ids(self.route[p])}/{ids(self.aside[p])}/{ids(self.box[p])}/{goal}/"
                           f"{self.pos[p]}/{tp}/{self.pts[p]}")

@@ -196,15 +196,23 @@ def stage_evaluator(state, rng=None) -> list:
         return state.returns()
     if ph not in ("collect", "flip", "decide"):
         return state.evaluate()
-    g = state.game
-    if ph == "collect" and state.tick == 0 and state.turn == 0 and not any(state.up) and not any(state.tp):
-        end = _stage_end(state, None, False, [list(r) for r in state.route], list(state.pos),
-                         [len(a) for a in state.aside])
-    else:
-        end = play_stage(state, rng or _RNG)
-    if end.ended and state.race + 1 >= g.races:
+    end = unplayed(state) if state.stage_unstarted() else play_stage(state, rng or _RNG)
+    if end.ended and state.race + 1 >= state.game.races:
         return game_returns(end.points)
-    outlook = [-2.0 if p == end.winner else
-               g.track(tuple(end.routes[p]), state.goal[p]).cost_to_goal(end.pos[p]) / 2.0
-               for p in range(g.n)]
-    return outlook_values(outlook, end.points)
+    return outlook_values(stage_outlook(state, end), end.points)
+
+
+def unplayed(state) -> StageEnd:
+    """The `StageEnd` of a stage that stops where it stands (no movement)."""
+    return _stage_end(state, None, False, [list(r) for r in state.route], list(state.pos),
+                      [len(a) for a in state.aside])
+
+
+def stage_outlook(state, end: StageEnd) -> list:
+    """Each player's outlook at the stage's end (`outlook_values`' first
+    argument): the winner -2, the others half the cost of the likeliest way
+    on to their goal (`Track.cost_to_goal`)."""
+    g = state.game
+    return [-2.0 if p == end.winner else
+            g.track(tuple(end.routes[p]), state.goal[p]).cost_to_goal(end.pos[p]) / 2.0
+            for p in range(g.n)]

@@ -420,6 +420,17 @@ class KState(PositionText, TableView, LearningState):
     def _visible_routes(self) -> bool:
         return self.phase != "build"
 
+    def pile_text(self, p: int, seen: bool = True) -> str:
+        """Player p's collected terrain cards in order, upper case for a card
+        taken face up (public); unless `seen`, the others are "?"."""
+        return "".join(TERRAINS[t].upper() if pub else (TERRAINS[t] if seen else "?")
+                       for t, pub in zip(self.tp[p], self.tk[p]))
+
+    def stage_unstarted(self) -> bool:
+        """A collection nobody has played in yet (a stage's first position)."""
+        return (self.phase == "collect" and self.tick == 0 and self.turn == 0
+                and not any(self.up) and not any(self.tp))
+
     def information_state(self, player: int) -> str:
         g = self.game
         parts = [f"P{player}", self.phase, str(self.race), str(self.stage), str(self.tick), str(self.turn),
@@ -435,9 +446,7 @@ class KState(PositionText, TableView, LearningState):
                 r = "built" if self.hands[q] is None else "building"
             hand = ",".join(map(str, self.hands[q])) if (mine and self.hands[q] is not None) else "-"
             box = ",".join(map(str, self.box[q])) if mine else str(len(self.box[q]))
-            # own pile in full; of the others' only the cards taken face up
-            pile = "".join(TERRAINS[t].upper() if pub else (TERRAINS[t] if mine else "?")
-                           for t, pub in zip(self.tp[q], self.tk[q]))
+            pile = self.pile_text(q, mine)
             parts.append(f"{hand}/{r}/{','.join(map(str, self.aside[q]))}/{box}/{pile}")
         return "|".join(parts)
 

@@ -23,6 +23,8 @@ class TableView:
         if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
                                    or not (viewer == SPECTATOR or 0 <= viewer < g.n)):
             raise UnsupportedGameError(f"kreuzundquer: no seat {viewer!r} in a {g.n}-player game")
+        def card(c):
+            return {"card": c, "rooms": "".join(TERRAINS[t] for t in g.deck.routes[c - 1])}
         seats = []
         for p in range(g.n):
             sees = viewer is None or viewer == p
@@ -30,14 +32,11 @@ class TableView:
                      "goal": TERRAINS[self.goal[p]] if self.goal[p] >= 0 else None,
                      "pos": self.pos[p], "box": list(self.box[p]) if sees else len(self.box[p]),
                      "hand": None, "route": None,
-                     "pile": "".join(TERRAINS[t].upper() if pub else (TERRAINS[t] if sees else "?")
-                                     for t, pub in zip(self.tp[p], self.tk[p]))}
+                     "pile": self.pile_text(p, sees)}
             if self.hands[p] is not None:
-                entry["hand"] = ([{"card": c, "rooms": "".join(TERRAINS[t] for t in g.deck.routes[c - 1])}
-                                  for c in self.hands[p]] if sees else len(self.hands[p]))
+                entry["hand"] = [card(c) for c in self.hands[p]] if sees else len(self.hands[p])
             elif not (self.phase == "build" and not sees):
-                entry["route"] = [{"card": c, "rooms": "".join(TERRAINS[t] for t in g.deck.routes[c - 1])}
-                                  for c in self.route[p]]
+                entry["route"] = [card(c) for c in self.route[p]]
             seats.append(entry)
         pending = None
         if self.phase == "decide":
