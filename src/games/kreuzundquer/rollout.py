@@ -165,6 +165,8 @@ def play_stage(state, rng) -> StageEnd:
         e = runners[p].end()
         pos[p] = e if e != GOAL else pos[p]
     if winner is None:
+        # the rules' penalty; the heuristic rules stop only with a pile that reaches the goal
+        # (and the stopper moves first), so these playouts never meet it
         if stopper >= 0 and pile:
             c = pile.pop(rng.randrange(len(pile)))
             routes[stopper].append(c)
