@@ -8,8 +8,8 @@
 A player is `algorithm[:key=value,...]`; keys: sims, time, and any search
 option (numbers are parsed; evaluator=qw-endgame is
 `games.qwatrobat.players.endgame_evaluator`, evaluator=kuq-stage is
-`games.kuq_rollout.stage_evaluator`). Kreuz & Quer's ismcts has game
-defaults (see `games.kreuz_und_quer`: policy prior, stage evaluator), and
+`games.kreuzundquer.rollout.stage_evaluator`). Kreuz & Quer's ismcts has game
+defaults (see `games.kreuzundquer.search`: policy prior, stage evaluator), and
 so has Qwatrobat's (see `games.qwatrobat.players`: table layout, endgame=10). Seats alternate; chance outcomes come from a
 seeded generator; game i uses seed i. Prints the first player's wins, draws
 and losses, its score ((wins + draws/2) / games) with the 95% interval, and
