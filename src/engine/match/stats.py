@@ -17,8 +17,8 @@ engine's side*, so it is usable outside the match runner.
   score is found (a one-dimensional root, here by bisection), and the LLR is
   `N * sum p_i log(p1_i / p0_i)`. Zero counts are regularized to 1e-3 as
   fishtest does. Bounds: `log(beta / (1 - alpha))` and
-  `log((1 - beta) / alpha)` (Wald). `llr_normal` is the cheaper normal
-  approximation, kept for comparison; the two agree for large N.
+  `log((1 - beta) / alpha)` (Wald). tests/test_stats.py checks it against
+  the normal approximation, which it approaches for large N.
 """
 
 from __future__ import annotations
