@@ -2,7 +2,6 @@
 solver on positions worked out by hand, hidden information, bad input."""
 
 import random
-import time
 
 import pytest
 
@@ -425,9 +424,8 @@ def test_solver_from_start_is_fast_and_never_loses_a_won_position():
     won = 0
     for i in range(6):
         s = g.new_state([rng.choice(g.setups()), rng.choice(g.setups()), "first%d" % (i % 2)])
-        t0 = time.process_time()          # CPU time: the check holds on a loaded machine
         r = solve(s)
-        assert time.process_time() - t0 < 1.0
+        assert r.nodes < 50_000           # "fast" as work, not time: about 6,000-10,000 nodes today
         if r.score != 1:
             continue
         won += 1
