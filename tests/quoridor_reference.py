@@ -462,3 +462,24 @@ RULE_CASES = [
          size=5, players=4, setup="c2 a4 d5 e2 c1 a5",
          to_move=2, pawn_moves={"c5", "e5", "d4"}),
 ]
+
+
+def check_case(case, legal: set[str], pawn_moves: set[str], to_move, winner):
+    """The position reached by case['setup'] (its legal moves, pawn moves,
+    player to move and winner, from the reference or the core) must satisfy
+    every expectation of the case."""
+    if "winner" in case:
+        assert winner == case["winner"]
+        assert legal == set(), "no legal moves after a win"
+        return
+    assert winner is None
+    if "to_move" in case:
+        assert to_move == case["to_move"]
+    if "pawn_moves" in case:
+        assert pawn_moves == case["pawn_moves"]
+    for m in case.get("legal", []):
+        assert m in legal, f"{m} should be legal"
+    for m in case.get("illegal", []):
+        assert m not in legal, f"{m} should be illegal"
+    if case.get("no_walls"):
+        assert not {m for m in legal if m[-1] in "hv"}

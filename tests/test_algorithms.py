@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import random
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import crossridor
-from crossridor.engine.algorithms import alphabeta, greedy, ismcts, mcts, random_player
+from crossridor.engine.algorithms import alphabeta, common, greedy, ismcts, mcts, random_player
 from crossridor.engine.errors import CrossridorError, UnsupportedGameError
 from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits
 from toy_games import ALL_GAMES, ChanceToy, Nim, NimMove, Peek, Race, RandomTree, Sticks, TicTacToe
@@ -242,12 +242,20 @@ def test_alphabeta_depth_and_node_limits_exact():
     assert full.nodes <= 2000
 
 
-def test_alphabeta_time_limit():
+@pytest.fixture
+def fake_clock(monkeypatch):
+    """The searches' clock, advancing 1 ms at each reading: time limits are
+    checked by what the search does, not by how fast the machine is."""
+    ticks = itertools.count()
+    clock = lambda: next(ticks) * 0.001          # noqa: E731
+    for module in (common, alphabeta, mcts, ismcts):
+        monkeypatch.setattr(module, "now", clock)
+
+
+def test_alphabeta_time_limit(fake_clock):
     s = Nim((7, 7, 7, 6)).new_state()
-    t = time.perf_counter()
-    r = alphabeta.search(s, Limits(time=0.1))
-    elapsed = time.perf_counter() - t
-    assert elapsed < 0.5
+    r = alphabeta.search(s, Limits(time=0.1, nodes=10 ** 6))   # the node cap: a failure, not a hang
+    assert r.seconds <= 0.101 and r.nodes < 10 ** 5         # stopped by the deadline
     assert r.move in s.legal_moves() and r.depth >= 1
 
 
@@ -310,9 +318,11 @@ def test_mcts_sims_nodes_depth_limits_exact():
     r = mcts.search(s, Limits(sims=500, depth=2), seed=0)
     assert r.extra["tree_depth"] == 2 and r.nodes == 500
     assert r.extra["tree_nodes"] == 1 + 9 + 9 * 8
-    t = time.perf_counter()
-    r = mcts.search(s, Limits(time=0.1), seed=0)
-    assert time.perf_counter() - t < 0.5 and r.nodes > 0
+
+
+def test_mcts_time_limit(fake_clock):
+    r = mcts.search(TicTacToe().new_state(), Limits(time=0.1, sims=10 ** 4), seed=0)
+    assert 0.1 <= r.seconds <= 0.102 and r.nodes > 0        # ran to the deadline, stopped at it
 
 
 def test_mcts_deterministic_for_a_seed():
@@ -391,9 +401,11 @@ def test_ismcts_limits_and_determinism():
     a = ismcts.search(TicTacToe().new_state("4"), Limits(sims=300), seed=3)
     b = ismcts.search(TicTacToe().new_state("4"), Limits(sims=300), seed=3)
     assert (a.move, a.score, a.pv) == (b.move, b.score, b.pv)
-    t = time.perf_counter()
-    r = ismcts.search(Peek().new_state("c0"), Limits(time=0.1), seed=0)
-    assert time.perf_counter() - t < 0.5 and r.nodes > 0
+
+
+def test_ismcts_time_limit(fake_clock):
+    r = ismcts.search(Peek().new_state("c0"), Limits(time=0.1, sims=10 ** 4), seed=0)
+    assert 0.1 <= r.seconds <= 0.102 and r.nodes > 0
 
 
 # --- greedy and random ---------------------------------------------------------------------------

@@ -12,81 +12,73 @@ import pytest
 
 import crossridor
 from crossridor.engine.cli.main import main
+from helpers import run_cli
 
-# where the imported package lives (src/ in a checkout, site-packages once installed)
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def run_json(capsys, *argv):
-    status, out, err = run(capsys, *argv, "--json")
+def run_json(*argv):
+    status, out, err = run_cli(*argv, "--json")
     assert status == 0 and err == ""
     return json.loads(out)
 
 
 # ------------------------------------------------------------ legal / show
 
-def test_legal_text_and_json(capsys):
-    status, out, err = run(capsys, "legal", "quoridor", "--size", "5", "--moves", "c2 c4")
+def test_legal_text_and_json():
+    status, out, err = run_cli("legal", "quoridor", "--size", "5", "--moves", "c2 c4")
     assert status == 0 and err == ""
     state = crossridor.load_game("quoridor", size=5).new_state("c2 c4")
     assert out.split() == [str(m) for m in state.legal_moves()]
-    data = run_json(capsys, "legal", "quoridor", "--moves", "e2")
+    data = run_json("legal", "quoridor", "--moves", "e2")
     assert data["to_move"] == 1 and len(data["moves"]) == 131 and "e8" in data["moves"]
 
 
-def test_legal_from_position_and_finished_game(capsys):
-    data = run_json(capsys, "legal", "quoridor", "--size", "5", "--position", "5x2:b4,b5:0,0:-:1")
+def test_legal_from_position_and_finished_game():
+    data = run_json("legal", "quoridor", "--size", "5", "--position", "5x2:b4,b5:0,0:-:1")
     assert sorted(data["moves"]) == ["a4", "a5", "b3", "c4", "c5"]
-    status, out, _ = run(capsys, "legal", "quoridor", "--size", "3", "--moves", "b2 a3 b3")
+    status, out, _ = run_cli("legal", "quoridor", "--size", "3", "--moves", "b2 a3 b3")
     assert status == 0 and "game is over" in out
 
 
-def test_show(capsys):
-    status, out, err = run(capsys, "show", "quoridor", "--moves", "e2 e8 e3h")
+def test_show():
+    status, out, err = run_cli("show", "quoridor", "--moves", "e2 e8 e3h")
     assert status == 0 and err == ""
     assert "position: 9x2:e2,e8:9,10:e3h:2" in out
     assert "player 2 to move" in out
-    data = run_json(capsys, "show", "quoridor", "--players", "4")
+    data = run_json("show", "quoridor", "--players", "4")
     assert data["position"] == "9x4:e1,a5,e9,i5:5,5,5,5:-:1"
     assert data["to_move"] == 0 and data["terminal"] is False and "a" in data["board"]
 
 
 # ------------------------------------------------------------ perft
 
-def test_perft_text(capsys):
-    status, out, err = run(capsys, "perft", "quoridor", "--depth", "3")
+def test_perft_text():
+    status, out, err = run_cli("perft", "quoridor", "--depth", "3")
     assert status == 0 and err == ""
     assert out.startswith("perft 3: 2062264 nodes in ")
 
 
-def test_perft_json(capsys):
-    data = run_json(capsys, "perft", "quoridor", "--size", "7", "--depth", "2", "--hash", "4")
+def test_perft_json():
+    data = run_json("perft", "quoridor", "--size", "7", "--depth", "2", "--hash", "4")
     assert set(data) == {"depth", "nodes", "seconds", "nps"}
     assert data["depth"] == 2 and data["nodes"] == 5357
     assert data["seconds"] >= 0 and data["nps"] >= 0
 
 
-def test_perft_divide(capsys):
-    status, out, _ = run(capsys, "perft", "quoridor", "--size", "5", "--depth", "2", "--divide")
+def test_perft_divide():
+    status, out, _ = run_cli("perft", "quoridor", "--size", "5", "--depth", "2", "--divide")
     assert status == 0
     lines = out.strip().splitlines()
     parts = dict(line.split(": ") for line in lines[:-1])
     assert len(parts) == 35 and sum(int(n) for n in parts.values()) == 1109
     assert lines[-1].startswith("perft 2: 1109 nodes")
-    data = run_json(capsys, "perft", "quoridor", "--size", "5", "--depth", "3", "--divide")
+    data = run_json("perft", "quoridor", "--size", "5", "--depth", "3", "--divide")
     assert data["nodes"] == 31540 == sum(data["divide"].values())
     assert len(data["divide"]) == 35
 
 
 # ------------------------------------------------------------ best
 
-def test_best_text(capsys):
-    status, out, err = run(capsys, "best", "quoridor", "--position", "9x2:e8,a5:10,10:-:1",
+def test_best_text():
+    status, out, err = run_cli("best", "quoridor", "--position", "9x2:e8,a5:10,10:-:1",
                            "--depth", "3")
     assert status == 0 and err == ""
     lines = out.splitlines()
@@ -95,35 +87,35 @@ def test_best_text(capsys):
     assert lines[2] == "pv e9"
 
 
-def test_best_json(capsys):
-    data = run_json(capsys, "best", "quoridor", "--moves", "e2 e8", "--depth", "3")
+def test_best_json():
+    data = run_json("best", "quoridor", "--moves", "e2 e8", "--depth", "3")
     assert {"move", "score", "depth", "nodes", "nps", "pv"} <= set(data)
     assert data["depth"] == 3 and data["nodes"] > 0 and data["pv"][0] == data["move"]
     state = crossridor.load_game("quoridor").new_state("e2 e8")
     assert state.parse_move(data["move"])
 
 
-def test_best_verbose_prints_one_line_per_depth(capsys):
-    status, out, _ = run(capsys, "best", "quoridor", "--size", "5", "--depth", "4", "--verbose")
+def test_best_verbose_prints_one_line_per_depth():
+    status, out, _ = run_cli("best", "quoridor", "--size", "5", "--depth", "4", "--verbose")
     assert status == 0
     info = [line for line in out.splitlines() if line.startswith("info depth")]
     assert [int(line.split()[2]) for line in info] == [1, 2, 3, 4]
     assert "bestmove" in out
 
 
-def test_best_mcts_sims(capsys):
-    data = run_json(capsys, "best", "quoridor", "--algorithm", "mcts", "--sims", "150",
+def test_best_mcts_sims():
+    data = run_json("best", "quoridor", "--algorithm", "mcts", "--sims", "150",
                     "--seed", "3", "-e", "rollout=random")
     assert data["nodes"] == 150 and data["sims"] == 150
-    again = run_json(capsys, "best", "quoridor", "--algorithm", "mcts", "--sims", "150",
+    again = run_json("best", "quoridor", "--algorithm", "mcts", "--sims", "150",
                      "--seed", "3", "-e", "rollout=random")
     assert again["move"] == data["move"] and again["score"] == data["score"]
 
 
 # ------------------------------------------------------------ bench
 
-def test_bench_json(capsys):
-    data = run_json(capsys, "bench", "--depth", "2", "--sims", "50")
+def test_bench_json():
+    data = run_json("bench", "--depth", "2", "--sims", "50")
     assert set(data) == {"quoridor", "crosswise", "qwatrobat", "signature", "seconds"}
     q = data["quoridor"]
     assert set(q) == {"alphabeta", "mcts", "movegen"}
@@ -147,12 +139,12 @@ def _depth2_searches():
                               "alphabeta", crossridor.Limits(depth=2), hash=16) for p in POSITIONS]
 
 
-def test_bench_one_game(capsys):
-    data = run_json(capsys, "bench", "--game", "qwatrobat")
+def test_bench_one_game():
+    data = run_json("bench", "--game", "qwatrobat")
     assert set(data) == {"qwatrobat", "signature", "seconds"}
     assert [row["move"] for row in data["qwatrobat"]["solver"]] == ["c1", "c2"]
-    assert main(["bench", "--game", "crosswise", "--sims", "20"]) == 0
-    out = capsys.readouterr().out
+    status, out, _ = run_cli("bench", "--game", "crosswise", "--sims", "20")
+    assert status == 0
     assert "crosswise ismcts" in out and "quoridor" not in out
 
 
@@ -160,7 +152,7 @@ def test_bench_one_game(capsys):
 
 def test_rules_prints_the_games_file(capsys, monkeypatch, tmp_path):
     from crossridor.engine import registry
-    (tmp_path / "kreuz-und-quer.md").write_text("# Kreuz & Quer\n\nThe rules.\n", encoding="utf-8")
+    (tmp_path / "kreuzundquer.md").write_text("# Kreuz & Quer\n\nThe rules.\n", encoding="utf-8")
     monkeypatch.setattr(registry, "_rules_folders", lambda: iter([tmp_path / "absent", tmp_path]))
     for name in ("kreuz-und-quer", "kuq", "KreuzUndQuer"):
         assert main(["rules", name]) == 0
@@ -233,8 +225,8 @@ BAD = {
 
 
 @pytest.mark.parametrize("argv", list(BAD.values()), ids=list(BAD))
-def test_bad_input_exits_2_with_one_line(capsys, argv):
-    status, out, err = run(capsys, *argv)
+def test_bad_input_exits_2_with_one_line(argv):
+    status, out, err = run_cli(*argv)
     assert status == 2
     assert out == ""
     assert err.endswith("\n") and err.count("\n") == 1, err
@@ -251,19 +243,19 @@ def test_module_exit_status_via_subprocess():
     assert len(bad.stderr.splitlines()) == 1 and "e9" in bad.stderr
 
 
-def test_show_viewer_hides_the_other_layout(capsys):
+def test_show_viewer_hides_the_other_layout():
     moves = ["--seed", "1", "--moves", "1234/4321 1122/3344"]
-    status, full, _ = run(capsys, "show", "qwatrobat", *moves)
+    status, full, _ = run_cli("show", "qwatrobat", *moves)
     assert status == 0 and "3 3 4 4" in full and "4 3 2 1" in full
-    status, seen, _ = run(capsys, "show", "qwatrobat", *moves, "--viewer", "2")
+    status, seen, _ = run_cli("show", "qwatrobat", *moves, "--viewer", "2")
     assert status == 0 and "3 3 4 4" in seen and "4 3 2 1" not in seen and "?" in seen
 
 
-def test_best_defaults_to_ismcts_for_hidden_information(capsys):
-    data = run_json(capsys, "best", "qwatrobat", "--seed", "5", "--sims", "50",
+def test_best_defaults_to_ismcts_for_hidden_information():
+    data = run_json("best", "qwatrobat", "--seed", "5", "--sims", "50",
                     "--moves", "1234/4321 1122/3344 first0")
     assert data["nodes"] == 50 and data["move"].startswith("c")   # a push, found by ISMCTS
-    data = run_json(capsys, "best", "qwatrobat", "--seed", "5", "--sims", "50")
+    data = run_json("best", "qwatrobat", "--seed", "5", "--sims", "50")
     assert "/" in data["move"] and data["nodes"] == 1             # a setup, from ISMCTS's table
-    data = run_json(capsys, "best", "quoridor", "--depth", "2")
+    data = run_json("best", "quoridor", "--depth", "2")
     assert data["depth"] == 2                               # alpha-beta for perfect information

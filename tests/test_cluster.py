@@ -22,7 +22,7 @@ from crossridor.engine.errors import CrossridorError  # noqa: E402
 from crossridor.engine.match.runner import Match, MatchConfig  # noqa: E402
 from crossridor.engine.match.workers import EngineSpec  # noqa: E402
 
-from test_match import run_cli  # noqa: E402
+from helpers import run_cli, without_times  # noqa: E402
 
 ENGINES = ["alphabeta:depth=3", "alphabeta:depth=2"]
 
@@ -64,10 +64,7 @@ def config(records, **kw):
 
 
 def load(path):
-    recs = [json.loads(line) for line in open(path)]
-    for r in recs:
-        r.pop("seconds")
-        r.pop("think", None)
+    recs = [without_times(json.loads(line)) for line in open(path)]
     return sorted(recs, key=lambda r: r["index"])
 
 

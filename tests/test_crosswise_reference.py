@@ -11,9 +11,9 @@ from hypothesis import given, settings, strategies as hs
 
 import crossridor
 from crossridor.games.crosswise import game as cw
+from crosswise_positions import TOTAL, tiles_of
 from crosswise_reference import RefState, line_points
 
-TOTAL = Counter({**{s: 7 for s in "123456"}, **{a: 3 for a in "MRPS"}})
 TEAM = {0: "Rows", 1: "Columns", 2: "draw"}
 
 
@@ -34,16 +34,6 @@ def compare(st, ref):
     for p in range(st.game.players):
         assert Counter(st.hand(p).replace("-", "")) == +ref.hands[p]
     assert [cw.TILE_CHARS[t] for t in st._c.bag()] == ref.bag
-
-
-def tiles_of(st):
-    c = Counter(str(s) for s in st.board() if s)
-    for p in range(st.game.players):
-        c += Counter(st.hand(p).replace("-", ""))
-    c += Counter(cw.TILE_CHARS[t] for t in st._c.bag())
-    for i, k in enumerate(st._c.played()):
-        c["MRPS"[i]] += k
-    return c
 
 
 def action_heavy_choice(rng, moves):

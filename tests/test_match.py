@@ -1,135 +1,19 @@
-"""The match runner and `crossridor match`, on a toy game written here (a
-race to a total) so that the tests need neither the compiled core nor the
-search modules: the toy answers `random` and `greedy` itself through the
-`native_search` hook of `crossridor.search`."""
+"""The match runner and `crossridor match`, mostly on the toy race game
+(race_game.py), which needs neither the compiled core nor the search
+modules, then on Quoridor and Crosswise."""
 
 from __future__ import annotations
 
-import io
 import json
-import random
-from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
-from crossridor.engine.cli import main as cli
-from crossridor.engine.errors import IllegalMoveError, InvalidMoveError
 from crossridor.engine.match.runner import (MatchConfig, RecordsFile, base_seating, parse_openings, run_match,
                           seating)
-from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult
 from crossridor.engine.registry import load_game
-from crossridor.engine.match.workers import EngineSpec, GameTask, play_game
-
-# --- the toy game ---------------------------------------------------------------------
-
-
-class RaceGame:
-    """Players in turn add 1..step to a shared total; who reaches `target`
-    exactly wins. With two players the first wins by leaving a multiple of
-    step + 1; `greedy` here is that perfect strategy."""
-
-    def __init__(self, players=2, target=10, step=3, points=False):
-        self.name = "race"
-        self.params = {"players": players, "target": target, "step": step, "points": points}
-        self.traits = GameTraits("race", players)
-        self.players, self.target, self.step = players, target, step
-        self.with_points = points
-
-    def new_state(self, moves=None, seed=None):
-        state = (RacePointsState if self.with_points else RaceState)(self)
-        if isinstance(moves, str):
-            moves = moves.split()
-        for m in moves or ():
-            state.play(m)
-        return state
-
-    def state_from_position(self, position):
-        raise NotImplementedError
-
-
-class RaceState:
-    def __init__(self, game):
-        self.game = game
-        self.total = 0
-        self.history = []
-
-    @property
-    def current_player(self):
-        return TERMINAL if self.is_terminal() else len(self.history) % self.game.players
-
-    def legal_moves(self):
-        if self.is_terminal():
-            return []
-        return [k for k in range(1, self.game.step + 1) if self.total + k <= self.game.target]
-
-    def parse_move(self, text):
-        try:
-            k = int(str(text).strip())
-        except ValueError:
-            raise InvalidMoveError(f"{text!r} is not a move (a number 1..{self.game.step})") from None
-        if k not in self.legal_moves():
-            raise IllegalMoveError(f"{text!r} is not legal here (total {self.total})")
-        return k
-
-    def play(self, move):
-        move = self.parse_move(move) if isinstance(move, str) else move
-        if move not in self.legal_moves():
-            raise IllegalMoveError(f"{move!r} is not legal here")
-        self.total += move
-        self.history.append(move)
-
-    def undo(self):
-        self.total -= self.history.pop()
-
-    def clone(self):
-        c = type(self)(self.game)
-        c.total, c.history = self.total, list(self.history)
-        return c
-
-    def is_terminal(self):
-        return self.total == self.game.target
-
-    def returns(self):
-        n = self.game.players
-        if not self.is_terminal():
-            return [0.0] * n
-        winner = (len(self.history) - 1) % n
-        lose = -1.0 / (n - 1)
-        return [1.0 if p == winner else lose for p in range(n)]
-
-    def position(self):
-        return str(self.total)
-
-    def __str__(self):
-        return f"total {self.total}/{self.game.target}"
-
-    def native_search(self, algorithm, limits, seed, options):
-        rng = random.Random(seed)
-        moves = self.legal_moves()
-        if algorithm == "random":
-            move = rng.choice(moves)
-        elif algorithm == "greedy":
-            good = [k for k in moves if (self.game.target - self.total - k) % (self.game.step + 1) == 0]
-            move = good[0] if good else rng.choice(moves)
-        else:
-            return NotImplemented
-        return SearchResult(move, 0.0, 1, 1, 0.0, 0.0, (move,))
-
-
-class RacePointsState(RaceState):
-    """The race with points (`-o points=true`): each seat scores the sum of
-    the numbers it added."""
-
-    def points(self):
-        n = self.game.players
-        return [sum(self.history[p::n]) for p in range(n)]
-
-
-def race(**params):
-    return RaceGame(**params)
-
-
-GAME = f"{__name__}:race"    # a plug-in game name workers can import
+from crossridor.engine.match.workers import EngineSpec, GameTask, plain_number, play_game
+from helpers import one_line_error, run_cli, without_times
+from race_game import GAME
 
 
 def config(**kw):
@@ -139,15 +23,8 @@ def config(**kw):
     return MatchConfig(**base)
 
 
-def run_cli(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = cli.main(list(argv))
-    return code, out.getvalue(), err.getvalue()
-
-
 def strip_time(records):
-    return [{k: v for k, v in r.as_dict().items() if k not in ("seconds", "think")} for r in records]
+    return [without_times(r.as_dict()) for r in records]
 
 
 # --- engine specs -----------------------------------------------------------------------
@@ -393,37 +270,23 @@ def test_cli_records_and_resume(tmp_path):
     (["--engine", "random", "--engine", "random", "--games", "x"], "invalid int"),
 ])
 def test_cli_match_rejects_bad_input(argv, message):
-    code, out, err = run_cli("match", GAME, *argv)
-    assert code == 2
-    assert out == ""
-    assert err.count("\n") == 1 and err.startswith("crossridor: error:") and message in err, err
+    assert message in one_line_error("match", GAME, *argv)
 
 
 def test_cli_match_rejects_unknown_game():
-    code, out, err = run_cli("match", "chess", "--engine", "random", "--engine", "random")
-    assert code == 2 and err.count("\n") == 1 and "chess" in err
+    assert "chess" in one_line_error("match", "chess", "--engine", "random", "--engine", "random")
 
 
 def test_cli_match_rejects_an_engine_option_the_algorithm_refuses():
     # the toy does not answer mcts; whatever the mcts module does with a
     # nonsense option, the error is one line and exit status 2
-    code, out, err = run_cli("match", GAME, "--engine", "mcts:sims=5,bogus_option=1", "--engine", "random",
-                             "--games", "2", "--concurrency", "1")
-    assert code == 2 and err.count("\n") == 1, err
+    one_line_error("match", GAME, "--engine", "mcts:sims=5,bogus_option=1", "--engine", "random",
+                   "--games", "2", "--concurrency", "1")
 
 
-# --- on Quoridor, when the compiled core is built -----------------------------------------------
-
-def quoridor_or_skip():
-    try:
-        import crossridor
-        return crossridor.load_game("quoridor", size=5)
-    except Exception as exc:   # the compiled core is not built yet
-        pytest.skip(f"quoridor unavailable: {exc}")
-
+# --- on Quoridor -----------------------------------------------
 
 def test_quoridor_match_same_records_at_any_concurrency():
-    quoridor_or_skip()
     engines = [EngineSpec.parse("alphabeta:depth=1"), EngineSpec.parse("random")]
     cfg = dict(game="quoridor", params={"size": 5}, engines=engines, games=4, seed=11, random_openings=2)
     one = run_match(MatchConfig(concurrency=1, **cfg))
@@ -431,14 +294,13 @@ def test_quoridor_match_same_records_at_any_concurrency():
     assert strip_time(one.records) == strip_time(two.records)
     assert one.tally.games == 4 and all(r.reason == "terminal" for r in one.records)
     # every recorded game replays legally to its end
-    game = quoridor_or_skip()
+    game = load_game("quoridor", size=5)
     for r in one.records:
         state = game.new_state(" ".join(r.moves))
         assert state.is_terminal() and state.returns() == r.returns
 
 
 def test_quoridor_four_players_max_plies():
-    quoridor_or_skip()
     code, out, err = run_cli("match", "quoridor", "--size", "5", "--players", "4", "--engine", "random",
                              "--engine", "random", "--games", "4", "--concurrency", "1", "--seed", "2",
                              "--max-plies", "6", "--json")
@@ -451,7 +313,6 @@ def test_quoridor_four_players_max_plies():
 
 def test_max_plies_defaults_per_game():
     from crossridor.engine.match.runner import Match, MatchConfig, default_max_plies
-    quoridor_or_skip()
     assert default_max_plies(load_game("quoridor")) == 400
     assert default_max_plies(load_game("quoridor", size=5, players=4)) == 800
     for name in ("crosswise", "qwatrobat", "kreuzundquer"):
@@ -497,6 +358,18 @@ def test_first_to_cap_leaves_no_winner():
     assert run_match(config(first_to=2, games=None)).summary()["match_winner"] == 1
     with pytest.raises(ValueError, match="sum-of 3"):
         run_match(config(sum_of=3, games=4, params={"points": True}))
+
+
+def test_points_are_plain_numbers():
+    # one rule for a record's points and the match's running totals
+    assert plain_number(6.0) == 6 and type(plain_number(6.0)) is int
+    assert plain_number(0.1 + 0.2) == 0.3                  # no float noise in JSON
+    total = 0
+    for _ in range(10):
+        total = plain_number(total + 0.1)
+    assert total == 1 and type(total) is int                # a sum of fractions stays exact
+    assert plain_number(1 / 3) == 0.333333
+    assert type(plain_number(0.1 * 3 * 10)) is int        # 3.0000000000000004: integral once rounded
 
 
 def test_sum_of_totals_are_the_records_points(tmp_path):
@@ -557,28 +430,16 @@ def test_cli_first_to_and_sum_of_text():
     (["--first-to", "x"], "invalid int"),
 ])
 def test_cli_first_to_and_sum_of_reject_bad_input(argv, message):
-    code, out, err = run_cli("match", GAME, "--engine", "random", "--engine", "random", *argv)
-    assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("crossridor: error:") and message in err, err
+    assert message in one_line_error("match", GAME, "--engine", "random", "--engine", "random", *argv)
 
 
 def test_cli_first_to_and_sum_of_need_two_engines():
-    code, out, err = run_cli("match", GAME, "--players", "4", "--engine", "random", "--engine", "random",
-                             "--engine", "random", "--engine", "random", "--first-to", "2")
-    assert code == 2 and err.count("\n") == 1 and "two engines" in err, err
-
-
-def crosswise_or_skip():
-    try:
-        import crossridor
-        return crossridor.load_game("crosswise")
-    except Exception as exc:   # the compiled core is not built yet
-        pytest.skip(f"crosswise unavailable: {exc}")
+    assert "two engines" in one_line_error("match", GAME, "--players", "4", "--engine", "random", "--engine",
+                                           "random", "--engine", "random", "--engine", "random", "--first-to", "2")
 
 
 @pytest.mark.parametrize("mode", [("--first-to", "2"), ("--sum-of", "4")])
 def test_crosswise_first_to_and_sum_of_end_to_end(tmp_path, mode):
-    crosswise_or_skip()
     path = str(tmp_path / "cw.jsonl")
     code, out, err = run_cli("match", "crosswise", "--engine", "greedy", "--engine", "random", *mode,
                              "--concurrency", "1", "--seed", "5", "--records", path, "--json")
@@ -602,7 +463,6 @@ def test_crosswise_first_to_and_sum_of_end_to_end(tmp_path, mode):
 
 
 def test_crosswise_points_follow_the_teams():
-    crosswise_or_skip()
     from crossridor.engine.match.workers import seat_points
     import crossridor
     game = crossridor.load_game("crosswise", players=4)
@@ -619,7 +479,6 @@ def test_crosswise_points_follow_the_teams():
 
 
 def test_quoridor_first_to():
-    quoridor_or_skip()
     code, out, err = run_cli("match", "quoridor", "--size", "5", "--engine", "greedy", "--engine", "random",
                              "--first-to", "2", "--concurrency", "1", "--seed", "2", "--json")
     assert code == 0, err

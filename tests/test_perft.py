@@ -15,6 +15,7 @@ import pytest
 
 import crossridor
 from crossridor.engine.perft import perft
+from helpers import quoridor_state
 from quoridor_reference import RefQuoridor
 
 DATA = Path(__file__).parent / "data" / "perft_quoridor.txt"
@@ -45,10 +46,6 @@ SOURCED = load_cases()
 CASES = [case for case, _ in SOURCED]
 
 
-def make_state(size, players, walls, moves):
-    return crossridor.load_game("quoridor", size=size, players=players, walls=walls).new_state(moves)
-
-
 def test_data_file_is_substantial():
     assert len(CASES) >= 25
     assert any(c.values[4] == 4 and c.values[0] == 9 for c in CASES)
@@ -65,7 +62,7 @@ def test_ref_counts(size, players, walls, moves, depth, count):
 
 @pytest.mark.parametrize("size,players,walls,moves,depth,count", CASES)
 def test_perft(size, players, walls, moves, depth, count):
-    state = make_state(size, players, walls, moves)
+    state = quoridor_state(size, players, walls, moves)
     before = state.position()
     assert perft(state, depth) == count
     assert state.position() == before          # perft leaves the state as it found it
@@ -73,7 +70,7 @@ def test_perft(size, players, walls, moves, depth, count):
 
 @pytest.mark.parametrize("size,players,walls,moves,depth,count", CASES)
 def test_perft_hash(size, players, walls, moves, depth, count):
-    state = make_state(size, players, walls, moves)
+    state = quoridor_state(size, players, walls, moves)
     assert perft(state, depth, hash_mb=16) == count
     assert perft(state, depth, hash_mb=1) == count   # a small table: many replacements
 
@@ -81,7 +78,7 @@ def test_perft_hash(size, players, walls, moves, depth, count):
 @pytest.mark.parametrize("size,players,walls,moves,depth,count",
                          [c for c in CASES if c.values[4] <= 3])
 def test_perft_divide(size, players, walls, moves, depth, count):
-    state = make_state(size, players, walls, moves)
+    state = quoridor_state(size, players, walls, moves)
     parts = perft(state, depth, divide=True)
     assert sum(n for _, n in parts) == count
     moves_here = state.legal_moves()

@@ -8,7 +8,7 @@ import crossridor
 from crossridor.engine.match.pgn import read_games
 from crossridor.engine.match.workers import new_game_state
 
-from test_match import run_cli
+from helpers import run_cli
 
 
 def test_match_pgn_round_trip_and_show(tmp_path):

@@ -1,29 +1,20 @@
-"""`crossridor play` driven through stdin, on the toy race game of
-test_match (first to reach 10 adding 1..3) and, when the compiled core is
-built, on Quoridor."""
+"""`crossridor play` driven through stdin, on the toy race game
+(race_game.py: first to reach 10 adding 1..3) and on Quoridor."""
 
 from __future__ import annotations
 
 import io
-import sys
-from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
-from crossridor.engine.cli import main as cli
 from crossridor.engine.cli.play import PlaySession
 from crossridor.engine.match.workers import EngineSpec
-from test_match import GAME, RaceGame
+from helpers import one_line_error, play_session, run_cli
+from race_game import GAME, RaceGame
 
 
 def session(commands, human=0, engine="greedy", moves=None, **params):
-    game = RaceGame(**params)
-    state = game.new_state(moves)
-    out = io.StringIO()
-    s = PlaySession(state, EngineSpec.parse(engine), human=human, seed=1,
-                    stdin=io.StringIO("".join(c + "\n" for c in commands)), stdout=out)
-    code = s.run()
-    return code, out.getvalue(), s
+    return play_session(RaceGame(**params).new_state(moves), commands, EngineSpec.parse(engine), human)
 
 
 def test_perfect_play_wins():
@@ -87,21 +78,9 @@ def test_game_over_message_when_the_engine_wins():
     assert "game over" in out and "engine (player 2) wins" in out
 
 
-def run_cli(argv, stdin_text):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdin
-    sys.stdin = io.StringIO(stdin_text)
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            code = cli.main(argv)
-    finally:
-        sys.stdin = old
-    return code, out.getvalue(), err.getvalue()
-
-
 def test_cli_play_through_stdin():
-    code, out, err = run_cli(["play", GAME, "--engine", "greedy", "--moves", "1", "--as", "2", "--seed", "4"],
-                             "moves\n1\nundo\nquit\n")
+    code, out, err = run_cli("play", GAME, "--engine", "greedy", "--moves", "1", "--as", "2", "--seed", "4",
+                             stdin="moves\n1\nundo\nquit\n")
     assert code == 0, err
     assert "you are player 2 of 2" in out and "1 2 3" in out
     assert "took back" in out
@@ -114,22 +93,11 @@ def test_cli_play_through_stdin():
     (["--target", "3"], "unrecognized"),
 ])
 def test_cli_play_rejects_bad_input(argv, message):
-    code, out, err = run_cli(["play", GAME, *argv], "")
-    assert code == 2 and err.count("\n") == 1 and err.startswith("crossridor: error:"), err
-    assert message in err
-
-
-def quoridor_or_skip():
-    try:
-        import crossridor
-        return crossridor.load_game("quoridor", size=5)
-    except Exception as exc:   # the compiled core is not built
-        pytest.skip(f"quoridor unavailable: {exc}")
+    assert message in one_line_error("play", GAME, *argv)
 
 
 def test_cli_play_quoridor():
-    quoridor_or_skip()
-    code, out, err = run_cli(["play", "quoridor", "--size", "5", "--engine", "random", "--seed", "1"],
-                             "z9\nc2\nhint\nundo\nquit\n")
+    code, out, err = run_cli("play", "quoridor", "--size", "5", "--engine", "random", "--seed", "1",
+                             stdin="z9\nc2\nhint\nundo\nquit\n")
     assert code == 0, err
     assert "z9" in out and "you play c2" in out and "hint:" in out and "took back 2 moves" in out

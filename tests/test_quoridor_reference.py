@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from quoridor_reference import PASS, RULE_CASES, RefQuoridor, new_ref
+from quoridor_reference import PASS, RULE_CASES, RefQuoridor, check_case, new_ref
 
 # (size, players, walls per player, depth, count). Published/agreed values:
 # 9x9: 131, 16677; 5x5: 35, 1109; 7x7: 75, 5357; four players with 5 walls
@@ -41,26 +41,6 @@ def test_perft_small_boards_consistent():
         total += len(ref.legal_moves())
         ref.undo()
     assert ref.perft(2) == total
-
-
-def check_case(case, legal: set[str], pawn_moves: set[str], to_move, winner):
-    """Shared by this file and test_quoridor_rules.py: the position reached by
-    case['setup'] must satisfy every expectation of the case."""
-    if "winner" in case:
-        assert winner == case["winner"]
-        assert legal == set(), "no legal moves after a win"
-        return
-    assert winner is None
-    if "to_move" in case:
-        assert to_move == case["to_move"]
-    if "pawn_moves" in case:
-        assert pawn_moves == case["pawn_moves"]
-    for m in case.get("legal", []):
-        assert m in legal, f"{m} should be legal"
-    for m in case.get("illegal", []):
-        assert m not in legal, f"{m} should be illegal"
-    if case.get("no_walls"):
-        assert not {m for m in legal if m[-1] in "hv"}
 
 
 @pytest.mark.parametrize("case", RULE_CASES, ids=[c["id"] for c in RULE_CASES])

@@ -7,12 +7,8 @@ from __future__ import annotations
 import pytest
 
 import crossridor
-from quoridor_reference import RULE_CASES
-from test_quoridor_reference import check_case
-
-
-def new_state(size=9, players=2, walls=None, moves=""):
-    return crossridor.load_game("quoridor", size=size, players=players, walls=walls).new_state(moves)
+from helpers import quoridor_state as new_state
+from quoridor_reference import RULE_CASES, check_case
 
 
 def legal_set(state) -> set[str]:

@@ -200,7 +200,7 @@ def test_time_limit_loosely(algorithm):
     start = time.perf_counter()
     r = crossridor.search(quoridor().new_state("e2 e8"), algorithm, Limits(time=limit), seed=1)
     elapsed = time.perf_counter() - start
-    assert elapsed < 3 * limit + 0.2
+    assert elapsed < 2.0
     assert r.nodes > 0 and r.move in quoridor().new_state("e2 e8").legal_moves()
 
 

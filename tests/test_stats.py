@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from crossridor.engine.match.stats import (SprtSpec, elo_error, elo_from_score, elo_interval, llr, llr_normal, los,
+from crossridor.engine.match.stats import (SprtSpec, elo_error, elo_from_score, elo_interval, llr, los,
                           score_from_elo, sprt, summary)
 
 
@@ -81,6 +81,15 @@ def test_llr_without_draws_is_the_binomial_llr():
         assert llr(w, 0, l, 0, 10) == pytest.approx(exact, abs=2e-3)
     assert llr(10, 0, 0, 0, 10) == pytest.approx(0.28368, abs=1e-4)
     assert llr(1000, 0, 1000, 0, 10) == pytest.approx(-0.8283, abs=1e-3)
+
+
+def llr_normal(wins, draws, losses, elo0, elo1):
+    """The normal approximation of the same LLR: N (s1 - s0) (2 mu - s0 - s1) / (2 var)."""
+    n = wins + draws + losses
+    mu = (wins + 0.5 * draws) / n
+    var = (wins * (1 - mu) ** 2 + draws * (0.5 - mu) ** 2 + losses * mu ** 2) / n
+    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    return n * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var)
 
 
 def test_llr_agrees_with_the_normal_approximation_for_many_games():

@@ -14,7 +14,8 @@ from crossridor.engine.match.stats import elo_from_score
 from crossridor.engine.match.tournament import C, bradley_terry, pairings
 from crossridor.engine.match.workers import EngineSpec
 
-from test_match import GAME, run_cli
+from helpers import run_cli
+from race_game import GAME
 
 ENGINES = ["greedy", "random", "greedy", "random"]
 

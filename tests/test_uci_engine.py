@@ -16,7 +16,7 @@ from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.runner import MatchConfig, run_match
 from crossridor.engine.match.workers import EngineSpec
 
-from test_match import run_cli
+from helpers import run_cli
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = sys.executable

@@ -1,8 +1,8 @@
-"""Makes the README's pictures of `crossridor serve` (docs/img/*.png): a
-whole 9x9 Quoridor game against the engine and a Crosswise game as one
-seat, both played by clicking in headless Chromium (in Quoridor "you" click
-the engine's hints, in Crosswise random legal tiles and cells), and
-`crossridor show --png`.
+"""Makes the README's pictures (docs/img/*.png): `crossridor serve` after a
+whole 9x9 Quoridor game against the engine and after the first 16 plies of a
+Crosswise game as one seat, both played by clicking in headless Chromium (in
+Quoridor "you" click the engine's hints, in Crosswise random legal tiles and
+cells), and `crossridor show --png`.
 
     python docs/img/screenshots.py        # needs .[web,test,png] and Chromium
 """
@@ -48,7 +48,6 @@ def quoridor(page):
         page.wait_for_selector("#board .hint")
         page.click("#board .hint")
         wait_turn(page, n)
-    page.locator("#board").screenshot(path=str(HERE / "quoridor-game.png"))
     page.screenshot(path=str(HERE / "serve-quoridor.png"))
 
 
@@ -57,8 +56,7 @@ def crosswise(page, rng):
     page.fill("#engine", "ismcts:time=0.3")
     page.click("#new-game")
     page.wait_for_selector("#board .tile.legal")
-    shot_at = 16
-    while "game over" not in page.text_content("#status"):
+    while plies(page) < 16:         # the picture is of the game under way
         n = plies(page)
         legal = page.evaluate("legal")
         with_paths = [m for m in legal if m["paths"]]
@@ -67,10 +65,7 @@ def crosswise(page, rng):
         else:
             page.click("#move-buttons button")
         wait_turn(page, n)
-        if plies(page) >= shot_at:
-            page.screenshot(path=str(HERE / "serve-crosswise.png"))
-            shot_at = 10 ** 9
-    page.screenshot(path=str(HERE / "serve-crosswise-end.png"))
+    page.screenshot(path=str(HERE / "serve-crosswise.png"))
 
 
 def main():

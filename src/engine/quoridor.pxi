@@ -765,13 +765,6 @@ cdef class QuoridorCore:
             raise ValueError(f"player must be 0..{self.players - 1}, got {player}")
         return q_distance(&self.pos, player)
 
-    def blocked_steps(self):
-        """(can_n, can_s, can_e, can_w) as Python ints, for tests."""
-        return (int(<uint64_t>self.pos.can_n) | (int(<uint64_t>(self.pos.can_n >> 64)) << 64),
-                int(<uint64_t>self.pos.can_s) | (int(<uint64_t>(self.pos.can_s >> 64)) << 64),
-                int(<uint64_t>self.pos.can_e) | (int(<uint64_t>(self.pos.can_e >> 64)) << 64),
-                int(<uint64_t>self.pos.can_w) | (int(<uint64_t>(self.pos.can_w >> 64)) << 64))
-
     def set_position(self, pawns, walls_left, uint64_t hw, uint64_t vw, int to_move):
         """Set up a position directly (from a position string). Validates
         everything: squares, wall overlaps and crossings, paths, counts."""

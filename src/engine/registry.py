@@ -28,7 +28,7 @@ RULES_FILES = {
     "quoridor": "quoridor.md",
     "crosswise": "crosswise.md",
     "qwatrobat": "qwatrobat.md",
-    "kreuzundquer": "kreuz-und-quer.md",
+    "kreuzundquer": "kreuzundquer.md",
 }
 
 

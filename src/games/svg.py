@@ -72,8 +72,11 @@ def picture(view: dict, last_move: bool = True, arrows=()) -> str:
     if game == "crosswise":
         from crossridor.games.crosswise.svg import crosswise_svg
         return crosswise_svg(view, last_move=last_move, arrows=arrows)
-    from crossridor.games import svg_cards
-    return getattr(svg_cards, f"{game}_svg")(view, last_move=last_move)
+    if game == "qwatrobat":
+        from crossridor.games.qwatrobat.svg import qwatrobat_svg
+        return qwatrobat_svg(view, last_move=last_move)
+    from crossridor.games.kreuzundquer.svg import kreuzundquer_svg
+    return kreuzundquer_svg(view, last_move=last_move)
 
 
 def click_paths(game: str, move: str) -> list[list[str]]:
@@ -82,7 +85,8 @@ def click_paths(game: str, move: str) -> list[list[str]]:
         from crossridor.games.quoridor.svg import click_paths as paths
     elif game == "crosswise":
         from crossridor.games.crosswise.svg import click_paths as paths
+    elif game == "qwatrobat":
+        from crossridor.games.qwatrobat.svg import click_paths as paths
     else:
-        from crossridor.games import svg_cards
-        paths = getattr(svg_cards, f"{game}_click_paths")
+        from crossridor.games.kreuzundquer.svg import click_paths as paths
     return paths(move)

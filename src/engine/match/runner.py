@@ -63,7 +63,8 @@ from crossridor.engine.match.pgn import PgnFile
 from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, TimeControl
 from crossridor.engine.match.tournament import pairings, tournament_summary
 from crossridor.engine.match.workers import (GameRecord, GameTask, dealt, derive_seed, make_executor,
-                      new_game_state, play_game, resolve_game, seat_points, stop_executor)
+                      new_game_state, plain_number, play_game, resolve_game, seat_points,
+                      stop_executor)
 
 # Quoridor can go on for ever (pawns shuffling, walls in hand), so a match
 # caps it: 200 plies per player (400 for 2 players, 800 for 4), far beyond
@@ -235,10 +236,6 @@ def engine_points(record: GameRecord, num_engines: int) -> list | None:
     return out
 
 
-def _number(value):
-    return int(value) if float(value).is_integer() else round(value, 6)
-
-
 @dataclass
 class Tally:
     wins: int = 0
@@ -257,7 +254,7 @@ class Tally:
         if pts is None:
             self.games_without_points += 1
         else:
-            self.points = [_number(a + b) for a, b in zip(self.points, pts)]
+            self.points = [plain_number(a + b) for a, b in zip(self.points, pts)]
         outcome = game_outcome(record)
         if outcome == "win":
             self.wins += 1
@@ -600,7 +597,7 @@ class Match:
         # cluster's worker threads), else the number of cores
         capacity = getattr(executor, "capacity", None)
         concurrency = cfg.concurrency or (capacity() if capacity else None) or os.cpu_count() or 1
-        rules: list = [SprtStop(cfg.sprt)] if cfg.sprt else []
+        rules: list[StopRule] = [SprtStop(cfg.sprt)] if cfg.sprt else []
         if cfg.first_to is not None:
             rules.append(FirstToStop(cfg.first_to))
         counted = Tally()

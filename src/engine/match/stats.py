@@ -17,8 +17,8 @@ engine's side*, so it is usable outside the match runner.
   score is found (a one-dimensional root, here by bisection), and the LLR is
   `N * sum p_i log(p1_i / p0_i)`. Zero counts are regularized to 1e-3 as
   fishtest does. Bounds: `log(beta / (1 - alpha))` and
-  `log((1 - beta) / alpha)` (Wald). `llr_normal` is the cheaper normal
-  approximation, kept for comparison; the two agree for large N.
+  `log((1 - beta) / alpha)` (Wald). tests/test_stats.py checks it against
+  the normal approximation, which it approaches for large N.
 """
 
 from __future__ import annotations
@@ -204,18 +204,6 @@ def llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
     p0 = _mle(pdf, score_from_elo(elo0))
     p1 = _mle(pdf, score_from_elo(elo1))
     return n * sum(p * math.log(q1 / q0) for (_, p), q0, q1 in zip(pdf, p0, p1))
-
-
-def llr_normal(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
-    """The normal approximation of the same LLR:
-    N (s1 - s0) (2 mu - s0 - s1) / (2 var)."""
-    if wins + draws + losses == 0:
-        return 0.0
-    n, pdf = _pdf(wins, draws, losses)
-    mu = sum(a * p for a, p in pdf)
-    var = sum(p * (a - mu) ** 2 for a, p in pdf)
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    return n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
 
 
 @dataclass(frozen=True)

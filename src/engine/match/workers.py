@@ -331,9 +331,11 @@ def winner_seat(returns) -> int | None:
     return seats[0] if len(seats) == 1 else None
 
 
-def _number(value):
-    """An int when the value is integral (points stay ints in JSON)."""
-    value = float(value)
+def plain_number(value):
+    """Points as JSON shows them: rounded to 6 decimals, so that sums of
+    fractions do not print float noise (0.1 + 0.2 is 0.3), and an int when
+    integral (points stay ints in JSON)."""
+    value = round(float(value), 6)
     return int(value) if value.is_integer() else value
 
 
@@ -360,7 +362,7 @@ def seat_points(game, state) -> list | None:
             return None
     if len(values) != n:
         return None
-    return [_number(v) for v in values]
+    return [plain_number(v) for v in values]
 
 
 # --- tasks and records ------------------------------------------------------------

@@ -1,4 +1,3 @@
-"""Kreuz & Quer (2 to 4 players, hidden piles): rules and notation in pure
-Python (`game`), the material and deck file (`deck`), paths (`paths`), the
-playing policy (`policy`), the leaf evaluator (`rollout`), its learning codec
-(`learning`)."""
+"""Kreuz & Quer (2 to 4 players, hidden piles) in pure Python: `game` (the
+options, `load`, and the game; its doc lists the other modules and what
+each holds)."""

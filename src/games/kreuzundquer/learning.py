@@ -42,7 +42,9 @@ import numpy as np
 
 from crossridor.engine.errors import CrossridorError, IllegalMoveError
 from crossridor.engine.protocol import CHANCE
-from crossridor.games.kreuzundquer.game import PHASES, KState, Move, load
+from crossridor.games.kreuzundquer.game import load
+from crossridor.games.kreuzundquer.moves import Move
+from crossridor.games.kreuzundquer.state import PHASES, KState
 from crossridor.games.kreuzundquer.deck import NT, TERRAINS
 from crossridor.games.learning import LearningGame, LearningState, check_action
 

@@ -21,7 +21,7 @@ import math
 from functools import lru_cache
 from dataclasses import dataclass
 
-from crossridor.games.kreuzundquer.deck import LANES, NT, ROOMS, ROWS, TERRAIN_COUNTS, TOTAL_TERRAIN
+from crossridor.games.kreuzundquer.deck import LANES, NT, ROWS, TERRAIN_COUNTS, TOTAL_TERRAIN
 
 START = -1
 GOAL = -2
@@ -242,23 +242,8 @@ def route_ease(track: Track) -> float:
     return max(best) + _LOGF[track.goal]
 
 
-def outlook_values(outlook, points) -> list:
-    """Zero-sum per-player values in (-1, 1) from each player's outlook
-    (steps still to go, lower is better) and points: the leaf evaluation
-    shared by `KState.evaluate` and the stage rollout."""
-    n = len(outlook)
-    score = [-0.25 * outlook[p] + 0.5 * points[p] for p in range(n)]
-    if n == 2:
-        d = math.tanh(0.3 * (score[0] - score[1]))
-        return [d, -d]
-    mean = sum(score) / n
-    v = [math.tanh(0.3 * (x - mean)) for x in score]
-    m = sum(v) / n
-    return [x - m for x in v]
-
-
 # ----------------------------------------------------------------------------- bitmasks
-# The playouts (`kuq_rollout`) follow sets of rooms as ints: bit i is room i
+# The playouts (`rollout`) follow sets of rooms as ints: bit i is room i
 # (row * 3 + lane), bit nrooms is START, bit nrooms + 1 is GOAL. One step is a
 # fixed number of shifts and ands, whatever the number of rooms in the set.
 

@@ -1,6 +1,8 @@
-"""Kreuz & Quer: a playing policy that judges a pile by how easy the rest of
-the route is from where it leads (used as the prior, a progressive bias,
-of the game's ISMCTS; see `kreuz_und_quer.KState.native_search`).
+"""Kreuz & Quer's playing policies. `heuristic_move`: the heuristic player
+("greedy"; its rules also drive the stage playouts of `rollout`).
+`policy_move`: a policy that judges a pile by how easy the rest of the
+route is from where it leads (used as the prior, a progressive bias, of the
+game's ISMCTS; see `search`).
 
 `pile_cost(track, pos, pile)`: the soft minimum, over the rooms the pile can
 leave the pawn in (its frontier), of `Track.cost_to_goal` (the -log
@@ -29,6 +31,10 @@ from __future__ import annotations
 
 import math
 
+from crossridor.games.kreuzundquer.deck import TERRAIN_COUNTS
+from crossridor.games.kreuzundquer.moves import FLIP, KEEP, LEAVE, STOP, Move
+from crossridor.games.kreuzundquer.paths import GOAL, extensions, rank, route_ease, step, walk
+
 
 DEAD = 3.0     # cost of a pile with a card that fits nowhere, beyond its end room's
 DENY = 1.0     # keep a card another player could use if it costs at most this much
@@ -53,7 +59,6 @@ def policy_move(state, deny: float = None, take_deny: float = None):
     cards that fit nowhere in its own pile), `take_deny` `TAKE_DENY`."""
     deny = DENY if deny is None else deny
     take_deny = TAKE_DENY if take_deny is None else take_deny
-    from crossridor.games.kreuzundquer.game import FLIP, KEEP, LEAVE, STOP, Move, heuristic_move
     ph = state.phase
     if ph not in ("collect", "decide"):
         return heuristic_move(state)
@@ -95,7 +100,6 @@ def policy_move(state, deny: float = None, take_deny: float = None):
 def _helps_others(state, p, t):
     """Would card t take another player's pile farther, as far as p can see?
     Cards p has not seen are assumed to fit (any terrain that fits)."""
-    from crossridor.games.kreuzundquer.paths import GOAL, START, rank, step
     for q in range(state.game.n):
         if q == p or state.goal[q] < 0:
             continue
@@ -119,3 +123,37 @@ def _helps_others(state, p, t):
         if GOAL in nxt or (nxt and max(rank(tr, r)[0] for r in nxt) > far):
             return True
     return False
+
+
+def heuristic_move(state) -> Move:
+    """A sensible player using only what it may see:
+    build: keep the route whose likeliest straight path is likeliest
+    (`paths.route_ease`); collect: stop once the pile reaches the goal,
+    else take the face-up card that takes the pawn farthest, else flip;
+    decide: keep a flipped card only if it takes the pawn farther."""
+    p = state.current_player
+    g = state.game
+    if state.phase == "build":
+        best, best_v = None, None
+        for mv in state.legal_moves():
+            kept = tuple(c for c in state.hands[p] if c not in mv.arg)
+            v = route_ease(g.track(kept, 0)) - route_ease(g.track((), 0))
+            if best_v is None or v > best_v:
+                best, best_v = mv, v
+        return best
+    tr = state.track(p)
+    pile = state.tp[p]
+    if state.phase == "decide":
+        ext = extensions(tr, state.pos[p], pile)
+        return KEEP if state.pending in ext else LEAVE
+    w = walk(tr, state.pos[p], pile)
+    if w.goal_step is not None:
+        return STOP
+    ext = extensions(tr, state.pos[p], pile)
+    cands = [t for t in ext if state.up[t]]
+    if cands:
+        t = max(cands, key=lambda t: (rank(tr, ext[t]), -TERRAIN_COUNTS[t]))
+        return Move("take", t)
+    if any(state.down):
+        return FLIP
+    return STOP

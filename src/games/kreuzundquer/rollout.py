@@ -1,30 +1,32 @@
 """Kreuz & Quer: a fast leaf evaluator for MCTS / ISMCTS.
 
 `stage_evaluator(state)` plays the rest of the current stage with every
-player following the heuristic player's rules (`kreuz_und_quer.heuristic_move`:
+player following the heuristic player's rules (`policy.heuristic_move`:
 stop once the pile reaches the goal, take the face-up card that goes
 farthest, else flip; keep a flipped card only if it goes farther), on a
-light copy of the position (no undo records), resolving each movement,
-penalty and set-aside, and scores the result: the game's result when the
-last race ends, else the distance left
-to each goal (`Track.cost_to_goal`) and the route cards set aside, as in
-`KState.evaluate`. Use it with
+light copy of the position (no undo records), resolving the movement,
+penalty and set-aside (`play_stage`, tested against the real game), and
+scores the result: the game's result when the last race ends
+(`scoring.game_returns`), else the distance left to each goal
+(`Track.cost_to_goal`) and the route cards set aside, by
+`scoring.outlook_values` as `KState.evaluate` does. Use it with
 `crossridor.search(state, algorithm="ismcts", evaluator=stage_evaluator, ...)`.
 """
 
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
-from crossridor.games.kreuzundquer.deck import NT, ROOMS, ROWS, TERRAIN_COUNTS
-from crossridor.games.kreuzundquer.paths import GOAL, outlook_values
+from crossridor.games.kreuzundquer.deck import NT, ROOMS
+from crossridor.games.kreuzundquer.paths import GOAL
+from crossridor.games.kreuzundquer.scoring import game_returns, outlook_values
 
 _RNG = random.Random(97)
-_PENALTY_UNITS = 0.6 * ROWS     # an added route card: about 0.6 outlook units per row
 
 
 class _Runner:
-    """One player's pile during a playout, as bitmasks (`kuq_paths.Masks`):
+    """One player's pile during a playout, as bitmasks (`paths.Masks`):
     `around` the rooms (and GOAL) next to those the pile can leave the pawn
     in (0 once it reached the goal or wasted a card), `best` the (rank key,
     room) of the farthest room reached so far."""
@@ -120,23 +122,27 @@ def _draw(down, rng):
             return t
 
 
-def stage_evaluator(state, rng=None, max_stages: int = 1) -> list:
-    """Play on with the heuristic rules to the end of the current stage (or
-    `max_stages` stages), then score as described in the module doc. With
-    max_stages=1, a stage that has not started (nothing collected yet) is
-    not played: its value is the positions' (so every move is judged at the
-    end of the stage it is played in)."""
-    rng = rng or _RNG
+class StageEnd(NamedTuple):
+    """Where the rest of a stage led (`play_stage`): the race's `winner` (or
+    None), whether the race `ended` (a winner, or the stage limit), each
+    player's `routes` (card numbers), `pos` and number of cards set `aside`
+    this race, after the movement, the penalty and the set-aside (on a
+    winning stage: after the movement only), and `points`: each player's
+    points if the race were scored now (the winner's whole route counts)."""
+    winner: int | None
+    ended: bool
+    routes: list
+    pos: list
+    aside: list
+    points: list
+
+
+def play_stage(state, rng) -> StageEnd:
+    """Play the rest of the current stage of `state` (a collection phase) with
+    the heuristic rules, on light copies, drawing face-down cards and the
+    penalty card with `rng`."""
     g = state.game
     n = g.n
-    ph = state.phase
-    if ph == "over":
-        return state.returns()
-    if ph not in ("collect", "flip", "decide"):
-        return state.evaluate()
-    if max_stages == 1 and ph == "collect" and state.tick == 0 and state.turn == 0 \
-            and not any(state.up) and not any(state.tp):
-        max_stages = 0
     routes = [list(r) for r in state.route]
     aside = [len(a) for a in state.aside]
     pos = list(state.pos)
@@ -145,24 +151,22 @@ def stage_evaluator(state, rng=None, max_stages: int = 1) -> list:
     down = list(state.down)
     up = list(state.up)
     pending = state.pending
-    if ph == "flip":
+    if state.phase == "flip":
         pending = _draw(down, rng)
-    tick, turn, stage = state.tick, state.turn, state.stage
+    base = state.race + state.stage
+    stopper = _collect(runners, down, up, state.tick, state.turn, base, pending, n, rng)
+    first = stopper if stopper >= 0 else base % n
     winner = None
-    stage0 = stage
-    for k in range(max_stages):
-        base = state.race + stage
-        stopper = _collect(runners, down, up, tick, turn, base, pending, n, rng)
-        first = stopper if stopper >= 0 else base % n
-        for i in range(n):
-            p = (first + i) % n
-            if runners[p].goal:
-                winner = p
-                break
-            e = runners[p].end()
-            pos[p] = e if e != GOAL else pos[p]
-        if winner is not None:
+    for i in range(n):
+        p = (first + i) % n
+        if runners[p].goal:
+            winner = p
             break
+        e = runners[p].end()
+        pos[p] = e if e != GOAL else pos[p]
+    if winner is None:
+        # the rules' penalty; the heuristic rules stop only with a pile that reaches the goal
+        # (and the stopper moves first), so these playouts never meet it
         if stopper >= 0 and pile:
             c = pile.pop(rng.randrange(len(pile)))
             routes[stopper].append(c)
@@ -172,29 +176,45 @@ def stage_evaluator(state, rng=None, max_stages: int = 1) -> list:
                 aside[p] += j
                 del routes[p][:j]
                 pos[p] -= j * ROOMS
-        stage += 1
-        if stage >= g.max_stages:
-            break
-        runners = [_Runner(g.track(tuple(routes[p]), state.goal[p]), pos[p], ()) for p in range(n)]
-        down = list(TERRAIN_COUNTS)
-        up = [0] * NT
-        pending = -1
-        tick = turn = 0
-    pts = []
-    outlook = []
-    for p in range(n):
-        if p == winner:
-            pts.append(state.pts[p] + aside[p] + len(routes[p]))
-            outlook.append(-2.0)
-            continue
-        pts.append(state.pts[p] + aside[p] + (pos[p] // ROOMS if pos[p] >= 0 else 0))
-        outlook.append(g.track(tuple(routes[p]), state.goal[p]).cost_to_goal(pos[p]) / 2.0)
-    if (winner is not None or (stage >= g.max_stages and stage > stage0)) and state.race + 1 >= g.races:
-        top = max(pts)
-        k = sum(1 for x in pts if x == top)
-        if k == n:
-            return [0.0] * n
-        win = (n / k - 1) / (n - 1)
-        lose = -1.0 / (n - 1)
-        return [win if x == top else lose for x in pts]
-    return outlook_values(outlook, pts)
+    ended = winner is not None or state.stage + 1 >= g.max_stages
+    return _stage_end(state, winner, ended, routes, pos, aside)
+
+
+def _stage_end(state, winner, ended, routes, pos, aside) -> StageEnd:
+    points = [state.pts[p] + aside[p] + (len(routes[p]) if p == winner else
+                                          pos[p] // ROOMS if pos[p] >= 0 else 0)
+              for p in range(state.game.n)]
+    return StageEnd(winner, ended, routes, pos, aside, points)
+
+
+def stage_evaluator(state, rng=None) -> list:
+    """Play on with the heuristic rules to the end of the current stage
+    (`play_stage`), then score as described in the module doc. A stage that
+    has not started (nothing collected yet) is not played: it is scored as
+    it stands (so every move is judged at the end of the stage it is played
+    in)."""
+    ph = state.phase
+    if ph == "over":
+        return state.returns()
+    if ph not in ("collect", "flip", "decide"):
+        return state.evaluate()
+    end = unplayed(state) if state.stage_unstarted() else play_stage(state, rng or _RNG)
+    if end.ended and state.race + 1 >= state.game.races:
+        return game_returns(end.points)
+    return outlook_values(stage_outlook(state, end), end.points)
+
+
+def unplayed(state) -> StageEnd:
+    """The `StageEnd` of a stage that stops where it stands (no movement)."""
+    return _stage_end(state, None, False, [list(r) for r in state.route], list(state.pos),
+                      [len(a) for a in state.aside])
+
+
+def stage_outlook(state, end: StageEnd) -> list:
+    """Each player's outlook at the stage's end (`outlook_values`' first
+    argument): the winner -2, the others half the cost of the likeliest way
+    on to their goal (`Track.cost_to_goal`)."""
+    g = state.game
+    return [-2.0 if p == end.winner else
+            g.track(tuple(end.routes[p]), state.goal[p]).cost_to_goal(end.pos[p]) / 2.0
+            for p in range(g.n)]

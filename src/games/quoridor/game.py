@@ -386,15 +386,6 @@ class QuoridorState(LearningState):
     def distances(self) -> tuple[int, ...]:
         return tuple(self.core.distance(i) for i in range(self.game.players))
 
-    def game_record(self) -> str:
-        """The moves in numbered form: '1. e2 e8 2. e3 e7'."""
-        per = self.game.players
-        moves = [str(m) for m in self.moves]
-        parts = []
-        for i in range(0, len(moves), per):
-            parts.append(f"{i // per + 1}. " + " ".join(moves[i:i + per]))
-        return " ".join(parts)
-
     def position(self) -> str:
         g = self.game
         walls = ",".join(str(w) for w in self.placed_walls) or "-"

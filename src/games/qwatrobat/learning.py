@@ -33,7 +33,7 @@ import numpy as np
 from crossridor.engine.errors import IllegalMoveError
 from crossridor.engine.protocol import CHANCE, TERMINAL
 from crossridor.games.learning import check_action
-from crossridor.games.qwatrobat.game import First, Push, Setup, parse_move_text
+from crossridor.games.qwatrobat.rules import First, Push, Setup, parse_move_text
 
 
 class Codec:

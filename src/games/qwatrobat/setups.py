@@ -7,7 +7,8 @@ clear_four, last round 6 points), each layout's value against a layout drawn
 at random: the mean exact value (+1 win, 0 draw, -1 loss; `solve_value` of
 the open game, the first player drawn at random) against 22 opponent
 layouts drawn at random: the weighted mean (6:16) of
-`compute_setup_values(6, 1)` and `compute_setup_values(16, 2)` (126 x 22 x 2
+`compute_setup_values(game, 6, 1)` and `compute_setup_values(game, 16, 2)`
+with `game = load_game("qwatrobat", open=True)` (126 x 22 x 2
 exact solves, some 10 minutes on one core), rounded to 4 places. The two
 samples rank the layouts alike (correlation 0.91): low cards in front
 (1234/1234, 1123/2443, ...) are worth about +0.8 against a random layout,
@@ -21,37 +22,33 @@ from __future__ import annotations
 
 import random
 
+from crossridor.games.qwatrobat.rules import Setup
+from crossridor.games.qwatrobat.solver import solve_value
+
 __all__ = ["SETUP_VALUES", "compute_setup_values", "table_setup"]
 
 
-def compute_setup_values(opponents: int, seed: int) -> dict:
-    """{layout text: mean value} against `opponents` layouts drawn (with
-    `random.Random(seed)`) from the 126; the same sample for every layout."""
-    import crossridor
-    from crossridor.games.qwatrobat.game import solve_value
-    g = crossridor.load_game("qwatrobat", open=True)
-    layouts = g.setups()
+def compute_setup_values(game, opponents: int, seed: int, layouts=None) -> dict:
+    """{layout text: mean value} of `layouts` (default: all 126 of `game`,
+    an open Qwatrobat) against `opponents` layouts drawn (with
+    `random.Random(seed)`) from the 126; the same sample for every layout,
+    whatever `layouts` holds."""
     rng = random.Random(seed)
-    sample = [rng.choice(layouts) for _ in range(opponents)]
+    sample = [rng.choice(game.setups()) for _ in range(opponents)]
     out = {}
-    for a in layouts:
+    for a in game.setups() if layouts is None else layouts:
         # player 0 lays `a`; the state is then the first-player draw, averaged by solve_value
-        out[str(a)] = sum(solve_value(g.new_state([a, b])) for b in sample) / opponents
+        out[str(a)] = sum(solve_value(game.new_state([a, b])) for b in sample) / opponents
     return out
 
 
-def table_setup(game, top: int, rng, front: str = "any"):
-    """A layout drawn uniformly among the `top` best of the table (with
-    front="distinct", among those whose front row holds four different
-    values), or None when the game's rules are not those the table was
-    computed for."""
+def table_setup(game, top: int, rng):
+    """A layout drawn uniformly among the `top` best of the table, or None
+    when the game's rules are not those the table was computed for."""
     p = game.params
     if (p["cards"], p["clear_four"], p["last_round_points"]) != (8, True, 6):
         return None
-    from crossridor.games.qwatrobat.game import Setup
     ranked = sorted(SETUP_VALUES, key=lambda k: (-SETUP_VALUES[k], k))
-    if front == "distinct":
-        ranked = [k for k in ranked if len(set(k.split("/")[0])) == 4]
     best = ranked[:top]
     return Setup.parse(rng.choice(best))
 

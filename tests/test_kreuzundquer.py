@@ -1,4 +1,4 @@
-"""Kreuz & Quer: the rules of docs/rules/kreuz-und-quer.md, the options,
+"""Kreuz & Quer: the rules of docs/rules/kreuzundquer.md, the options,
 the deck file, the path helper, hidden information, bad input, and seeded
 random playouts with invariants."""
 
@@ -10,10 +10,12 @@ import crossridor
 from crossridor import CHANCE, TERMINAL, CrossridorError
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError)
-from crossridor.games.kreuzundquer.game import Move, heuristic_move
+from crossridor.games.kreuzundquer.moves import Move
+from crossridor.games.kreuzundquer.policy import heuristic_move
 from crossridor.games.kreuzundquer.deck import (TERRAIN_COUNTS, TERRAINS, deck_to_text, generate_deck,
                             parse_deck_text)
 from crossridor.games.kreuzundquer.paths import GOAL, START, Track, extensions, reach, walk
+from helpers import play
 
 T = {ch: i for i, ch in enumerate(TERRAINS)}
 
@@ -45,12 +47,6 @@ def room(row, lane):
 
 def pile(text):
     return [T[ch] for ch in text]
-
-
-def play(state, text):
-    for m in text.split():
-        state.play(m)
-    return state
 
 
 # ----------------------------------------------------------------------------- options and deck
@@ -658,69 +654,11 @@ def test_ismcts_game_defaults():
     assert r.move in s.legal_moves()
 
 
-def test_ismcts_pimc_mode():
-    g = tdeck(races=1)
-    # player 0's pile reaches the goal: stopping wins the race, in every determinization
-    s = g.state_from_position(pos_collect("-/1,2/-/-/w/31/sw/0", "-/3,4/-/-/s/-1/-/0"))
-    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, mode="pimc")
-    n = len(s.legal_moves())
-    assert r.move == Move("stop") and r.extra["means"]["stop"] == r.score == 1.0
-    assert r.extra["samples"] == 30 // n and r.nodes == n * (30 // n)
-    again = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, mode="pimc")
-    assert again.extra["means"] == r.extra["means"]
-    # a time limit alone: at least one determinization, every move judged
-    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(time=0.05), seed=1, mode="pimc")
-    assert r.extra["samples"] >= 1 and set(r.extra["means"]) == set(map(str, s.legal_moves()))
-    # keep / leave; the build is searched by the tree
-    t = g.state_from_position(pos_collect("-/1,2/-/-/s/16/-/0", "-/3,4/-/-/w/34/-/0"))
-    play(t, "flip @w")
-    r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=2, mode="pimc", bias=0.5)
-    assert r.move == Move("keep") and set(r.extra["means"]) == {"keep", "leave"}   # the policy's, by the bias
-    # playouts to the end of the race: every playout is a result, +1 / -1 (0: a tie)
-    r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=2, mode="pimc", stages=20)
-    assert all(round(v * 20) == v * 20 for v in r.extra["means"].values())
-    r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=2, stages=20)
-    assert r.move in t.legal_moves() and r.extra["sims"] == 20
-    b = kuq().new_state(seed=3)
-    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, mode="pimc")
-    assert r.move in b.legal_moves() and r.extra["sims"] == 20
-    # build=N: each of the 28 builds judged by N playouts of the whole race (one race: results)
-    b = kuq(races=1).new_state(seed=3)
-    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, build=2)
-    assert r.move in b.legal_moves() and r.extra["samples"] == 2 and r.nodes == 2 * 28
-    assert len(r.extra["means"]) == 28 and all(v in (-1, -0.5, 0, 0.5, 1) for v in r.extra["means"].values())
-    with pytest.raises(CrossridorError, match="mode=pimc takes"):
-        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), mode="pimc", c=0.5)
-    with pytest.raises(CrossridorError, match="mode"):
-        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), mode="tres")
-
-
-def test_ismcts_trees_and_anchor():
-    """trees=K: K trees share the budget, root visits summed; anchor=A: the
-    policy's move stays unless another beats its mean by more than A."""
-    from crossridor.games.kreuzundquer.policy import policy_move
-    b = kuq(races=1).new_state(seed=3)
-    lim = crossridor.Limits(sims=80)
-    r = crossridor.search(b, algorithm="ismcts", limits=lim, seed=1, trees=4)
-    assert r.move in b.legal_moves() and r.extra["trees"] == 4 and r.extra["sims"] == 80
-    assert sum(n for n, _ in r.extra["root"].values()) == 80        # every simulation visits one root move
-    best = max(r.extra["root"].values())
-    assert r.extra["root"][str(r.move)] == best and r.score == best[1]
-    again = crossridor.search(b, algorithm="ismcts", limits=lim, seed=1, trees=4)
-    assert again.move == r.move and again.extra["root"] == r.extra["root"]
-    # one tree of 20 simulations sees 20 of the 28 builds once each and takes the best
-    # single sample, not the policy's build; a wide anchor keeps the policy's
-    fav = policy_move(b)
-    plain = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1)
-    assert plain.move != fav
-    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, anchor=2.0)
-    assert r.move == fav and r.extra["root"] == plain.extra["root"]
-    # a time limit alone is shared out; the trees still report their simulations
-    r = crossridor.search(b, algorithm="ismcts", limits=crossridor.Limits(time=0.1), seed=1, trees=2)
-    assert r.extra["sims"] >= 2 and r.move in b.legal_moves()
-    for bad in ({"trees": 0}, {"trees": 65}, {"anchor": -0.1}, {"anchor": "x"}):
-        with pytest.raises(CrossridorError, match=next(iter(bad))):
-            crossridor.search(b, algorithm="ismcts", limits=lim, **bad)
+def test_removed_ismcts_options_are_refused():
+    s = started(test_deck=False)
+    for opt in ({"mode": "pimc"}, {"bias": 0.5}, {"stages": 20}, {"build": 2}, {"trees": 4}, {"anchor": 1.0}):
+        with pytest.raises(CrossridorError, match=next(iter(opt))):
+            crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=2), seed=1, **opt)
 
 
 def test_masks_match_the_set_walk():
@@ -748,3 +686,58 @@ def test_masks_match_the_set_walk():
         t = rng.randrange(len(TERRAINS))
         assert sorted(m.members(m.step(s, t))) == sorted(step(tr, rooms, t))
         assert m.best(s)[1] == max(rooms, key=lambda r: rank(tr, r))
+
+
+def _real_stage(state, rng):
+    """The real game's rest of the stage, every player playing `heuristic_move`,
+    face-down cards and the penalty card drawn as `play_stage` draws them."""
+    from crossridor.games.kreuzundquer.rollout import _draw
+    s = state.clone()
+    race, stage = s.race, s.stage
+    while s.race == race and s.stage == stage and s.phase != "over":
+        if s.phase == "flip":
+            s.play(Move("reveal", _draw(list(s.down), rng)))
+        elif s.phase == "penalty":
+            s.play(Move("draw", s.pile[rng.randrange(len(s.pile))]))
+        else:
+            s.play(heuristic_move(s))
+    return s
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_play_stage_resolves_the_stage_as_the_game_does(players):
+    """`rollout.play_stage` (the leaf playout) against the real game played
+    by `heuristic_move` with the same draws, from seeded random collection
+    positions (deck, deal and the moves before vary): the same winner, and
+    after a stage without one the same routes, pawns and set-aside cards; the
+    race's points when it ends."""
+    from crossridor.games.kreuzundquer.rollout import play_stage
+    checked = wins = ended = 0
+    for seed in range(6):
+        g = kuq(players=players, deck_seed=seed, races=2, max_stages=8)
+        rng = random.Random(seed)
+        s = g.new_state(seed=seed)
+        while not s.is_terminal():
+            if s.phase in ("collect", "flip", "decide") and rng.random() < 0.05:
+                k = rng.getrandbits(32)
+                end = play_stage(s, random.Random(k))
+                real = _real_stage(s, random.Random(k))
+                reached = [p for p in range(players) if any(f"player {p + 1} uses" in line and "goal" in line
+                                                             for line in real.log)]
+                assert end.winner == (reached[0] if reached else None)
+                assert end.ended == (real.race != s.race or real.phase == "over")
+                if end.ended:
+                    assert end.points == real.pts
+                else:
+                    assert end.routes == real.route and end.pos == real.pos
+                    assert end.aside == [len(a) for a in real.aside]
+                    assert end.points == [real.pts[p] + len(real.aside[p]) for p in range(players)]
+                checked += 1
+                wins += end.winner is not None
+                ended += end.ended
+            if s.current_player == CHANCE:
+                moves, probs = zip(*s.chance_outcomes())
+                s.play(rng.choices(moves, probs)[0])
+            else:
+                s.play(rng.choice(s.legal_moves()) if rng.random() < 0.1 else heuristic_move(s))
+    assert checked > 200 and wins > 30 and ended > wins    # each kind of stage end is met

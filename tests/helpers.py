@@ -1,0 +1,61 @@
+"""Helpers shared by several test files."""
+
+from __future__ import annotations
+
+import io
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+
+import crossridor
+from crossridor.engine.cli import main as cli
+from crossridor.engine.cli.play import PlaySession
+
+
+def run_cli(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    """`crossridor ARGV...` in this process, reading `stdin`: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = cli.main(list(argv))
+    finally:
+        sys.stdin = old
+    return code, out.getvalue(), err.getvalue()
+
+
+def one_line_error(*argv: str) -> str:
+    """`crossridor ARGV...` must fail as bad input does: exit 2, nothing on
+    stdout, one line 'crossridor: error: ...' on stderr (returned)."""
+    code, out, err = run_cli(*argv)
+    assert code == 2 and out == "" and err.count("\n") == 1, (code, out, err)
+    assert err.startswith("crossridor: error: ") and "crossridor: error: crossridor" not in err
+    return err
+
+
+def play(state, text: str):
+    """Plays the space-separated moves of `text` on `state`; returns it."""
+    for m in text.split():
+        state.play(m)
+    return state
+
+
+def quoridor_state(size=9, players=2, walls=None, moves=""):
+    """A Quoridor state: the game with these options, `moves` played."""
+    return crossridor.load_game("quoridor", size=size, players=players, walls=walls).new_state(moves)
+
+
+def play_session(state, commands, engine=None, human=0):
+    """`crossridor play` on `state`, the human typing `commands` (one a
+    line; `engine` an EngineSpec, None for the game's default):
+    (exit status, what was printed, the session)."""
+    out = io.StringIO()
+    session = PlaySession(state, engine, human=human, seed=1,
+                          stdin=io.StringIO("".join(c + "\n" for c in commands)), stdout=out)
+    return session.run(), out.getvalue(), session
+
+
+def without_times(record: dict) -> dict:
+    """A game record (as a dict) without what changes from run to run: the
+    seconds a game took and the think times of its moves."""
+    return {k: v for k, v in record.items() if k not in ("seconds", "think")}
