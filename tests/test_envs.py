@@ -324,7 +324,8 @@ def test_render_ansi_and_svg_hide_what_the_viewer_cannot_see():
 def test_render_rgb_array():
     env = envs.quoridor_v0.raw_env(size=5, render_mode="rgb_array")
     env.reset(seed=0)
-    try:
+    try:                       # what the rasteriser needs (episode.svg_to_rgb)
+        import cairocffi  # noqa: F401
         import cairosvg  # noqa: F401
     except (ImportError, OSError):
         with pytest.raises(CrossridorError, match="cairosvg"):
