@@ -334,9 +334,10 @@ def test_walls_past_the_bound_are_refused():
 def test_pimc_reads_the_clock_inside_a_round():
     state = crossridor.load_game("crosswise").new_state(seed=4)
     moves = list(state.legal_moves())
-    r = crossridor.search(state, "ismcts", Limits(time=0.1), seed=1, mode="pimc", roll=0, depth=8, root_k=0)
-    # stopped inside the first round (one evaluation of each root move, about
-    # 25 ms each; the clock was once read only between rounds: 2.3 s)
+    r = crossridor.search(state, "ismcts", Limits(time=0.001), seed=1, mode="pimc", root_k=0)
+    # stopped inside the first round (one greedy playout of each root move,
+    # about 0.1 ms each, so a round takes several ms; a clock read only
+    # between rounds would finish it)
     assert r.extra["evals"] < len(moves) == 72
     assert r.move in moves
 
