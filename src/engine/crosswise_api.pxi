@@ -293,44 +293,6 @@ cdef class CrosswiseCore:
             raise ValueError("crosswise: game over")
         return cw_random_move(&self.s, &rng)
 
-    def ismcts(self, int sims, double seconds, uint64_t seed, double c_uct=0.7,
-               int eps_pct=20, int root_k=12):
-        """Search from the view of the player to move. Returns (best code,
-        mean value of it for the mover's team, iterations, playout moves,
-        [(code, visits, mean value)] of the root children)."""
-        if self.s.over:
-            raise ValueError("crosswise: game over")
-        if sims <= 0 and seconds <= 0:
-            raise ValueError("crosswise: set sims or seconds")
-        cdef cw_Tree tr
-        cdef int iters = 0, rc, ch, best = -1, bestn = -1
-        cdef long long moves = 0
-        cdef cw_State root = self.s
-        cdef cw_Node x
-        tr.cap = 1 << 16
-        tr.n = 0
-        tr.nodes = <cw_Node*>malloc(tr.cap * sizeof(cw_Node))
-        if tr.nodes == NULL:
-            raise MemoryError()
-        cdef volatile int* stop = current_stop_flag()
-        with nogil:
-            rc = cw_ismcts(&root, sims, seconds, seed, c_uct, eps_pct, root_k, &tr, &iters, &moves, stop)
-        try:
-            if rc < 0:
-                raise ValueError("crosswise: search failed (inconsistent state or out of memory)")
-            stats = []
-            ch = tr.nodes[0].child
-            while ch >= 0:
-                x = tr.nodes[ch]
-                stats.append((x.move, x.visits, x.value / x.visits if x.visits else 0.0))
-                ch = x.sibling
-            stats.sort(key=lambda e: (-e[1], -e[2], e[0]))
-            if not stats:
-                return (self.legal_codes()[0], 0.0, iters, moves, [])
-            return (stats[0][0], stats[0][2], iters, moves, stats)
-        finally:
-            free(tr.nodes)
-
     def pimc(self, int sims, double seconds, uint64_t seed, int root_k=12, int halving=0, int infer=0):
         """Determinized search with greedy rollouts (cw_pimc) from the view
         of the player to move. Returns (best code, its mean value for the mover's team,
@@ -367,18 +329,3 @@ cdef class CrosswiseCore:
             return (stats[0][0], stats[0][2], evals, leaves, stats)
         finally:
             free(rootmoves); free(acc); free(cnt); free(alive)
-
-    def bench_playouts(self, int viewer, int n, uint64_t seed, int eps_pct=20):
-        """n random playouts from redeals of this state; returns total moves."""
-        if not (0 <= viewer < self.s.nplayers):
-            raise ValueError(f"crosswise: no seat {viewer}")
-        cdef uint64_t rng = seed
-        cdef cw_State d
-        cdef long long total = 0
-        cdef int i
-        with nogil:
-            for i in range(n):
-                d = self.s
-                cw_determinize(&d, viewer, &rng)
-                total += cw_playout(&d, &rng, eps_pct)
-        return total

@@ -1,8 +1,8 @@
 # Crosswise move policies, one move each, cheap enough for playouts: random,
-# the ISMCTS playout policy, greedy and the one-move gain the searches
-# (crosswise_search.pxi) rank moves by; over the position of crosswise_board.pxi.
+# greedy (the playout policy of crosswise_search.pxi) and the one-move gain
+# the search ranks root moves by; over the position of crosswise_board.pxi.
 
-# ---------------------------------------------------------------- playout policy
+# ---------------------------------------------------------------- random
 
 cdef int cw_random_move(const cw_State* s, uint64_t* rng) noexcept nogil:
     """A random legal move, tile first: a random tile of the hand (weighted
@@ -63,84 +63,6 @@ cdef int cw_random_action(const cw_State* s, int t, uint64_t* rng) noexcept nogi
                 a, b = b, a
             return a | (b << 6) | (CW_K_SWAP << 12)
     return -1
-
-cdef inline int cw_place_gain(const int* cnt, int occn, int distinct, int sym) noexcept nogil:
-    """Change of a line's score when `sym` is put on one of its empty cells;
-    1000 for six identical. cnt: the line's count per symbol; occn: tiles in
-    it; distinct: 1 if no symbol appears twice in it."""
-    cdef int c = cnt[sym]
-    if c == 5:
-        return 1000
-    if occn == 5 and c == 0 and distinct:
-        return 6
-    return CW_PTS[c + 1] - CW_PTS[c]
-
-cdef int cw_policy_move(cw_State* s, uint64_t* rng, int eps_pct) noexcept nogil:
-    """Playout policy: with probability eps_pct/100, or when no symbol can be
-    placed, a random move (cw_random_move); otherwise the placement of a hand
-    symbol with the best one-move gain own team - other team, computed from
-    the per-line symbol counts (ties broken at random)."""
-    cdef int p = cw_to_move(s), team = p & 1
-    cdef uint64_t empty = CW_FULL & ~s.occ, x
-    cdef int rc[6][6]
-    cdef int cc[6][6]
-    cdef int rn[6]
-    cdef int cn[6]
-    cdef int rd[6]
-    cdef int cd[6]
-    cdef int i, sym, c, r, col, v, best = -1, bestv = -1000000, nbest = 0, any_sym = 0
-    for sym in range(CW_NSYM):
-        if s.hand[p][sym]:
-            any_sym = 1
-    if not any_sym or not empty or cw_rand_below(rng, 100) < eps_pct:
-        return cw_random_move(s, rng)
-    for i in range(6):
-        rn[i] = u64_popcount(s.occ & CW_ROW[i])
-        cn[i] = u64_popcount(s.occ & CW_COL[i])
-        rd[i] = 1
-        cd[i] = 1
-        for sym in range(CW_NSYM):
-            rc[i][sym] = u64_popcount(s.bb[sym] & CW_ROW[i])
-            cc[i][sym] = u64_popcount(s.bb[sym] & CW_COL[i])
-            if rc[i][sym] > 1:
-                rd[i] = 0
-            if cc[i][sym] > 1:
-                cd[i] = 0
-    for sym in range(CW_NSYM):
-        if not s.hand[p][sym]:
-            continue
-        x = empty
-        while x:
-            c = u64_lsb(x)
-            x &= x - 1
-            r = c // 6
-            col = c % 6
-            v = cw_place_gain(rc[r], rn[r], rd[r], sym) - cw_place_gain(cc[col], cn[col], cd[col], sym)
-            if team:
-                v = -v
-            if v > bestv:
-                bestv = v
-                best = c | (sym << 6)
-                nbest = 1
-            elif v == bestv:
-                nbest += 1
-                if cw_rand_below(rng, nbest) == 0:
-                    best = c | (sym << 6)
-    return best
-
-cdef int cw_playout(cw_State* s, uint64_t* rng, int eps_pct) noexcept nogil:
-    """Policy moves to the end (eps_pct >= 100: uniformly random tile-first
-    moves); returns the number of moves played."""
-    cdef cw_Undo u
-    cdef int n = 0
-    while not s.over:
-        if eps_pct >= 100:
-            cw_make(s, cw_random_move(s, rng), &u)
-        else:
-            cw_make(s, cw_policy_move(s, rng, eps_pct), &u)
-        n += 1
-    return n
-
 
 # ---------------------------------------------------------------- greedy
 
