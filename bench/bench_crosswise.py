@@ -1,17 +1,15 @@
 """Crosswise benchmarks.
 
-    python3 bench/bench_crosswise.py speed            # playout moves/s, one core (--eps 100: random)
     python3 bench/bench_crosswise.py time --sims 2000 # CPU seconds per search (the default ismcts)
     python3 bench/bench_crosswise.py match --games 200 --time 1.0 --players 2
     python3 bench/bench_crosswise.py match --games 100 --time 0.1 --players 4
     pytest bench/bench_crosswise.py                   # pytest-benchmark timings
 
-    python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e mode=mcts   # the MCTS mode
-    python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e mode=pimc -e roll=0 -e depth=3
+    python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e root_k=12 -e halving=0
     python3 bench/bench_crosswise.py match --games 100 --sims 300 -e infer=2 --records i2.jsonl
 
 `match` is a thin wrapper over the match runner (`crossridor match crosswise
---engine ismcts:... --engine greedy`): ismcts (the default Crosswise mode,
+--engine ismcts:... --engine greedy`): ismcts (the default options,
 or the options given with -e KEY=VALUE) against greedy, rounds of two games
 on one deal with the seats swapped (with 4 players the engines sit A B A B,
 so both seats of a team search); game i depends only on (--seed, i).
@@ -30,18 +28,9 @@ import crossridor
 from crossridor.engine.match.stats import result_text
 
 
-def speed(n: int = 20000, players: int = 2, eps: int = 20) -> tuple[int, float]:
-    """Playouts from redeals of a fresh deal with ISMCTS's playout policy
-    (eps = percent of random moves; 100 = uniformly random tile-first)."""
-    st = crossridor.load_game("crosswise", players=players).new_state(seed=1)
-    t = time.perf_counter()
-    moves = st._c.bench_playouts(st.current_player, n, 12345, eps)
-    return moves, time.perf_counter() - t
-
-
 def search_times(sims: int, players: int = 2, options: dict | None = None, deals: int = 4) -> list[float]:
-    """CPU seconds of one ismcts search (sims simulations, the default mode
-    and options, or `options`) at every sixth ply of `deals` seeded games
+    """CPU seconds of one ismcts search (sims evaluations, the default
+    options, or `options`) at every sixth ply of `deals` seeded games
     played by greedy, so a figure such as "2000 sims fit 1 s/move" does not
     depend on the other processes on the machine (process time)."""
     game = crossridor.load_game("crosswise", players=players)
@@ -61,13 +50,9 @@ def search_times(sims: int, players: int = 2, options: dict | None = None, deals
 
 def engine_spec(a) -> str:
     """The searching engine as a match `--engine` spec: the default ismcts,
-    the options given with -e, or with -e mode=mcts the --c ... --act knobs
-    (overridden by -e)."""
+    with the options given with -e."""
     budget = f"time={a.time:g}" if a.sims is None else f"sims={a.sims}"
     opts = dict(kv.partition("=")[::2] for kv in a.e or ())
-    if opts.get("mode") == "mcts":
-        knobs = dict(c=a.c, margin=a.margin, eps=a.eps, pbias=a.pbias, hexp=a.hexp, root_k=a.root_k, act=a.act)
-        opts = {**{k: f"{v:g}" for k, v in knobs.items()}, **opts}
     return ",".join([f"ismcts:{budget}"] + [f"{k}={v}" for k, v in opts.items()])
 
 
@@ -92,7 +77,7 @@ def match(a) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["speed", "time", "match"])
+    ap.add_argument("what", choices=["time", "match"])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1, help="match seed (game i depends on it and i only)")
     ap.add_argument("--concurrency", type=int, default=1)
@@ -101,22 +86,9 @@ def main(argv=None) -> int:
     ap.add_argument("--time", type=float, default=1.0)
     ap.add_argument("--sims", type=int, default=None)
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--c", type=float, default=0.7)
-    ap.add_argument("--margin", type=float, default=0.0)
-    ap.add_argument("--eps", type=int, default=20)
-    ap.add_argument("--pbias", type=float, default=0.0)
-    ap.add_argument("--hexp", type=int, default=0)
-    ap.add_argument("--root-k", type=int, default=12)
-    ap.add_argument("--act", type=int, default=0)
     ap.add_argument("-e", action="append", default=None, metavar="KEY=VALUE",
-                    help="ismcts option, e.g. -e mode=pimc -e roll=2; without -e: the default search; "
-                         "--c ... --act apply with -e mode=mcts")
+                    help="ismcts option, e.g. -e infer=0; without -e: the default search")
     a = ap.parse_args(argv)
-    if a.what == "speed":
-        moves, dt = speed(players=a.players, eps=a.eps)
-        print(f"{moves} playout moves in {dt:.3f} s: {moves / dt:,.0f} moves/s (one core, "
-              f"{a.players} players, eps {a.eps}%)")
-        return 0
     if a.what == "time":
         opts = {k: (float(v) if "." in v else int(v) if v.isdigit() else v)
                 for k, v in (kv.partition("=")[::2] for kv in a.e or ())}
@@ -133,11 +105,6 @@ if __name__ == "__main__":
 
 
 # -- pytest-benchmark ---------------------------------------------------------
-
-def test_bench_playouts(benchmark):
-    st = crossridor.load_game("crosswise").new_state(seed=1)
-    benchmark(st._c.bench_playouts, 0, 200, 7)
-
 
 def test_bench_ismcts_1000(benchmark):
     st = crossridor.load_game("crosswise").new_state(seed=1)

@@ -1,4 +1,4 @@
-"""Crosswise search: ISMCTS and greedy through crossridor.search."""
+"""Crosswise search: ismcts (a determinized search) and greedy through crossridor.search."""
 
 from __future__ import annotations
 
@@ -11,36 +11,10 @@ from crossridor import Limits
 from crosswise_positions import load
 
 
-def test_ismcts_returns_a_legal_move_and_is_seeded():
-    st = crossridor.load_game("crosswise").new_state(seed=3)
-    a = crossridor.search(st, "ismcts", Limits(sims=800), seed=5, mode="mcts")
-    b = crossridor.search(st, "ismcts", Limits(sims=800), seed=5, mode="mcts")
-    assert a.move in st.legal_moves() and a.move == b.move and a.nodes == 800
-    assert a.extra["top"] == b.extra["top"]
-    assert -1.0 <= a.score <= 1.0
-
-
-def test_ismcts_does_not_look_at_hidden_tiles():
-    # same view for seat 0, different hand for seat 1 and bag: same search
-    a = load({"a1": 1, "c3": 4}, hands=("1234", "56MR"))
-    b = load({"a1": 1, "c3": 4}, hands=("1234", "556S"))
-    assert a.information_state(0) == b.information_state(0)
-    ra = crossridor.search(a, "ismcts", Limits(sims=1500), seed=9, mode="mcts")
-    rb = crossridor.search(b, "ismcts", Limits(sims=1500), seed=9, mode="mcts")
-    assert ra.move == rb.move and ra.extra["top"] == rb.extra["top"]
-
-
-def test_ismcts_time_limit():
-    st = crossridor.load_game("crosswise").new_state(seed=3)
-    t = time.perf_counter()
-    r = crossridor.search(st, "ismcts", Limits(time=0.2), seed=1, mode="mcts")
-    assert 0.15 < time.perf_counter() - t < 2.0 and r.nodes > 100
-
-
 @pytest.mark.parametrize("algorithm", ["ismcts", "greedy"])
 def test_takes_the_instant_win(algorithm):
     st = load({f"c{r}": 6 for r in range(1, 6)}, turn="1", hands=("1234", "1236"))
-    r = crossridor.search(st, algorithm, Limits(sims=3000), seed=1, **({"mode": "mcts"} if algorithm == "ismcts" else {}))
+    r = crossridor.search(st, algorithm, Limits(sims=300), seed=1)
     assert str(r.move) == "6@c6"
 
 
@@ -48,9 +22,8 @@ def test_ismcts_team_play_four_players():
     # seat 2 (Rows, partner of 0) can complete rank 4 with a 3
     st = load({f"{f}4": 3 for f in "abcef"}, players=4, turn="2",
               hands=("1245", "1245", "1356", "1245"))
-    for opts in (dict(mode="mcts"), dict(mode="pimc", roll=2)):
-        r = crossridor.search(st, "ismcts", Limits(sims=3000 if opts["mode"] == "mcts" else 100), seed=2, **opts)
-        assert str(r.move) == "3@d4"
+    r = crossridor.search(st, "ismcts", Limits(sims=100), seed=2)
+    assert str(r.move) == "3@d4"
 
 
 def test_greedy_blocks_a_six_and_else_maximises_the_difference():
@@ -119,18 +92,10 @@ def test_match_scoring_is_the_match_runners():
     assert (summary["points"], summary["match_winner"], tally.wins, tally.losses) == ([77, 94], 2, 2, 1)
 
 
-def test_ismcts_blocks_a_six_it_cannot_outrun():
-    # Columns hold five 5s in file e with e6 empty; Rows (to move) cannot win at once
-    st = load({f"e{r}": 5 for r in range(1, 6)}, turn="0", hands=("1234", "1234"))
-    r = crossridor.search(st, "ismcts", Limits(sims=3000), seed=4, mode="mcts")
-    assert str(r.move).endswith("@e6")
+# -- ismcts: determinized search with greedy rollouts ---------------------------
 
-
-# -- mode=pimc: determinized alpha-beta / greedy rollouts ---------------------
-
-PIMC_VARIANTS = [dict(mode="pimc", depth=3), dict(mode="pimc", depth=1), dict(mode="pimc", roll=2),
-                 dict(mode="pimc", roll=2, halving=1), dict(mode="pimc", roll=1, eps=20),
-                 dict(mode="pimc", roll=2, infer=2), dict(mode="pimc", roll=2, tree=3)]
+PIMC_VARIANTS = [dict(), dict(root_k=12, halving=0, infer=0), dict(halving=1, infer=0),
+                 dict(halving=0, infer=2)]
 
 
 @pytest.mark.parametrize("opts", PIMC_VARIANTS)
@@ -139,7 +104,7 @@ def test_pimc_is_seeded_and_counts_evaluations(opts):
     a = crossridor.search(st, "ismcts", Limits(sims=60), seed=5, **opts)
     b = crossridor.search(st, "ismcts", Limits(sims=60), seed=5, **opts)
     assert a.move in st.legal_moves() and a.move == b.move and a.nodes == 60 == b.nodes
-    assert a.extra["top"] == b.extra["top"] and a.extra["mode"] == "pimc"
+    assert a.extra["top"] == b.extra["top"] and a.extra["evals"] == 60
     assert -1.0 <= a.score <= 1.0
 
 
@@ -157,10 +122,9 @@ def test_pimc_does_not_look_at_hidden_tiles(opts):
 
 def test_pimc_time_limit():
     st = crossridor.load_game("crosswise").new_state(seed=3)
-    for opts in (dict(depth=3), dict(roll=2)):
-        t = time.perf_counter()
-        r = crossridor.search(st, "ismcts", Limits(time=0.2), seed=1, mode="pimc", **opts)
-        assert 0.15 < time.perf_counter() - t < 2.0 and r.nodes > 12
+    t = time.perf_counter()
+    r = crossridor.search(st, "ismcts", Limits(time=0.2), seed=1)
+    assert 0.15 < time.perf_counter() - t < 2.0 and r.nodes > 12
 
 
 @pytest.mark.parametrize("opts", PIMC_VARIANTS)
@@ -173,23 +137,13 @@ def test_pimc_takes_the_win_and_blocks_a_six(opts):
 
 def test_pimc_rejects_bad_options():
     st = crossridor.load_game("crosswise").new_state(seed=3)
-    for bad in (dict(mode="pimc", c=0.5), dict(mode="pimc", depth=0), dict(mode="pimc", width=0),
-                dict(mode="pimc", scale=0), dict(mode="mcts", depth=2), dict(mode="alphazero")):
+    # the options removed (mode, roll, depth, width, eps, scale, tree; the
+    # MCTS mode's c, margin, pbias, hexp, act) are unknown now, not ignored
+    for bad in (dict(mode="pimc"), dict(mode="mcts"), dict(c=0.5), dict(roll=2), dict(depth=3),
+                dict(width=10), dict(eps=20), dict(scale=5.0), dict(tree=0), dict(margin=0.0),
+                dict(pbias=0.0), dict(hexp=0), dict(act=0), dict(root_k=-1), dict(infer=65)):
         with pytest.raises(crossridor.CrossridorError):
             crossridor.search(st, "ismcts", Limits(sims=10), seed=1, **bad)
-
-
-def test_fast_greedy_rollout_move_is_greedy():
-    # the rollout policy of roll=2 picks exactly the greedy baseline's move
-    import random
-    g = crossridor.load_game("crosswise")
-    for seed in range(12):
-        st, rng = g.new_state(seed=seed), random.Random(seed)
-        while not st.is_terminal():
-            assert st._c.greedy_fast() == st._c.greedy()
-            moves = st.legal_moves()
-            st.play(moves[rng.randrange(len(moves))] if rng.random() < 0.3 else
-                    crossridor.search(st, "greedy", Limits(sims=1)).move)
 
 
 def test_inferred_deals_guess_a_greedy_opponents_hand_better():
@@ -229,46 +183,19 @@ def test_inference_does_not_look_at_hidden_tiles():
     assert plain.extra["top"] != ra.extra["top"]        # the moves seen did change the deals
 
 
-def test_pimc_tree_branches_at_the_teams_next_turn():
-    # the same deals (the seed); tree=3 takes the best of three moves at the
-    # mover's next turn instead of the greedy one, so the root moves are
-    # worth more to the mover, and it plays out more moves; tree=1 is no tree
-    st = crossridor.load_game("crosswise").new_state(seed=5)
-    for _ in range(12):
-        st.play(crossridor.search(st, "greedy", Limits(sims=1)).move)
-    fixed = dict(root_k=12, halving=0, infer=0)      # every root move gets the same deals
-    plain = crossridor.search(st, "ismcts", Limits(sims=120), seed=4, **fixed)
-    one = crossridor.search(st, "ismcts", Limits(sims=120), seed=4, tree=1, **fixed)
-    tree = crossridor.search(st, "ismcts", Limits(sims=120), seed=4, tree=3, **fixed)
-    assert (one.move, one.extra) == (plain.move, plain.extra)
-    assert tree.nodes == 120 and tree.extra["leaf_moves"] > 2 * plain.extra["leaf_moves"]
-    q_plain = {m: q for m, _, q in plain.extra["top"]}
-    q_tree = {m: q for m, _, q in tree.extra["top"]}
-    both = q_plain.keys() & q_tree.keys()
-    assert both and sum(q_tree[m] for m in both) > sum(q_plain[m] for m in both)
-    with pytest.raises(crossridor.CrossridorError):
-        crossridor.search(st, "ismcts", Limits(sims=10), tree=65)
-
-
 def test_pimc_halving_keeps_the_best_two_alive():
     st = crossridor.load_game("crosswise").new_state(seed=7)
-    r = crossridor.search(st, "ismcts", Limits(sims=200), seed=3, mode="pimc", roll=2, halving=1)
+    r = crossridor.search(st, "ismcts", Limits(sims=200), seed=3, halving=1)
     top = r.extra["top"]
     assert r.nodes == 200 and str(r.move) == top[0][0]
     assert abs(top[0][1] - top[1][1]) <= 1 and all(n <= max(top[0][1], top[1][1]) for _, n, _ in top)
 
 
-def test_default_mode_is_the_documented_pimc():
-    """The README and the docstring: ismcts on Crosswise runs PIMC by default,
-    with greedy rollouts (roll=2), root_k 30, depth 3, width 10, scale 5,
-    halving, infer 2, no tree; mode=mcts is the tree search."""
+def test_default_options_are_the_documented_ones():
+    """The docs and the docstring: root_k 30, halving, infer 2."""
     st = crossridor.load_game("crosswise").new_state(seed=3)
     default = crossridor.search(st, "ismcts", Limits(sims=40), seed=1)
-    spelled = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=2, root_k=30,
-                                depth=3, width=10, scale=5.0, halving=1, infer=2, tree=0)
-    assert default.extra["mode"] == "pimc"
+    spelled = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, root_k=30, halving=1, infer=2)
     assert (default.move, default.score, default.extra) == (spelled.move, spelled.score, spelled.extra)
-    rollouts = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=1)
-    assert rollouts.extra["leaf_moves"] != default.extra["leaf_moves"]     # roll matters
-    tree = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="mcts")
-    assert "mode" not in tree.extra and tree.extra["sims"] == 40
+    fewer = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, root_k=12)
+    assert fewer.extra["top"] != default.extra["top"]     # root_k matters

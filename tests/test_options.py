@@ -32,8 +32,7 @@ CASES = [
     ("quoridor", {"size": 5}, "mcts", Limits(sims=20), quoridor.NATIVE_OPTIONS["mcts"], {}),
     ("quoridor", {"size": 5}, "ismcts", Limits(sims=5), _ismcts_schema(), {}),
     ("quoridor", {"size": 5}, "random", Limits(depth=1), {}, {}),
-    ("crosswise", {}, "ismcts", Limits(sims=20), crosswise.ISMCTS_OPTIONS["pimc"][0], {"mode": "pimc"}),
-    ("crosswise", {}, "ismcts", Limits(sims=20), crosswise.ISMCTS_OPTIONS["mcts"][0], {"mode": "mcts"}),
+    ("crosswise", {}, "ismcts", Limits(sims=20), crosswise.ISMCTS_OPTIONS, {}),
     ("crosswise", {}, "greedy", Limits(depth=1), {}, {}),
     ("crosswise", {}, "random", Limits(depth=1), {}, {}),
     ("qwatrobat", {"open": True, "first": 0}, "alphabeta", Limits(depth=1), qwatrobat.SOLVER_OPTIONS, {}),
@@ -114,16 +113,15 @@ def test_unknown_option_is_refused_and_the_bounds_run(name, params, algorithm, l
 
 
 def test_int_bounds_fit_c_types():
-    schemas = [*quoridor.NATIVE_OPTIONS.values(), *(s for s, _ in crosswise.ISMCTS_OPTIONS.values()),
+    schemas = [*quoridor.NATIVE_OPTIONS.values(), crosswise.ISMCTS_OPTIONS,
                qwatrobat.GREEDY_OPTIONS, common.MCTS_SCHEMA, alphabeta.SCHEMA, greedy.SCHEMA]
     for schema in schemas:
         for option, kind in schema.items():
             if isinstance(kind, tuple) and kind and kind[0] is int:
                 assert -C_LLONG <= kind[1] <= kind[2] <= C_LLONG, option
-    for schema, _ in crosswise.ISMCTS_OPTIONS.values():   # C ints
-        for option, kind in schema.items():
-            if isinstance(kind, tuple) and kind and kind[0] is int:
-                assert kind[2] <= C_INT, option
+    for option, kind in crosswise.ISMCTS_OPTIONS.items():   # C ints
+        if isinstance(kind, tuple) and kind and kind[0] is int:
+            assert kind[2] <= C_INT, option
 
 
 def test_float_options_come_back_as_floats_and_flags_as_ints():

@@ -8,9 +8,7 @@ Signatures (the `signature` of each row):
   quoridor alphabeta   nodes searched (fixed depth)
   quoridor mcts        random rollouts: plies played in playouts;
                        eval rollouts: visits of the chosen root move
-  crosswise playouts   moves played in n seeded playouts from redeals
-  crosswise ismcts     moves played in the playouts (mode=mcts)
-  crosswise pimc       leaf moves played (the default ismcts mode)
+  crosswise pimc       leaf moves played (ismcts: determinized search)
   qwatrobat solver     nodes of the exact solver
 """
 
@@ -74,8 +72,6 @@ DEALS = (
     BenchDeal("4p-deal", 4, 2, 0),
     BenchDeal("2p-midgame", 2, 3, 16),
 )
-PLAYOUTS = 5000
-ISMCTS_SIMS = 3000
 PIMC_EVALS = 300
 
 # Qwatrobat, cards face up: the exact solver from the start of play
@@ -127,37 +123,14 @@ def crosswise_state(deal: BenchDeal):
     return state
 
 
-def bench_crosswise_playouts(n: int | None = None) -> list[Row]:
-    """Crosswise playouts (the ISMCTS playout policy) from seeded redeals of
-    each deal, in C; signature: moves played."""
-    rows = []
-    for deal in DEALS:
-        state = crosswise_state(deal)
-        count = n or PLAYOUTS
-        t0 = time.perf_counter()
-        moves = state._c.bench_playouts(state.current_player, count, 12345)
-        rows.append(Row(deal.name, count, time.perf_counter() - t0, "", moves))
-    return rows
-
-
-def _crosswise_search(mode: str, sims: int, signature: str) -> list[Row]:
-    rows = []
-    for deal in DEALS:
-        state = crosswise_state(deal)
-        result = search(state, "ismcts", Limits(sims=sims), seed=1, mode=mode)
-        rows.append(Row(deal.name, result.nodes, result.seconds, str(result.move), result.extra[signature]))
-    return rows
-
-
-def bench_crosswise_ismcts(sims: int | None = None) -> list[Row]:
-    """Crosswise information-set MCTS (mode=mcts); signature: playout moves."""
-    return _crosswise_search("mcts", sims or ISMCTS_SIMS, "playout_moves")
-
-
 def bench_crosswise_pimc(evals: int | None = None) -> list[Row]:
-    """Crosswise determinized search (mode=pimc, the default); signature:
-    leaf moves played."""
-    return _crosswise_search("pimc", evals or PIMC_EVALS, "leaf_moves")
+    """Crosswise determinized search (ismcts); signature: leaf moves played."""
+    rows = []
+    for deal in DEALS:
+        state = crosswise_state(deal)
+        result = search(state, "ismcts", Limits(sims=evals or PIMC_EVALS), seed=1)
+        rows.append(Row(deal.name, result.nodes, result.seconds, str(result.move), result.extra["leaf_moves"]))
+    return rows
 
 
 def bench_qwatrobat_solver() -> list[Row]:
@@ -183,8 +156,6 @@ class Section:
 SECTIONS = (
     Section("quoridor", "alphabeta", "nodes", bench_alphabeta, "depth"),
     Section("quoridor", "mcts", "sims", bench_mcts, "sims"),
-    Section("crosswise", "playouts", "playouts", bench_crosswise_playouts, "sims"),
-    Section("crosswise", "ismcts", "sims", bench_crosswise_ismcts, "sims"),
     Section("crosswise", "pimc", "evals", bench_crosswise_pimc, "sims"),
     Section("qwatrobat", "solver", "nodes", bench_qwatrobat_solver, None),
 )

@@ -1,308 +1,10 @@
-# Crosswise search: the playout policy, greedy, ISMCTS and PIMC (determinized
-# search: greedy rollouts or alpha-beta) over the position of crosswise.pxi.
+# Crosswise search: PIMC (determinized search with greedy rollouts), over
+# the move policies of crosswise_playouts.pxi.
 
-from libc.math cimport sqrt, log, exp
-
-
-# ---------------------------------------------------------------- playout policy
-
-cdef int cw_random_move(const cw_State* s, uint64_t* rng) noexcept nogil:
-    """A random legal move, tile first: a random tile of the hand (weighted
-    by count), then a random target for it; tiles without a target are
-    skipped. Pass if no tile has a target."""
-    cdef int p = cw_to_move(s)
-    cdef int tiles[16]
-    cdef int n = 0, t, i, k, a
-    cdef uint64_t empty = CW_FULL & ~s.occ
-    for t in range(CW_NTILE):
-        for i in range(s.hand[p][t]):
-            tiles[n] = t
-            n += 1
-    while n > 0:
-        k = cw_rand_below(rng, n)
-        t = tiles[k]
-        if t < CW_NSYM:
-            if empty:
-                return cw_random_bit(empty, rng) | (t << 6)
-        else:
-            a = cw_random_action(s, t, rng)
-            if a >= 0:
-                return a
-        # no target for this tile: drop every copy of it and retry
-        i = 0
-        for k in range(n):
-            if tiles[k] != t:
-                tiles[i] = tiles[k]
-                i += 1
-        n = i
-    return CW_PASS
-
-cdef int cw_random_action(const cw_State* s, int t, uint64_t* rng) noexcept nogil:
-    """A random target for action tile t held by the player to move, as a
-    move code, or -1 if it has none."""
-    cdef int p = cw_to_move(s), i, sym, a, b
-    cdef uint64_t occ = s.occ, empty = CW_FULL & ~s.occ, x
-    if t == CW_T_MOVE:
-        if occ and empty:
-            return (cw_random_bit(occ, rng) | (cw_random_bit(empty, rng) << 6)
-                    | (CW_K_MOVE << 12))
-    elif t == CW_T_REMOVE:
-        if occ:
-            return cw_random_bit(occ, rng) | (CW_K_REMOVE << 12)
-    elif t == CW_T_REPLACE:
-        i = cw_rand_below(rng, CW_NSYM)
-        for sym in range(CW_NSYM):
-            b = (i + sym) % CW_NSYM
-            if s.hand[p][b]:
-                x = occ & ~s.bb[b]
-                if x:
-                    return cw_random_bit(x, rng) | (b << 6) | (CW_K_REPLACE << 12)
-    elif t == CW_T_SWAP:
-        if cw_nsyms_on_board(s) >= 2:
-            a = cw_random_bit(occ, rng)
-            b = cw_random_bit(occ & ~s.bb[s.cell[a]], rng)
-            if a > b:
-                a, b = b, a
-            return a | (b << 6) | (CW_K_SWAP << 12)
-    return -1
-
-cdef inline int cw_place_gain(const int* cnt, int occn, int distinct, int sym) noexcept nogil:
-    """Change of a line's score when `sym` is put on one of its empty cells;
-    1000 for six identical. cnt: the line's count per symbol; occn: tiles in
-    it; distinct: 1 if no symbol appears twice in it."""
-    cdef int c = cnt[sym]
-    if c == 5:
-        return 1000
-    if occn == 5 and c == 0 and distinct:
-        return 6
-    return CW_PTS[c + 1] - CW_PTS[c]
-
-cdef int cw_policy_move(cw_State* s, uint64_t* rng, int eps_pct, int act) noexcept nogil:
-    """Playout policy: with probability eps_pct/100, or when no symbol can be
-    placed, a random move (cw_random_move); otherwise the placement of a hand
-    symbol with the best one-move gain own team - other team, computed from
-    the per-line symbol counts (ties broken at random)."""
-    cdef int p = cw_to_move(s), team = p & 1
-    cdef uint64_t empty = CW_FULL & ~s.occ, x
-    cdef int rc[6][6]
-    cdef int cc[6][6]
-    cdef int rn[6]
-    cdef int cn[6]
-    cdef int rd[6]
-    cdef int cd[6]
-    cdef int i, sym, c, r, col, v, best = -1, bestv = -1000000, nbest = 0, any_sym = 0
-    for sym in range(CW_NSYM):
-        if s.hand[p][sym]:
-            any_sym = 1
-    if not any_sym or not empty or cw_rand_below(rng, 100) < eps_pct:
-        return cw_random_move(s, rng)
-    for i in range(6):
-        rn[i] = u64_popcount(s.occ & CW_ROW[i])
-        cn[i] = u64_popcount(s.occ & CW_COL[i])
-        rd[i] = 1
-        cd[i] = 1
-        for sym in range(CW_NSYM):
-            rc[i][sym] = u64_popcount(s.bb[sym] & CW_ROW[i])
-            cc[i][sym] = u64_popcount(s.bb[sym] & CW_COL[i])
-            if rc[i][sym] > 1:
-                rd[i] = 0
-            if cc[i][sym] > 1:
-                cd[i] = 0
-    for sym in range(CW_NSYM):
-        if not s.hand[p][sym]:
-            continue
-        x = empty
-        while x:
-            c = u64_lsb(x)
-            x &= x - 1
-            r = c // 6
-            col = c % 6
-            v = cw_place_gain(rc[r], rn[r], rd[r], sym) - cw_place_gain(cc[col], cn[col], cd[col], sym)
-            if team:
-                v = -v
-            if v > bestv:
-                bestv = v
-                best = c | (sym << 6)
-                nbest = 1
-            elif v == bestv:
-                nbest += 1
-                if cw_rand_below(rng, nbest) == 0:
-                    best = c | (sym << 6)
-    # action tiles: `act` random targets per action tile held, taken if one
-    # gains more than the best placement
-    if act > 0:
-        for sym in range(CW_T_MOVE, CW_NTILE):
-            if not s.hand[p][sym]:
-                continue
-            for i in range(act):
-                c = cw_random_action(s, sym, rng)
-                if c < 0:
-                    break
-                v = cw_move_gain(s, c, team)
-                if v > bestv:
-                    bestv = v
-                    best = c
-    return best
-
-cdef int cw_playout(cw_State* s, uint64_t* rng, int eps_pct, int act) noexcept nogil:
-    """Policy moves to the end (eps_pct >= 100: uniformly random tile-first
-    moves); returns the number of moves played."""
-    cdef cw_Undo u
-    cdef int n = 0
-    while not s.over:
-        if eps_pct >= 100:
-            cw_make(s, cw_random_move(s, rng), &u)
-        else:
-            cw_make(s, cw_policy_move(s, rng, eps_pct, act), &u)
-        n += 1
-    return n
+from libc.math cimport exp
 
 
-# ---------------------------------------------------------------- greedy
-
-cdef int cw_threats(const cw_State* s, int team) noexcept nogil:
-    """How close `team` is to six identical: per line holding five of one
-    symbol, 2 if its sixth cell is empty (one placement wins), else 1."""
-    cdef int i, sym, n = 0
-    cdef uint64_t m
-    for i in range(6):
-        m = CW_ROW[i] if team == 0 else CW_COL[i]
-        for sym in range(CW_NSYM):
-            if u64_popcount(s.bb[sym] & m) == 5:
-                n += 2 if (s.occ & m) != m else 1
-    return n
-
-cdef int cw_greedy_move(cw_State* s, int* buf) noexcept nogil:
-    """Instant win, else the smallest opponent threat of six (cw_threats:
-    block a six), else the best score difference own team - other team;
-    ties go to the first move in generation order."""
-    cdef int n = cw_gen_moves(s, buf)
-    cdef int team = cw_team(cw_to_move(s))
-    cdef int i, best = buf[0], key_t, key_d, best_t = 1 << 30, best_d = -(1 << 30)
-    cdef cw_Undo u
-    for i in range(n):
-        cw_make(s, buf[i], &u)
-        if s.six == team:
-            cw_unmake(s, &u)
-            return buf[i]
-        key_t = cw_threats(s, 1 - team)
-        key_d = cw_team_score(s, team) - cw_team_score(s, 1 - team)
-        cw_unmake(s, &u)
-        if key_t < best_t or (key_t == best_t and key_d > best_d):
-            best_t = key_t
-            best_d = key_d
-            best = buf[i]
-    return best
-
-
-cdef inline int cw_lines_value(const cw_State* s, int a, int b, int team) noexcept nogil:
-    """Score of `team` minus the other team's over the lines through cells a
-    and b (b < 0: only a), each line counted once."""
-    cdef int v = 0, ra = a // 6, ca = a % 6
-    v += cw_line_score(s, CW_ROW[ra]) - cw_line_score(s, CW_COL[ca])
-    if b >= 0:
-        if b // 6 != ra:
-            v += cw_line_score(s, CW_ROW[b // 6])
-        if b % 6 != ca:
-            v -= cw_line_score(s, CW_COL[b % 6])
-    return v if team == 0 else -v
-
-cdef inline int cw_try_gain(cw_State* s, int code, int team, int* six, int* sa) noexcept nogil:
-    """Put a move (not a pass) on the board (cw_board_try) and return how
-    much it raised `team`'s score minus the other team's over the lines it
-    touches; six: the team with six identical now, or -1; sa: what cell a
-    held. cw_untry takes the move back."""
-    cdef int kind = code >> 12, a = code & 63, b = (code >> 6) & 63
-    cdef int c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
-    cdef int before = cw_lines_value(s, a, c2, team)
-    sa[0] = s.cell[a]
-    six[0] = cw_board_try(s, kind, a, b)
-    return cw_lines_value(s, a, c2, team) - before
-
-cdef inline void cw_untry(cw_State* s, int code, int sa) noexcept nogil:
-    cw_board_untry(s, code >> 12, code & 63, (code >> 6) & 63, sa)
-
-cdef int cw_move_gain(cw_State* s, int code, int team) noexcept nogil:
-    """How much a move raises `team`'s score minus the other team's (only
-    the lines it touches are scored); +-1000 for a six of either team. The
-    board is changed and restored; hands are not touched."""
-    cdef int gain, six, sa
-    if code >> 12 == CW_K_PASS:
-        return 0
-    gain = cw_try_gain(s, code, team, &six, &sa)
-    cw_untry(s, code, sa)
-    if six >= 0:
-        return 1000 if six == team else -1000
-    return gain
-
-
-cdef inline int cw_line_threat(const cw_State* s, uint64_t m) noexcept nogil:
-    """cw_threats of one line: 2 per symbol with five in it and the sixth
-    cell empty, 1 if the sixth cell is taken."""
-    cdef int sym, n = 0
-    for sym in range(CW_NSYM):
-        if u64_popcount(s.bb[sym] & m) == 5:
-            n += 2 if (s.occ & m) != m else 1
-    return n
-
-cdef int cw_greedy_fast(cw_State* s, int* buf) noexcept nogil:
-    """The move cw_greedy_move picks (same keys, same tie order), computed on
-    the board alone: each move is applied to the bitboards, only the lines
-    through its cells are rescored (against the line scores and threats
-    taken once before the loop) and the move is taken back."""
-    cdef int n = cw_gen_moves(s, buf)
-    cdef int team = cw_team(cw_to_move(s))
-    cdef int i, code, kind, a, b, c2, sa, six, ra, ca, v, la, lb, t0 = 0
-    cdef int best = buf[0], key_t, key_d, best_t = 1 << 30, best_d = -(1 << 30)
-    cdef int rs[6]
-    cdef int cs[6]
-    cdef int th[6]
-    # the other team's lines: their threats of six are the first key
-    cdef uint64_t* other = CW_ROW
-    if team == 0:
-        other = CW_COL
-    for i in range(6):
-        rs[i] = cw_line_score(s, CW_ROW[i])
-        cs[i] = cw_line_score(s, CW_COL[i])
-        th[i] = cw_line_threat(s, other[i])
-        t0 += th[i]
-    for i in range(n):
-        code = buf[i]
-        kind = code >> 12
-        if kind == CW_K_PASS:
-            key_t = t0
-            key_d = 0
-        else:
-            a = code & 63
-            b = (code >> 6) & 63
-            c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
-            sa = s.cell[a]
-            six = cw_board_try(s, kind, a, b)
-            if six == team:
-                cw_board_untry(s, kind, a, b, sa)
-                return code
-            ra = a // 6
-            ca = a % 6
-            v = (cw_line_score(s, CW_ROW[ra]) - rs[ra]) - (cw_line_score(s, CW_COL[ca]) - cs[ca])
-            if c2 >= 0:
-                if c2 // 6 != ra:
-                    v += cw_line_score(s, CW_ROW[c2 // 6]) - rs[c2 // 6]
-                if c2 % 6 != ca:
-                    v -= cw_line_score(s, CW_COL[c2 % 6]) - cs[c2 % 6]
-            key_d = v if team == 0 else -v
-            la = ca if team == 0 else ra
-            key_t = t0 - th[la] + cw_line_threat(s, other[la])
-            if c2 >= 0:
-                lb = c2 % 6 if team == 0 else c2 // 6
-                if lb != la:
-                    key_t += cw_line_threat(s, other[lb]) - th[lb]
-            cw_board_untry(s, kind, a, b, sa)
-        if key_t < best_t or (key_t == best_t and key_d > best_d):
-            best_t = key_t
-            best_d = key_d
-            best = code
-    return best
-
+# ---------------------------------------------------------------- root candidates
 
 cdef int cw_root_gain(cw_State* d, int code, int team, int threat0) noexcept nogil:
     """A root move's rank key: its one-move gain (cw_move_gain; 1000 for an
@@ -356,241 +58,31 @@ cdef int cw_root_candidates(cw_State* d, int viewer, int root_k, int rank_all,
     return nkeep
 
 
-# ---------------------------------------------------------------- ISMCTS
-
-ctypedef struct cw_Node:
-    int32_t parent
-    int32_t child        # first child, -1 if none
-    int32_t sibling      # next sibling, -1 if none
-    int32_t move
-    int32_t visits
-    int32_t avail
-    double value         # summed reward, for the team of the player who made `move`
-    double h             # heuristic: one-move score gain of the mover's team (cw_move_gain) / 8
-    int8_t team
-
-ctypedef struct cw_Tree:
-    cw_Node* nodes
-    int n
-    int cap
-
-cdef int cw_tree_add(cw_Tree* tr, int parent, int move, int team) noexcept nogil:
-    cdef cw_Node* nn
-    if tr.n == tr.cap:
-        if tr.cap >= (1 << 21):    # 2M nodes, about 100 MB: stop expanding
-            return -1
-        nn = <cw_Node*>realloc(tr.nodes, 2 * tr.cap * sizeof(cw_Node))
-        if nn == NULL:
-            return -1
-        tr.nodes = nn
-        tr.cap *= 2
-    cdef int i = tr.n
-    tr.n += 1
-    cdef cw_Node* x = &tr.nodes[i]
-    x.parent = parent
-    x.child = -1
-    x.sibling = -1
-    x.move = move
-    x.visits = 0
-    x.avail = 0
-    x.value = 0.0
-    x.h = 0.0
-    x.team = <int8_t>team
-    if parent >= 0:
-        x.sibling = tr.nodes[parent].child
-        tr.nodes[parent].child = i
-    return i
-
-cdef inline double cw_reward(const cw_State* s, int team, double margin) noexcept nogil:
-    """Terminal value for `team`: +1 / -1 / 0, plus `margin` times a squashed
-    score difference (0 by default: pure win / loss)."""
-    cdef double v
-    if s.winner == 2:
-        v = 0.0
-    elif s.winner == team:
-        v = 1.0
-    else:
-        v = -1.0
-    if margin != 0.0 and s.six < 0:
-        v += margin * (cw_team_score(s, team) - cw_team_score(s, 1 - team)) / 40.0
-    return v
-
-cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed,
-                   double c_uct, double margin, int eps_pct, double pbias, int hexp,
-                   int root_k, int act, cw_Tree* tr,
-                   int* iters_out,
-                   long long* moves_out, volatile int* stop) noexcept nogil:
-    """Single-observer information-set MCTS (Cowling, Powley & Whitehouse
-    2012) from the view of the player to move at the root: every iteration
-    redeals the hidden tiles, descends the one tree using only the children
-    legal in that deal (UCB with availability counts), expands one node,
-    plays a playout (cw_playout: greedy placements, eps_pct% random moves)
-    and backs up the team result (+1 / -1 / 0 for both partners alike).
-    Options, measured against greedy (bench/bench_crosswise.py): root_k > 0
-    searches only the root_k root moves with the best one-move gain, plus
-    winning and six-blocking moves (on by default: stronger); hexp expands
-    untried moves best-gain first and pbias adds a progressive bias of that
-    gain (both off by default: measured weaker or no better). Returns 0, or
-    -1 on an inconsistent root / out of memory."""
-    cdef int viewer = cw_to_move(root)
-    cdef uint64_t rng = seed
-    cdef cw_State d
-    cdef cw_Undo u
-    cdef int* buf = <int*>malloc(CW_MAXMOVES * sizeof(int))
-    cdef int* stamp = <int*>malloc(CW_CODE_SPACE * sizeof(int))
-    cdef int* where = <int*>malloc(CW_CODE_SPACE * sizeof(int))
-    cdef int* untried = <int*>malloc(CW_MAXMOVES * sizeof(int))
-    cdef int gen = 0, it = 0, node, ch, nm, nun, i, j, best, team, rc = 0, g, bestg, ng
-    cdef int nroot
-    cdef int rootmoves[CW_MAXMOVES]
-    cdef double t0 = now_seconds(), bestv, v, lg
-    cdef long long moves = 0
-    cdef cw_Node* x
-    if buf == NULL or stamp == NULL or where == NULL or untried == NULL:
-        free(buf); free(stamp); free(where); free(untried)
-        return -1
-    memset(stamp, 0, CW_CODE_SPACE * sizeof(int))
-    tr.n = 0
-    cw_tree_add(tr, -1, -1, 1 - cw_team(viewer))
-    # root candidates: the viewer's moves are the same in every deal, so
-    # they are ranked once (generation order unless root_k prunes them)
-    memcpy(&d, root, sizeof(cw_State))
-    nroot = cw_root_candidates(&d, viewer, root_k, 0, rootmoves)
-    while True:
-        if sims > 0 and it >= sims:
-            break
-        if seconds > 0 and (it & 15) == 0 and it > 0 and now_seconds() - t0 >= seconds:
-            break
-        if stop[0]:
-            break
-        memcpy(&d, root, sizeof(cw_State))
-        if cw_determinize(&d, viewer, &rng) < 0:
-            rc = -1
-            break
-        node = 0
-        # selection / expansion
-        while not d.over:
-            if node == 0:
-                nm = nroot
-                memcpy(buf, rootmoves, nroot * sizeof(int))
-            else:
-                nm = cw_gen_moves(&d, buf)
-            gen += 1
-            for i in range(nm):
-                stamp[buf[i]] = gen
-            # children legal in this deal: count availability, find best UCB
-            best = -1
-            bestv = -1e300
-            ch = tr.nodes[node].child
-            while ch >= 0:
-                x = &tr.nodes[ch]
-                if stamp[x.move] == gen:
-                    stamp[x.move] = -gen      # legal and has a child
-                    x.avail += 1
-                    where[x.move] = ch
-                ch = x.sibling
-            nun = 0
-            for i in range(nm):
-                if stamp[buf[i]] == gen:
-                    untried[nun] = buf[i]
-                    nun += 1
-            if nun > 0:
-                # expand the untried move with the best one-move gain (ties at random)
-                team = cw_team(cw_to_move(&d))
-                best = -1
-                bestg = -1 << 30
-                ng = 0
-                for i in range(nun):
-                    g = cw_move_gain(&d, untried[i], team) if hexp else 0
-                    if g > bestg:
-                        bestg = g
-                        best = untried[i]
-                        ng = 1
-                    elif g == bestg:
-                        ng += 1
-                        if cw_rand_below(&rng, ng) == 0:
-                            best = untried[i]
-                ch = cw_tree_add(tr, node, best, team)
-                if ch < 0:
-                    # tree full: no more expansion, play out from here
-                    break
-                tr.nodes[ch].avail = 1
-                if not hexp and pbias != 0.0:
-                    bestg = cw_move_gain(&d, best, team)
-                tr.nodes[ch].h = (bestg if -100 < bestg < 100 else (20 if bestg > 0 else -20)) / 8.0
-                cw_make(&d, tr.nodes[ch].move, &u)
-                moves += 1
-                node = ch
-                break
-            best = -1
-            for i in range(nm):
-                x = &tr.nodes[where[buf[i]]]
-                lg = log(<double>x.avail)
-                v = x.value / x.visits + c_uct * sqrt(lg / x.visits) + pbias * x.h / (x.visits + 1)
-                if v > bestv:
-                    bestv = v
-                    best = where[buf[i]]
-            cw_make(&d, tr.nodes[best].move, &u)
-            moves += 1
-            node = best
-        moves += cw_playout(&d, &rng, eps_pct, act)
-        # backpropagation
-        while node > 0:
-            x = &tr.nodes[node]
-            x.visits += 1
-            x.value += cw_reward(&d, x.team, margin)
-            node = x.parent
-        tr.nodes[0].visits += 1
-        it += 1
-    free(buf); free(stamp); free(where); free(untried)
-    iters_out[0] = it
-    moves_out[0] = moves
-    return rc
-
-
 # ---------------------------------------------------------------- PIMC (determinized search)
 #
 # Perfect-information Monte Carlo: every pass redeals the hidden tiles from
 # the searcher's view (cw_determinize), and in that deal each root candidate
-# is scored either (roll = 2) by playing the deal out to the end with the
-# greedy move (cw_greedy_fast) for every seat, (roll = 1) with the ISMCTS
-# playout policy, or (roll = 0) by a depth-limited negamax over the
-# alternating teams' moves (inner nodes: the `width` moves with the best
-# one-move gain, plus moves that block a live six of the other team). The
-# refill draws are the deal's bag order. Values are the exact score
-# difference (own team - other team) of the team to move, +-CW_TERMB more
-# for a finished game, +-CW_SIXV for a six. Each root move's value in a
-# deal is squashed to -1..1 (tanh(v / scale)) and averaged over deals; the
-# best average is played. Measured against greedy (bench/bench_crosswise.py,
-# 2 players, 0.2 s/move, 40 games): negamax depth 2 / 3 score about 0.58,
-# greedy rollouts 0.79 (the MCTS mode 0.79).
+# is scored by playing the deal out to the end with the greedy move
+# (cw_greedy) for every seat; the refill draws are the deal's bag order.
+# Values are the exact score difference (own team - other team) of the team
+# to move, +-CW_TERMB more for a finished game, +-CW_SIXV for a six. Each
+# root move's value in a deal is squashed to -1..1 (tanh(v / CW_SCALE): a
+# won game is about +1) and averaged over deals; the best average is
+# played. Measured against greedy (bench/bench_crosswise.py, 2 players,
+# 0.2 s/move, 40 games): greedy rollouts scored 0.79, a depth-limited
+# negamax in their place (depth 2 / 3) about 0.58.
 
 cdef enum:
     CW_SIXV = 10000
     CW_TERMB = 20
-    CW_INF = 1000000
 
-cdef inline int cw_open_six(const cw_State* s, int team, const uint8_t* hand) noexcept nogil:
-    """1 if a line of `team` holds five of a symbol in `hand` and its sixth
-    cell is empty (the holder of `hand` completes it with one placement)."""
-    cdef int i, sym
-    cdef uint64_t m, e
-    for i in range(6):
-        m = CW_ROW[i] if team == 0 else CW_COL[i]
-        e = m & ~s.occ
-        if e == 0 or (e & (e - 1)) != 0:
-            continue
-        for sym in range(CW_NSYM):
-            if hand[sym] and u64_popcount(s.bb[sym] & m) == 5:
-                return 1
-    return 0
+cdef double CW_SCALE = 5.0      # score points per unit of squashed value (30 measured no better)
 
-cdef inline int cw_term_value(const cw_State* s, int depth) noexcept nogil:
-    """Value of a finished game for the team to move (depth: plies left,
-    so that sooner sixes count more)."""
+cdef inline int cw_term_value(const cw_State* s) noexcept nogil:
+    """Value of a finished game for the team to move."""
     cdef int team = cw_team(cw_to_move(s)), d
     if s.six >= 0:
-        return (CW_SIXV + depth) if s.six == team else -(CW_SIXV + depth)
+        return CW_SIXV if s.six == team else -CW_SIXV
     d = cw_team_score(s, team) - cw_team_score(s, 1 - team)
     if d > 0:
         return d + CW_TERMB
@@ -598,110 +90,13 @@ cdef inline int cw_term_value(const cw_State* s, int depth) noexcept nogil:
         return d - CW_TERMB
     return 0
 
-cdef int cw_leaf_best(cw_State* s, const int* buf, int n, int team, int base) noexcept nogil:
-    """Best value over the moves in buf for `team` (to move) after one ply:
-    base + the move's gain; a six it makes wins, a six it leaves open for
-    the next player (who holds the symbol in this deal) loses, filling the
-    board ends the game."""
-    cdef int i, code, kind, sa, six, gain, v, best = -CW_INF
-    cdef int nxt = s.cycle[(s.slot + 1) % s.cycle_len]
-    cdef int last = u64_popcount(s.occ) == 35
-    for i in range(n):
-        code = buf[i]
-        kind = code >> 12
-        if kind == CW_K_PASS:
-            v = base
-            if v > best:
-                best = v
-            continue
-        gain = cw_try_gain(s, code, team, &six, &sa)
-        if six >= 0:
-            v = CW_SIXV if six == team else -CW_SIXV
-        elif last and kind == CW_K_PLACE:
-            v = base + gain
-            if v > 0:
-                v += CW_TERMB
-            elif v < 0:
-                v -= CW_TERMB
-        elif cw_open_six(s, 1 - team, s.hand[nxt]):
-            v = -(CW_SIXV - 1)
-        else:
-            v = base + gain
-        cw_untry(s, code, sa)
-        if v > best:
-            best = v
-            if v >= CW_SIXV:
-                break
-    return best
-
-cdef int cw_negamax(cw_State* s, int depth, int alpha, int beta, int width,
-                    long long* leaves, StopCheck* sc) noexcept nogil:
-    """Value for the team to move, searching `depth` plies (depth 1: the
-    best move by cw_leaf_best)."""
-    cdef int buf[CW_MAXMOVES]
-    cdef int gain[CW_MAXMOVES]
-    cdef int n, i, j, k, g, team, base, best, v, code, kind, a, b
-    cdef uint64_t block = 0, m, e
-    cdef cw_Undo u
-    if s.over:
-        return cw_term_value(s, depth)
-    team = cw_team(cw_to_move(s))
-    base = cw_team_score(s, team) - cw_team_score(s, 1 - team)
-    n = cw_gen_moves(s, buf)
-    leaves[0] += n
-    if depth <= 1:
-        return cw_leaf_best(s, buf, n, team, base)
-    if stop_check(sc):
-        return 0            # the caller drops this evaluation
-    # cells that block a live six of the other team (its line holds five of a
-    # symbol and one empty cell)
-    for i in range(6):
-        m = CW_ROW[i] if team == 1 else CW_COL[i]
-        e = m & ~s.occ
-        if e == 0 or (e & (e - 1)) != 0:
-            continue
-        for k in range(CW_NSYM):
-            if u64_popcount(s.bb[k] & m) == 5:
-                block |= e | (s.bb[k] & m)
-    for i in range(n):
-        code = buf[i]
-        g = cw_move_gain(s, code, team)
-        if g >= 1000:
-            return CW_SIXV + depth - 1
-        if block:
-            kind = code >> 12
-            a = code & 63
-            if (kind == CW_K_PLACE or kind == CW_K_REMOVE or kind == CW_K_REPLACE) and (block >> a) & 1:
-                g += 500
-        gain[i] = g
-    k = n if n < width else width
-    best = -CW_INF
-    for i in range(k):
-        # selection of the i-th best by gain (generation order on ties)
-        j = i
-        for b in range(i + 1, n):
-            if gain[b] > gain[j]:
-                j = b
-        g = gain[j]; gain[j] = gain[i]; gain[i] = g
-        code = buf[j]; buf[j] = buf[i]; buf[i] = code
-        cw_make(s, code, &u)
-        v = -cw_negamax(s, depth - 1, -beta, -alpha, width, leaves, sc)
-        cw_unmake(s, &u)
-        if v > best:
-            best = v
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
-    return best
-
-cdef inline double cw_squash(int v, double scale) noexcept nogil:
+cdef inline double cw_squash(int v) noexcept nogil:
     cdef double x
     if v >= CW_SIXV - 100:
         return 1.0
     if v <= -(CW_SIXV - 100):
         return -1.0
-    x = v / scale
+    x = v / CW_SCALE
     # tanh without libm's: (e^2x - 1) / (e^2x + 1), clipped
     if x > 20.0:
         return 1.0
@@ -714,7 +109,7 @@ cdef inline double cw_squash(int v, double scale) noexcept nogil:
 #
 # A deal is a guess at the hidden tiles. The other team's recent moves tell
 # which guesses are likely: a hand under which that player's move is not
-# the greedy move (cw_greedy_fast) would not have played it. cw_infer_deal
+# the greedy move (cw_greedy) would not have played it. cw_infer_deal
 # redeals until the deal explains the last `infer` moves of the other team
 # that way (or CW_INFER_TRIES deals were tried; then the one that explained
 # the most recent moves). To check a move, the history is taken back to it
@@ -754,7 +149,7 @@ cdef int cw_explained(const cw_State* deal, const cw_Undo* hist, int nhist, int 
         cw_unmake(&e, &hist[h])
         if cw_team(p) != team:
             checked += 1
-            if e.over or cw_greedy_fast(&e, buf) != hist[h].code:
+            if e.over or cw_greedy(&e, buf) != hist[h].code:
                 break
             ok += 1
         h -= 1
@@ -789,39 +184,13 @@ cdef int cw_greedy_value(cw_State* e, int viewer, long long* leaves) noexcept no
     cdef cw_Undo u
     cdef int v
     while not e.over:
-        cw_make(e, cw_greedy_fast(e, buf), &u)
+        cw_make(e, cw_greedy(e, buf), &u)
         leaves[0] += 1
-    v = cw_term_value(e, 0)
+    v = cw_term_value(e)
     return v if cw_team(cw_to_move(e)) == cw_team(viewer) else -v
 
-cdef int cw_tree_value(cw_State* e, int viewer, int k, long long* leaves) noexcept nogil:
-    """A small tree over the greedy playouts (option tree=k): the other
-    team's greedy moves up to the next turn of the viewer's team, then the
-    best for that team of its k best moves by one-move gain (and every win or
-    six block, cw_root_candidates), each played out with greedy moves. The
-    value is for the viewer's team; e is changed."""
-    cdef int cand[CW_MAXMOVES]
-    cdef int buf[CW_MAXMOVES]
-    cdef cw_State f
-    cdef cw_Undo u
-    cdef int n, i, v, best = -CW_INF
-    while not e.over and cw_team(cw_to_move(e)) != cw_team(viewer):
-        cw_make(e, cw_greedy_fast(e, buf), &u)
-        leaves[0] += 1
-    if e.over:
-        return cw_greedy_value(e, viewer, leaves)
-    n = cw_root_candidates(e, cw_to_move(e), k, 1, cand)
-    for i in range(n):
-        memcpy(&f, e, sizeof(cw_State))
-        cw_make(&f, cand[i], &u)
-        v = cw_greedy_value(&f, viewer, leaves)
-        if v > best:
-            best = v
-    return best
-
 cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
-                 int depth, int width, int root_k, double scale, int roll, int eps_pct,
-                 int halving, const cw_Undo* hist, int nhist, int infer, int tree,
+                 int root_k, int halving, const cw_Undo* hist, int nhist, int infer,
                  int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
                  int* evals_out, long long* leaves_out, volatile int* stop) noexcept nogil:
     """PIMC search from the view of the player to move. One evaluation =
@@ -837,12 +206,12 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     cdef int viewer = cw_to_move(root)
     cdef uint64_t rng = seed
     cdef cw_State d, e
-    cdef cw_Undo u, u2
+    cdef cw_Undo u
     cdef int nroot, i, j, ev = 0, v, nalive, nphase = 1, phase = 0, keep, better
     cdef double t0 = now_seconds(), frac, mi, mj
     cdef long long leaves = 0
     cdef StopCheck sc
-    stop_check_init(&sc, stop, seconds)
+    stop_check_init(&sc, stop, t0 + seconds if seconds > 0 else 0.0, 256)
     memcpy(&d, root, sizeof(cw_State))
     cdef int forcing[CW_MAXMOVES]
     nroot = cw_root_candidates(&d, viewer, root_k, 1, rootmoves)
@@ -871,31 +240,13 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
             if stop_check(&sc):
                 break
             cw_make(&d, rootmoves[i], &u)
-            if roll == 2 and tree > 1:
-                memcpy(&e, &d, sizeof(cw_State))
-                v = cw_tree_value(&e, viewer, tree, &leaves)
-            elif roll == 2:
-                # the deal played out to the end after the root move
-                memcpy(&e, &d, sizeof(cw_State))
-                v = cw_greedy_value(&e, viewer, &leaves)
-            elif roll > 0:
-                memcpy(&e, &d, sizeof(cw_State))
-                while not e.over:
-                    cw_make(&e, cw_policy_move(&e, &rng, eps_pct, 0), &u2)
-                    leaves += 1
-                v = cw_term_value(&e, 0)
-                if cw_team(cw_to_move(&e)) != cw_team(viewer):
-                    v = -v
-            elif depth > 1:
-                v = -cw_negamax(&d, depth - 1, -CW_INF, CW_INF, width, &leaves, &sc)
-            elif d.over:
-                v = -cw_term_value(&d, 0)
-            else:
-                v = cw_team_score(&d, cw_team(viewer)) - cw_team_score(&d, 1 - cw_team(viewer))
+            # the deal played out to the end after the root move
+            memcpy(&e, &d, sizeof(cw_State))
+            v = cw_greedy_value(&e, viewer, &leaves)
             cw_unmake(&d, &u)
             if sc.stopped:
                 break               # an evaluation cut short is not counted
-            acc[i] += cw_squash(v, scale)
+            acc[i] += cw_squash(v)
             cnt[i] += 1
             ev += 1
         if sims > 0 and ev >= sims:

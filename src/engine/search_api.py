@@ -9,10 +9,9 @@ import importlib
 from typing import Any
 
 from crossridor.engine import stop as _stop
+from crossridor.engine._core import MAX_THREADS  # threads of a Lazy SMP search
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.protocol import Limits, SearchResult, State
-
-MAX_THREADS = 256         # threads of a Lazy SMP search
 
 ALGORITHMS = {
     "alphabeta": "crossridor.engine.algorithms.alphabeta",

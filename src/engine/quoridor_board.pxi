@@ -1,4 +1,6 @@
-# Quoridor rules on bitboards.
+# Quoridor rules on bitboards: the position, move generation, wall legality,
+# make/unmake, Zobrist hashing and perft (the hot loops, no Python objects).
+# The Python class QuoridorCore is in quoridor_api.pxi.
 #
 # Squares: bit s = row * 9 + col of a u128 (row 0 is row 1 of the notation,
 # player 1's side), whatever the board size, so that every shift is a
@@ -28,6 +30,8 @@ cdef enum:
     Q_MAX_SQ = 81
     Q_MAX_ANCHORS = 64
     Q_WALL_KEYS = 128      # walls-left values with distinct Zobrist keys
+    Q_NO_PATH = 1000       # goal distance of a pawn walled off from its goal side
+    Q_FLOOD_LAYERS = 82    # layers a goal flood may fill: one more than the squares
     SQ = 9                 # square stride: bit = row * SQ + col
     AS = 8                 # anchor stride: bit = row * AS + col
 
@@ -253,37 +257,46 @@ cdef inline bint q_reaches(const QPos* p, u128 can_n, u128 can_s, u128 can_e, u1
         reach = nxt
 
 
+cdef inline int q_goal_flood(const QPos* p, int player, u128 target, u128* within) noexcept nogil:
+    """The one breadth-first search of a player's goal distances: a flood
+    from the goal side of `player` over the open steps (walls only, pawns
+    ignored). Returns the steps from the goal side to the nearest square of
+    `target`, or Q_NO_PATH when the flood stops growing first (target 0:
+    flood the whole region). With `within` (Q_FLOOD_LAYERS entries; NULL for
+    the distance alone), within[k] = the squares at most k steps from the
+    goal side, for k up to the returned distance; without a path, up to the
+    first k with within[k] == within[k - 1] (the end of the region). Each
+    step adds a square, so k stays below Q_FLOOD_LAYERS."""
+    cdef u128 reach = p.g.goal[player], nxt
+    cdef int d = 0
+    if within != NULL:
+        within[0] = reach
+    while not (reach & target):
+        nxt = reach | q_step(p, reach)
+        d += 1
+        if within != NULL:
+            within[d] = nxt
+        if nxt == reach:
+            return Q_NO_PATH
+        reach = nxt
+    return d
+
+
 cdef int q_distance(const QPos* p, int player) noexcept nogil:
     """Shortest path length (pawns ignored) from the pawn of player to its
-    goal side; 1000 when there is no path (cannot happen in a legal position)."""
-    cdef u128 reach = p.g.goal[player], nxt
-    cdef u128 me = bb_bit(p.pawn[player])
-    cdef int d = 0
-    while not (reach & me):
-        nxt = reach | q_step(p, reach)
-        if nxt == reach:
-            return 1000
-        reach = nxt
-        d += 1
-    return d
+    goal side; Q_NO_PATH when there is none (cannot happen in a legal position)."""
+    return q_goal_flood(p, player, bb_bit(p.pawn[player]), NULL)
 
 
 cdef void q_path_edges(const QPos* p, int player, u128* path) noexcept nogil:
     """One shortest path of player, as the squares it leaves northwards,
     southwards, eastwards and westwards (path[0..3])."""
-    cdef u128 layers[82]
-    cdef u128 reach = p.g.goal[player], nxt, cur, nb
-    cdef int d = 0, k
+    cdef u128 layers[Q_FLOOD_LAYERS]
+    cdef u128 cur = bb_bit(p.pawn[player]), nb
+    cdef int d = q_goal_flood(p, player, cur, layers), k
     path[0] = path[1] = path[2] = path[3] = 0
-    layers[0] = reach
-    cur = bb_bit(p.pawn[player])
-    while not (reach & cur):
-        nxt = reach | q_step(p, reach)
-        if nxt == reach or d >= 80:
-            return
-        reach = nxt
-        d += 1
-        layers[d] = reach
+    if d == Q_NO_PATH:
+        return
     # walk down the layers: from a square at distance k, step to one at k-1
     for k in range(d, 0, -1):
         nb = layers[k - 1]
@@ -629,235 +642,3 @@ cdef uint64_t q_perft(QPos* p, int depth, PerftTable* tt, volatile int* stop) no
         e.key = key
         e.count = total
     return total
-
-
-# ---------------------------------------------------------------- Python boundary
-
-cdef class QuoridorCore:
-    """A Quoridor position with its history (make/unmake), over moves encoded
-    as ints (see the encoding above). games.quoridor wraps it in notation;
-    every method validates what Python hands it."""
-
-    cdef QPos pos
-    cdef QUndo* hist
-    cdef int hist_cap
-    cdef readonly int size
-    cdef readonly int players
-    cdef readonly int walls
-
-    def __cinit__(self, int size=9, int players=2, int walls=-1):
-        if size < 3 or size > 9 or size % 2 == 0:
-            raise ValueError(f"size must be odd, 3..9, got {size}")
-        if players != 2 and players != 4:
-            raise ValueError(f"players must be 2 or 4, got {players}")
-        if walls == -1:
-            walls = 10 if players == 2 else 5
-        if walls < 0 or walls > 1000:
-            raise ValueError(f"walls must be 0..1000, got {walls}")
-        self.size = size
-        self.players = players
-        self.walls = walls
-        q_reset(&self.pos, q_geom(size, players), walls)
-        self.hist_cap = 64
-        self.hist = <QUndo*>malloc(self.hist_cap * sizeof(QUndo))
-        if self.hist == NULL:
-            raise MemoryError()
-
-    def __dealloc__(self):
-        free(self.hist)
-
-    cdef QPos* raw(self):
-        return &self.pos
-
-    def clone(self):
-        cdef QuoridorCore c = QuoridorCore(self.size, self.players, self.walls)
-        c.pos = self.pos
-        cdef QUndo* h = <QUndo*>realloc(c.hist, self.hist_cap * sizeof(QUndo))
-        if h == NULL:
-            raise MemoryError()
-        c.hist = h
-        c.hist_cap = self.hist_cap
-        memcpy(c.hist, self.hist, self.pos.ply * sizeof(QUndo))
-        return c
-
-    def legal_codes(self):
-        cdef int moves[Q_MAX_MOVES]
-        cdef int k = q_gen_moves(&self.pos, moves)
-        return [moves[i] for i in range(k)]
-
-    def count_moves(self):
-        return q_count_moves(&self.pos)
-
-    def is_legal(self, int code):
-        cdef int moves[Q_MAX_MOVES]
-        cdef int k = q_gen_moves(&self.pos, moves), i
-        for i in range(k):
-            if moves[i] == code:
-                return True
-        return False
-
-    def play(self, int code):
-        """Play a legal move code; ValueError if it is not legal here."""
-        if not self.is_legal(code):
-            raise ValueError(f"illegal move code {code}")
-        self.play_unchecked(code)
-
-    cdef void play_unchecked(self, int code) except *:
-        cdef QUndo* h
-        if self.pos.ply >= self.hist_cap:
-            h = <QUndo*>realloc(self.hist, 2 * self.hist_cap * sizeof(QUndo))
-            if h == NULL:
-                raise MemoryError()
-            self.hist = h
-            self.hist_cap *= 2
-        q_make(&self.pos, code, &self.hist[self.pos.ply])
-
-    def undo(self):
-        if self.pos.ply == 0:
-            raise IndexError("no move to undo")
-        q_unmake(&self.pos, &self.hist[self.pos.ply - 1])
-        return self.hist[self.pos.ply].move
-
-    def history(self):
-        return [self.hist[i].move for i in range(self.pos.ply)]
-
-    @property
-    def ply(self):
-        return self.pos.ply
-
-    @property
-    def to_move(self):
-        return self.pos.to_move
-
-    @property
-    def winner(self):
-        return self.pos.winner
-
-    @property
-    def hash(self):
-        return self.pos.hash
-
-    @property
-    def pawns(self):
-        return tuple(self.pos.pawn[i] for i in range(self.players))
-
-    @property
-    def walls_left(self):
-        return tuple(self.pos.walls_left[i] for i in range(self.players))
-
-    @property
-    def hwalls(self):
-        return self.pos.hw
-
-    @property
-    def vwalls(self):
-        return self.pos.vw
-
-    def values(self):
-        """Per-player values in (-1, 1) by the engine's evaluation
-        (quoridor_eval.pxi, default weights)."""
-        cdef double out[4]
-        q_values(&self.pos, S_WALL, S_TEMPO, S_LONE_WALL, out)
-        return [out[i] for i in range(self.pos.g.nplayers)]
-
-    def distance(self, int player):
-        if player < 0 or player >= self.players:
-            raise ValueError(f"player must be 0..{self.players - 1}, got {player}")
-        return q_distance(&self.pos, player)
-
-    def set_position(self, pawns, walls_left, uint64_t hw, uint64_t vw, int to_move):
-        """Set up a position directly (from a position string). Validates
-        everything: squares, wall overlaps and crossings, paths, counts."""
-        cdef const QGeom* g = self.pos.g
-        cdef int i, a, np = self.players
-        if len(pawns) != np or len(walls_left) != np:
-            raise ValueError(f"need {np} pawns and {np} wall counts")
-        if not 0 <= to_move < np:
-            raise ValueError(f"player to move must be 1..{np}")
-        if (hw & ~g.anchors) or (vw & ~g.anchors):
-            raise ValueError("wall anchor off the board")
-        if (hw & ((hw << 1) & ~g.acol0)) or (vw & (vw << AS)) or (hw & vw):
-            raise ValueError("walls overlap or cross")
-        seen = set()
-        for i in range(np):
-            if not 0 <= pawns[i] < 81 or not (g.board & bb_bit(pawns[i])):
-                raise ValueError("pawn off the board")
-            if pawns[i] in seen:
-                raise ValueError("two pawns on one square")
-            seen.add(pawns[i])
-            if not 0 <= walls_left[i] <= 1000:
-                raise ValueError("walls left must be 0..1000")
-        cdef QPos p
-        q_reset(&p, g, 0)
-        p.hash = Z_TURN[to_move]
-        p.to_move = to_move
-        for i in range(np):
-            p.pawn[i] = pawns[i]
-            p.walls_left[i] = walls_left[i]
-            p.hash ^= Z_PAWN[i][p.pawn[i]] ^ Z_WALLS[i][q_walls_key(p.walls_left[i])]
-        for a in range(64):
-            if (hw >> a) & 1:
-                p.hw |= (<uint64_t>1) << a
-                p.can_n &= ~g.h_n[a]
-                p.can_s &= ~g.h_s[a]
-                p.hash ^= Z_HWALL[a]
-            if (vw >> a) & 1:
-                p.vw |= (<uint64_t>1) << a
-                p.can_e &= ~g.v_e[a]
-                p.can_w &= ~g.v_w[a]
-                p.hash ^= Z_VWALL[a]
-        winners = [i for i in range(np) if g.goal[i] & bb_bit(p.pawn[i])]
-        if len(winners) > 1:
-            raise ValueError("more than one pawn on its goal side")
-        for i in range(np):
-            if q_distance(&p, i) >= 1000:
-                raise ValueError(f"player {i + 1} has no path to the goal")
-        if winners:
-            p.winner = winners[0]
-        self.pos = p
-
-    def perft(self, int depth, int hash_mb=0):
-        if depth < 0:
-            raise ValueError(f"depth must be >= 0, got {depth}")
-        if hash_mb < 0 or hash_mb > 65536:
-            raise ValueError(f"hash must be 0..65536 MB, got {hash_mb}")
-        cdef PerftTable tt
-        cdef PerftTable* ttp = NULL
-        cdef uint64_t entries = 1, total
-        if hash_mb > 0 and depth >= 3:
-            while entries * 2 * sizeof(PerftEntry) <= <uint64_t>hash_mb * 1024 * 1024:
-                entries *= 2
-            tt.slots = <PerftEntry*>calloc(entries, sizeof(PerftEntry))
-            if tt.slots == NULL:
-                raise MemoryError(f"cannot allocate {hash_mb} MB")
-            tt.mask = entries - 1
-            ttp = &tt
-        cdef QPos work = self.pos
-        cdef volatile int* stop = current_stop_flag()
-        with nogil:
-            total = q_perft(&work, depth, ttp, stop)
-        if ttp != NULL:
-            free(tt.slots)
-        return total
-
-
-def q_time_movegen(QuoridorCore core, long long calls):
-    """Seconds per call of the C move generator on this position (timed in C
-    over `calls` calls, so no Python overhead is counted)."""
-    if calls < 1:
-        raise ValueError("calls must be >= 1")
-    cdef int moves[Q_MAX_MOVES]
-    cdef QPos p = core.pos
-    cdef long long i
-    cdef long total = 0
-    cdef double t0, t1
-    with nogil:
-        t0 = now_seconds()
-        for i in range(calls):
-            p.walk_ok = core.pos.walk_ok   # the cached walks as the position has them
-            total += q_gen_moves(&p, moves)
-        t1 = now_seconds()
-    if total != calls * q_gen_moves(&p, moves):   # uses the results, so no call is optimised away
-        raise RuntimeError("move generation is not deterministic")
-    return (t1 - t0) / calls
-
