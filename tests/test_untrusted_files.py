@@ -5,6 +5,7 @@ values (finding 10 of issue 21), corrupt or poisoned self-play data for
 from __future__ import annotations
 
 import io
+import json
 import os
 from contextlib import redirect_stderr, redirect_stdout
 
@@ -114,3 +115,49 @@ def test_train_on_a_truncated_file_is_a_one_line_error(tmp_path):
     assert code == 2 and len(err.splitlines()) == 1, err
     assert err.startswith("crossridor: error: cannot read selfplay data") and "d.npz" in err, err
     assert not (tmp_path / "w.bin").exists()
+
+
+# --- match --resume -------------------------------------------------------------------
+
+def played_records(tmp_path):
+    path = tmp_path / "games.jsonl"
+    args = ("match", "quoridor", "--size", "5", "--engine", "greedy", "--engine", "random", "--games", "4",
+            "--concurrency", "1", "--seed", "3", "--records", str(path))
+    code, _, err = run_cli(*args)
+    assert code == 0, err
+    return path, args, [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def write_records(path, records) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def test_resume_accepts_its_own_records_and_an_identical_duplicate(tmp_path):
+    path, args, records = played_records(tmp_path)
+    write_records(path, records[:2] + [records[1]])
+    code, _, err = run_cli(*args, "--resume")
+    assert code == 0, err
+
+
+def test_resume_refuses_a_second_record_of_a_game_with_another_result(tmp_path):
+    path, args, records = played_records(tmp_path)
+    other = dict(records[1], result="1-0" if records[1]["result"] != "1-0" else "0-1")
+    write_records(path, records[:2] + [other])
+    code, _, err = run_cli(*args, "--resume")
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "games.jsonl', line 3: game 1 again" in err and "corrupt" in err, err
+
+
+@pytest.mark.parametrize("mangle, message", [
+    (lambda r: dict(r, moves=r["moves"][:2] + ["z9"] + r["moves"][3:]), "does not replay"),
+    (lambda r: dict(r, moves=r["moves"][:-1], plies=r["plies"] - 1), "do not end the game"),
+    (lambda r: dict(r, moves=[1, 2]), "not a list of move texts"),
+    (lambda r: dict(r, moves=r["moves"] + ["c1"], plies=r["plies"] + 1), "the game is over"),
+])
+def test_resume_replays_each_record_and_names_the_bad_line(tmp_path, mangle, message):
+    path, args, records = played_records(tmp_path)
+    assert records[1]["reason"] == "terminal"
+    write_records(path, [records[0], mangle(records[1])])
+    code, _, err = run_cli(*args, "--resume")
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "games.jsonl', line 2: game 1 does not replay" in err and message in err, err

@@ -579,8 +579,11 @@ def _worker_init(parent_pid: int) -> None:
     from crossridor.engine.match.outside_engine import end_all_engines
 
     def end(*_):
-        # outside engines run in their own sessions: end them with the worker
+        # outside engines run in their own sessions: end them with the worker,
+        # which then dies of SIGTERM as it would have without this handler
         end_all_engines()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
         os._exit(1)
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -594,7 +597,7 @@ def _worker_init(parent_pid: int) -> None:
     def on_wakeup():
         while os.read(read_end, 1)[:1] != bytes([signal.SIGTERM]):
             pass
-        end()
+        end_all_engines()       # the main thread's handler then ends the worker
 
     threading.Thread(target=on_wakeup, name="sigterm-watch", daemon=True).start()
 
@@ -602,7 +605,8 @@ def _worker_init(parent_pid: int) -> None:
         while True:
             time.sleep(1.0)
             if os.getppid() != parent_pid:
-                end()
+                end_all_engines()
+                os._exit(1)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
@@ -640,6 +644,8 @@ class WorkerPool(concurrent.futures.ProcessPoolExecutor):
                 process.terminate()
         for process in self.worker_context.processes:
             process.join(timeout=WORKER_END_WAIT)   # each ends its outside engines first
+            if process.is_alive():                  # its main thread is still in a search
+                process.kill()
 
 
 def make_executor(concurrency: int) -> concurrent.futures.Executor:
