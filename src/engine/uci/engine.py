@@ -208,7 +208,7 @@ class UciSession:
         head, moves = args[:moves_at], args[moves_at + 1:]
         if head == ["startpos"]:
             state = self.game.new_state()
-        elif head[0] == "pos" and len(head) > 1:
+        elif len(head) > 1 and head[0] == "pos":
             state = self.game.state_from_position(" ".join(head[1:]))
         else:
             raise UciError(f"expected startpos or pos STRING, got {' '.join(head)!r}")
