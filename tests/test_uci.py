@@ -182,3 +182,10 @@ def test_quit_or_end_of_input_stops_an_endless_search(ending):
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     state = crossridor.load_game("quoridor", size=5).new_state()
     assert state.parse_move(bestmove(proc.stdout.splitlines())) in state.legal_moves()
+
+
+def test_position_without_startpos_or_pos_is_an_error_line():
+    # found by tests/test_fuzz_uci.py: an IndexError traceback before
+    lines = session_output("position moves e2\nposition\nisready\n")
+    assert sum(line.startswith("info string error position") for line in lines) == 2, lines
+    assert lines[-1] == "readyok"
