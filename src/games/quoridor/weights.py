@@ -39,7 +39,7 @@ _HEADER = struct.Struct("<8sIIII")
 # The weights shipped in the package (see README, "Learned evaluation").
 SHIPPED = "quoridor_eval.bin"
 # Every weight is within +-MAX_WEIGHT, so that no evaluation reaches the win
-# band. A feature of quoridor_features.pxi is at most MAX_FEATURE in size (the
+# band. A feature of quoridor_features.pxi is at most 20000 in size (the
 # largest, f13 = (d_op - d_me)(w_me + w_op) / 10, with a distance at the
 # no-path value 1000 and 2 x 100 walls: 20000; the others 1000 or less), so a
 # hidden unit is at most 14 * 1e3 * 2e4 = 2.8e8 and the logit at most
@@ -47,7 +47,6 @@ SHIPPED = "quoridor_eval.bin"
 # C clamp of the score (Q_LEARNED_CLAMP, 90000) keeps it below the win band
 # (S_WIN_BOUND, 99000). Trained weights are near 1 (the shipped ones < 1).
 MAX_WEIGHT = 1000.0
-MAX_FEATURE = 20000
 
 
 class WeightsError(CrossridorError):
@@ -72,6 +71,16 @@ class Model:
 
     def values(self) -> list:
         return [*self.linear, *(x for row in self.hidden for x in row), *self.output]
+
+
+def check_values(values, source: str) -> None:
+    """WeightsError unless every weight is a number within +-MAX_WEIGHT."""
+    for i, w in enumerate(values):
+        if w != w or abs(w) == float("inf"):
+            raise WeightsError(f"{source}: weight {i} is not a finite number")
+        if abs(w) > MAX_WEIGHT:
+            raise WeightsError(f"{source}: weight {i} is {w:g}, outside -{MAX_WEIGHT:g}..{MAX_WEIGHT:g} "
+                               f"(larger weights could reach the win band)")
 
 
 def dumps(model: Model, size: int) -> bytes:
@@ -141,16 +150,6 @@ def loads(data: bytes, source: str = "weights") -> tuple[Model, int]:
     f, h = features, hidden
     rows = [values[f + j * f: f + (j + 1) * f] for j in range(h)]
     return Model.of(values[:f], rows, values[f + h * f:]), size
-
-
-def check_values(values, source: str) -> None:
-    """WeightsError unless every weight is a number within +-MAX_WEIGHT."""
-    for i, w in enumerate(values):
-        if w != w or abs(w) == float("inf"):
-            raise WeightsError(f"{source}: weight {i} is not a finite number")
-        if abs(w) > MAX_WEIGHT:
-            raise WeightsError(f"{source}: weight {i} is {w:g}, outside -{MAX_WEIGHT:g}..{MAX_WEIGHT:g} "
-                               f"(larger weights could reach the win band)")
 
 
 def load(path: str) -> tuple[Model, int]:
