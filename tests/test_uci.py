@@ -10,13 +10,24 @@ import sys
 import pytest
 
 import crossridor
+from crossridor.engine.uci import engine as uci_engine
 from crossridor.engine.uci.engine import UciSession
 
 
 def session_output(commands: str, **game_params) -> list[str]:
+    """The output of a piped session that waits for each bounded search's
+    bestmove before `quit` or the end (which would stop the search)."""
     out = io.StringIO()
     game = crossridor.load_game("quoridor", **game_params)
-    UciSession(game, out).run(io.StringIO(commands))
+    session = UciSession(game, out)
+    for line in commands.splitlines():
+        if line.split()[:1] == ["quit"]:
+            session.wait()
+        if not session.handle(line):
+            break
+    else:
+        session.wait()
+    session.finish()
     return out.getvalue().splitlines()
 
 
@@ -132,3 +143,49 @@ def test_cli_uci_bad_game_option():
                           capture_output=True, input="quit\n", timeout=60)
     assert proc.returncode == 2 and proc.stderr.startswith("crossridor: error:")
     assert len(proc.stderr.splitlines()) == 1
+
+
+def test_hash_at_the_advertised_maximum_still_gives_a_bestmove():
+    lines = session_output("uci\n")
+    spin = next(line for line in lines if line.startswith("option name Hash")).split()
+    top = int(spin[spin.index("max") + 1])
+    lines = session_output(f"setoption name Hash value {top}\nposition startpos moves e2 e8\ngo depth 2\n")
+    assert not [line for line in lines if "error" in line], lines
+    state = crossridor.load_game("quoridor").new_state("e2 e8")
+    assert state.parse_move(bestmove(lines)) in state.legal_moves()
+
+
+def test_a_hash_that_cannot_be_allocated_is_an_error_line_and_a_bestmove(monkeypatch):
+    real = uci_engine.search
+    asked = []
+
+    def search(state, algorithm, limits, **options):
+        asked.append(options.get("hash"))
+        if options.get("hash", 16) > 16:
+            raise MemoryError("cannot allocate")
+        return real(state, algorithm, limits, **options)
+
+    monkeypatch.setattr(uci_engine, "search", search)
+    lines = session_output("setoption name Hash value 64\nposition startpos moves e2 e8\ngo depth 2\n")
+    assert asked == [64, 16]
+    assert any(line.startswith("info string error go: cannot allocate a Hash table of 64 MB")
+               for line in lines), lines
+    state = crossridor.load_game("quoridor").new_state("e2 e8")
+    assert state.parse_move(bestmove(lines)) in state.legal_moves()
+
+
+@pytest.mark.parametrize("ending", ["quit\n", ""])
+def test_quit_or_end_of_input_stops_an_endless_search(ending):
+    # the guard only keeps a hang (the old loop joined the search) from blocking the suite
+    proc = subprocess.run([sys.executable, "-m", "crossridor", "uci", "--size", "5"], text=True,
+                          capture_output=True, input="go depth 2147483647\n" + ending, timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    state = crossridor.load_game("quoridor", size=5).new_state()
+    assert state.parse_move(bestmove(proc.stdout.splitlines())) in state.legal_moves()
+
+
+def test_position_without_startpos_or_pos_is_an_error_line():
+    # found by tests/test_fuzz_uci.py: an IndexError traceback before
+    lines = session_output("position moves e2\nposition\nisready\n")
+    assert sum(line.startswith("info string error position") for line in lines) == 2, lines
+    assert lines[-1] == "readyok"

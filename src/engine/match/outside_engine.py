@@ -10,7 +10,13 @@ shell line, no shell) once per game and talks to it over its stdin/stdout:
     -> position startpos moves m1 m2 ...
     -> go movetime MS [depth D] [nodes N]
                                     <- info ... (ignored), bestmove M
-    -> quit                         (then the process is killed if it lingers)
+    -> quit                         (then its process group is ended)
+
+Each engine runs in its own session (process group); closing a player ends
+the whole group (SIGTERM, then SIGKILL), so an engine that forks or runs
+under a wrapper script leaves no process behind. Output is read as bytes,
+decoded as UTF-8 with replacement, each line cut to MAX_LINE bytes, into a
+bounded queue; writes to the engine never block past the move's deadline.
 
 The keys time (seconds, sent as movetime), depth and nodes are the limits;
 margin (seconds, default 1) is how long past `time` the runner waits for
@@ -19,7 +25,9 @@ margin (seconds, default 1) is how long past `time` the runner waits for
 binc J [movestogo K]` instead of movetime and waits until the mover's clock
 plus the margin has run out: then the engine loses on time (reason time). An engine that cannot
 be started, exits, hangs past its time plus the margin, or answers with a
-malformed or illegal move raises EngineFailure: the game runner scores that
+malformed or illegal move, or floods the runner with output (more than
+FLOOD_LINES lines unread or while the runner waits for one answer: reason
+flood) raises EngineFailure: the game runner scores that
 game as lost by the engine, with the reason and the last lines of its stderr
 in the record (cutechess does the same), and the match goes on.
 
@@ -29,22 +37,73 @@ Moves with spaces (none in Quoridor) are sent with `_` for the spaces.
 from __future__ import annotations
 
 import collections
+import os
 import queue
+import select
 import shlex
+import signal
 import subprocess
 import threading
 import time
+
+from crossridor.engine import stop as _stop
 
 STARTUP_TIMEOUT = 30.0       # seconds for uciok / readyok (a Python engine imports its modules)
 DEFAULT_MARGIN = 1.0         # seconds past the move time before the engine counts as hung
 NO_TIME_TIMEOUT = 60.0       # seconds per move for an engine given only depth/nodes
 STDERR_LINES = 10            # kept for the record
+MAX_LINE = 4096              # bytes kept of one output line; the rest of a longer line is dropped
+FLOOD_LINES = 10_000         # lines an engine may have unread, or write while the runner waits
+                             # for one answer; more loses the game (reason flood)
+QUIT_GRACE = 0.5             # seconds to exit after `quit`, and for its process group after SIGTERM
+POLL = 0.05                  # seconds between looks at the interrupt latch while waiting
 _EOF = object()
+
+# Process groups of the outside engines running in this process, so that a
+# worker being ended can end them too (each engine has its own session).
+_live_groups: set = set()
+_live_lock = threading.Lock()
+
+
+def end_all_engines() -> None:
+    """SIGKILL the process group of every outside engine started by this
+    process and not yet closed (a match worker that is being ended)."""
+    with _live_lock:
+        groups = list(_live_groups)
+    for pgid in groups:
+        _signal_group(pgid, signal.SIGKILL)
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    """Send `sig` to the process group; False when no process is left in it."""
+    try:
+        os.killpg(pgid, sig)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+def _read_lines(stream, put) -> None:
+    """put() each line of the binary `stream`, decoded as UTF-8 with
+    replacement and cut to MAX_LINE bytes, until end of file or until put()
+    returns False; then close the stream."""
+    with stream:
+        while True:
+            chunk = stream.readline(MAX_LINE + 1)
+            if not chunk:
+                return
+            if len(chunk) > MAX_LINE and not chunk.endswith(b"\n"):
+                while True:          # drop the rest of an over-long line
+                    rest = stream.readline(MAX_LINE)
+                    if not rest or rest.endswith(b"\n"):
+                        break
+            if put(chunk[:MAX_LINE].decode("utf-8", "replace").rstrip("\r\n")) is False:
+                return
 
 
 class EngineFailure(Exception):
     """An engine lost the game: an outside one by misbehaving (`reason`
-    crash, timeout, illegal_move), any engine by running out of its clock
+    crash, timeout, illegal_move, flood), any engine by running out of its clock
     (time); `stderr` an outside engine's last stderr lines."""
 
     def __init__(self, reason: str, detail: str, stderr: list | None = None):
@@ -76,7 +135,9 @@ def _ms(seconds: float) -> str:
 
 
 class UciPlayer:
-    """One running outside engine, for one game."""
+    """One running outside engine, for one game. It runs in its own session
+    (process group), and close() ends the whole group: an engine that forks,
+    or that a wrapper script starts without `exec`, leaves nothing behind."""
 
     def __init__(self, command: str, limits, options: tuple = (), margin: float = DEFAULT_MARGIN):
         self.command = command
@@ -84,53 +145,94 @@ class UciPlayer:
         self.options = options
         self.margin = margin
         self._stderr: collections.deque = collections.deque(maxlen=STDERR_LINES)
-        self._lines: queue.Queue = queue.Queue()
+        self._lines: queue.Queue = queue.Queue(maxsize=FLOOD_LINES)
+        self._flooded = False
+        self._closed = False
         try:
             argv = shlex.split(command)
         except ValueError as exc:
             raise EngineFailure("crash", f"cannot parse the command {command!r}: {exc}") from None
+        if not argv:
+            raise EngineFailure("crash", "the command is empty")
         try:
             self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, text=True, bufsize=1)
+                                            stderr=subprocess.PIPE, start_new_session=True)
         except OSError as exc:
             raise EngineFailure("crash", f"cannot start {command!r}: {exc.strerror or exc}") from None
+        with _live_lock:
+            _live_groups.add(self.process.pid)
+        # writes never block: an engine that stops reading its input times out
+        self._stdin = self.process.stdin.fileno()
+        os.set_blocking(self._stdin, False)
         threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
-        self._handshake()
+        threading.Thread(target=_read_lines, args=(self.process.stderr, self._stderr.append),
+                         daemon=True).start()
+        try:
+            self._handshake()
+        except BaseException:
+            self.close()
+            raise
 
-    # reader threads: the protocol waits on a queue, with a timeout
+    # reader thread: the protocol waits on a bounded queue, with a timeout
     def _read_stdout(self) -> None:
-        for line in self.process.stdout:
-            self._lines.put(line.rstrip("\r\n"))
-        self._lines.put(_EOF)
+        _read_lines(self.process.stdout, self._put_line)
+        if not self._flooded:
+            self._put_line(_EOF)
 
-    def _read_stderr(self) -> None:
-        for line in self.process.stderr:
-            self._stderr.append(line.rstrip("\r\n"))
+    def _put_line(self, line: str) -> bool:
+        try:
+            self._lines.put_nowait(line)
+            return True
+        except queue.Full:
+            self._flooded = True     # stop reading: the engine blocks on its full pipe
+            return False
 
     # protocol
-    def _send(self, line: str) -> None:
-        try:
-            self.process.stdin.write(line + "\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise self._crashed(f"it closed its input before {line.split()[0]!r}") from None
+    def _send(self, line: str, deadline: float | None = None) -> None:
+        data = (line + "\n").encode()
+        if deadline is None:
+            deadline = time.monotonic() + STARTUP_TIMEOUT
+        while data:
+            try:
+                data = data[os.write(self._stdin, data):]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:
+                raise self._crashed(f"it closed its input before {line.split()[0]!r}") from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise EngineFailure("timeout", f"it does not read its input ({line.split()[0]!r} "
+                                               f"not taken in time)", self.stderr_tail())
+            if _stop.interrupted():
+                raise _stop.Interrupted("match interrupted")
+            select.select([], [self._stdin], [], min(left, POLL))
 
     def _wait_for(self, word: str, timeout: float, on_timeout: str = "timeout") -> str:
         """The first line starting with `word`, within `timeout` seconds
-        (else EngineFailure with the reason `on_timeout`)."""
+        (else EngineFailure with the reason `on_timeout`; with the reason
+        flood after more than FLOOD_LINES other lines)."""
         deadline = time.monotonic() + timeout
+        seen = 0
         while True:
+            if self._flooded or seen > FLOOD_LINES:
+                raise EngineFailure("flood", f"more than {FLOOD_LINES} lines of output while the "
+                                             f"runner waited for {word!r}", self.stderr_tail())
+            if _stop.interrupted():
+                raise _stop.Interrupted("match interrupted")
             left = deadline - time.monotonic()
             try:
-                line = self._lines.get(timeout=max(left, 0.0)) if left > 0 else self._lines.get_nowait()
+                line = self._lines.get(timeout=min(left, POLL)) if left > 0 else self._lines.get_nowait()
             except queue.Empty:
+                if left > 0:
+                    continue
                 raise EngineFailure(on_timeout, f"no {word!r} within {timeout:g} s",
                                     self.stderr_tail()) from None
             if line is _EOF:
                 raise self._crashed(f"it exited while the runner waited for {word!r}")
             if line.split()[:1] == [word]:
                 return line
+            seen += 1
 
     def _crashed(self, detail: str) -> EngineFailure:
         try:
@@ -158,8 +260,6 @@ class UciPlayer:
         `clocks`: each seat's Clock now (a match with a time control), sent as
         `wtime/btime/winc/binc [movestogo]`; the engine that has not answered
         when its clock (plus the margin) runs out loses on time."""
-        self._send("position startpos" + (" moves " + " ".join(m.replace(" ", "_") for m in moves)
-                                          if moves else ""))
         go = ["go"]
         limits = self.limits
         if limits is not None and limits.time is not None:
@@ -171,13 +271,16 @@ class UciPlayer:
         mine = clocks[state.current_player] if clocks else None
         if mine is not None:
             go += clock_words(clocks, state.current_player)
-        self._send(" ".join(go))
-        if mine is not None:
-            line = self._wait_for("bestmove", mine.time_left + self.margin, on_timeout="time")
+            timeout, on_timeout = mine.time_left + self.margin, "time"
         else:
             timeout = limits.time + self.margin if limits is not None and limits.time is not None \
                 else NO_TIME_TIMEOUT
-            line = self._wait_for("bestmove", timeout)
+            on_timeout = "timeout"
+        deadline = time.monotonic() + timeout
+        self._send("position startpos" + (" moves " + " ".join(m.replace(" ", "_") for m in moves)
+                                          if moves else ""), deadline)
+        self._send(" ".join(go), deadline)
+        line = self._wait_for("bestmove", max(0.0, deadline - time.monotonic()), on_timeout)
         words = line.split()
         if len(words) < 2:
             raise EngineFailure("illegal_move", f"{line!r} names no move", self.stderr_tail())
@@ -187,19 +290,39 @@ class UciPlayer:
             raise EngineFailure("illegal_move", f"bestmove {words[1]!r}: {exc}", self.stderr_tail()) from None
 
     def close(self) -> None:
-        if self.process.poll() is None:
+        """Ask the engine to quit, then end its whole process group (SIGTERM,
+        then SIGKILL): bounded, and it never waits on a pipe that a stray
+        child still holds (the reader threads close their own ends)."""
+        if self._closed:
+            return
+        self._closed = True
+        process, group = self.process, self.process.pid
+        if process.poll() is None:
             try:
-                self.process.stdin.write("quit\n")
-                self.process.stdin.flush()
-            except (BrokenPipeError, OSError, ValueError):
-                pass
-            try:
-                self.process.wait(timeout=1.0)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-            try:
-                stream.close()
+                os.write(self._stdin, b"quit\n")
             except OSError:
                 pass
+        try:
+            process.stdin.close()
+        except OSError:
+            pass
+        try:
+            process.wait(timeout=QUIT_GRACE)
+        except subprocess.TimeoutExpired:
+            pass
+        # The group can outlive its leader (a forked child, the engine under a
+        # wrapper script); while it holds a process, its id is not reused.
+        if _signal_group(group, signal.SIGTERM):
+            end = time.monotonic() + QUIT_GRACE
+            while time.monotonic() < end:
+                process.poll()                     # reap the leader, so it does not count
+                if not _signal_group(group, 0):
+                    break
+                time.sleep(0.02)
+            _signal_group(group, signal.SIGKILL)
+        try:
+            process.wait(timeout=QUIT_GRACE)
+        except subprocess.TimeoutExpired:
+            pass
+        with _live_lock:
+            _live_groups.discard(group)

@@ -346,6 +346,7 @@ class RecordsFile(AppendFile):
 
     def __init__(self, path: str):
         super().__init__(path, "records file")
+        self.lines: list = []     # after load(): the line number of each record
 
     def load(self) -> list:
         try:
@@ -356,16 +357,18 @@ class RecordsFile(AppendFile):
         except OSError as exc:
             raise CrossridorError(f"records file {self.path!r}: {exc.strerror or exc}") from None
         records, pos, good_end = [], 0, 0
+        self.lines = []
         while pos < len(data):
             newline = data.find(b"\n", pos)
             if newline < 0:
                 break                      # a torn last line: no newline yet
             line = data[pos:newline]
             if line.strip():
+                number = data.count(b"\n", 0, pos) + 1
                 try:
                     records.append(GameRecord.from_dict(json.loads(line)))
+                    self.lines.append(number)
                 except (ValueError, TypeError) as exc:
-                    number = data.count(b"\n", 0, pos) + 1
                     raise CrossridorError(f"records file {self.path!r}, line {number}: "
                                           f"not a game record ({exc})") from None
             pos = good_end = newline + 1
@@ -475,10 +478,19 @@ class Match:
         self.seed = self._choose_seed(prior)
         self._openings: dict = {}
         self.done: dict = {}
-        for record in prior:
+        lines = self.records_file.lines if self.records_file is not None else []
+        for record, line in zip(prior, lines):
+            where = f"records file {config.records!r}, line {line}"
+            first = self.done.get(record.index)
+            if first is not None:
+                if (first.result, first.moves) != (record.result, record.moves):
+                    raise CrossridorError(f"{where}: game {record.index} again, with another result or "
+                                          f"moves than before: a corrupt records file")
+                continue
             if record.index in self._wanted:
                 self._check_prior(record)
-                self.done.setdefault(record.index, record)
+                self._replay(record, where)
+                self.done[record.index] = record
 
     # setup
     def _load_prior(self) -> list:
@@ -514,6 +526,26 @@ class Match:
         if cfg.sum_of is not None and record.points is None:
             raise CrossridorError(f"records file {cfg.records!r}: game {record.index} has no points "
                                   f"(recorded without them): sum-of cannot count it")
+
+    def _replay(self, record: GameRecord, where: str) -> None:
+        """Play a resumed record's moves again: each must be legal, and the
+        end must be what the record says (a finished game only if it ended)."""
+        try:
+            if not isinstance(record.moves, list) or not all(isinstance(m, str) for m in record.moves):
+                raise ValueError("its moves are not a list of move texts")
+            if record.plies != len(record.moves):
+                raise ValueError(f"{record.plies} plies but {len(record.moves)} moves")
+            state = new_game_state(self.game, tuple(record.moves),
+                                   self.deal_seed(self.round_number(record.index) - 1))
+            ended = state.is_terminal()
+            if (record.reason == "terminal") != ended:
+                raise ValueError(f"the reason {record.reason!r} but the moves "
+                                 f"{'end' if ended else 'do not end'} the game")
+            if ended and [float(r) for r in state.returns()] != list(record.returns):
+                raise ValueError(f"returns {record.returns!r}, but the moves give "
+                                 f"{[float(r) for r in state.returns()]!r}")
+        except (CrossridorError, ValueError, TypeError) as exc:
+            raise CrossridorError(f"{where}: game {record.index} does not replay: {exc}") from None
 
     def opening(self, round_index: int) -> tuple:
         if round_index not in self._openings:

@@ -56,6 +56,7 @@ LIMITLESS = ("random", "greedy")   # no limit shown unless given
 
 UCI_PREFIX = "uci:"
 UCI_LIMIT_KEYS = ("time", "depth", "nodes")
+WORKER_END_WAIT = 5.0               # seconds a worker being ended has to end its outside engines
 
 
 @dataclass(frozen=True)
@@ -577,13 +578,36 @@ class InlineExecutor(concurrent.futures.Executor):
 def _worker_init(parent_pid: int) -> None:
     """In each worker: leave Ctrl-C to the parent (which stops the pool),
     and exit if the parent dies (killed with SIGKILL, say)."""
+    from crossridor.engine.match.outside_engine import end_all_engines
+
+    def end(*_):
+        # outside engines run in their own sessions: end them with the worker,
+        # which then dies of SIGTERM as it would have without this handler
+        end_all_engines()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        os._exit(1)
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)   # not the CLI's handler, inherited by fork
+    signal.signal(signal.SIGTERM, end)   # not the CLI's handler, inherited by fork
+    # A Python handler runs only when the main thread gets back to Python; the
+    # wakeup pipe lets a thread act at once while the main thread is in a search.
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+
+    def on_wakeup():
+        while os.read(read_end, 1)[:1] != bytes([signal.SIGTERM]):
+            pass
+        end_all_engines()       # the main thread's handler then ends the worker
+
+    threading.Thread(target=on_wakeup, name="sigterm-watch", daemon=True).start()
 
     def watch():
         while True:
             time.sleep(1.0)
             if os.getppid() != parent_pid:
+                end_all_engines()
                 os._exit(1)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
@@ -620,6 +644,10 @@ class WorkerPool(concurrent.futures.ProcessPoolExecutor):
         for process in self.worker_context.processes:
             if process.is_alive():
                 process.terminate()
+        for process in self.worker_context.processes:
+            process.join(timeout=WORKER_END_WAIT)   # each ends its outside engines first
+            if process.is_alive():                  # its main thread is still in a search
+                process.kill()
 
 
 def make_executor(concurrency: int) -> concurrent.futures.Executor:

@@ -14,10 +14,17 @@ written down in the README ("UCI-style engine"). In short:
     go [movetime MS] [depth D] [nodes N] [sims N] [wtime MS btime MS winc MS binc MS
        movestogo K] [infinite]   -> info ... lines, then bestmove M
     stop                     -> the running search returns its best move now
-    quit                     -> stops an infinite search, waits for a bounded one, exits
+    quit                     -> stops the running search (its bestmove is sent), exits
 
-Other commands sent during a bounded search wait for its `bestmove` (so a
-script can pipe a whole session in); during `go infinite` they get an error.
+End of input is `quit`: a bounded search is stopped too (`go depth 2147483647`
+must not keep a closed session alive). Other commands sent during a bounded
+search wait for its `bestmove` (so a script can pipe a whole session in and
+end it with such a command, `ucinewgame` say, before closing its input);
+during `go infinite` they get an error.
+
+Hash is at most MAX_HASH_MB: 65536, or half this machine's memory if less.
+A table that cannot be allocated all the same gets `info string error` and
+the search runs with the default table, so a `go` always gets its bestmove.
 
 Moves are in the project's notation; players 3 and 4 of four-player Quoridor
 take their clocks from `wtime`/`btime` as well (the clock of the player to
@@ -27,6 +34,7 @@ engine keeps running.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from typing import TextIO
@@ -39,6 +47,19 @@ from crossridor.engine.search_api import MAX_THREADS, algorithm_names, search
 ENGINE_NAME = "crossridor"
 DEFAULT_TIME = 1.0          # seconds, for a bare `go`
 INFINITE = Limits(time=1e6)  # `go infinite`: until `stop`
+DEFAULT_HASH_MB = 16
+
+
+def _max_hash_mb() -> int:
+    """65536 MB, or half of this machine's memory if that is less."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return 65536
+    return max(1, min(65536, memory // 2 // (1024 * 1024)))
+
+
+MAX_HASH_MB = _max_hash_mb()
 GO_INTS = {"movetime", "depth", "nodes", "sims", "wtime", "btime", "winc", "binc", "movestogo"}
 
 
@@ -71,7 +92,7 @@ class UciSession:
         self._lock = threading.Lock()
         self.algorithm = "ismcts" if game.traits.hidden_information else "alphabeta"
         self.options: dict = {}
-        self.hash_mb = 16
+        self.hash_mb = DEFAULT_HASH_MB
         self.threads = 1
         self.state = game.new_state()
         self._thread: threading.Thread | None = None
@@ -111,7 +132,7 @@ class UciSession:
             if self._infinite:
                 self.error(f"{command}: an infinite search is running (send stop first)")
                 return True
-            self._thread.join()     # a bounded search: the command waits for its bestmove
+            self.wait()             # a bounded search: the command waits for its bestmove
         try:
             handler(args)
         except (UciError, ValueError) as exc:
@@ -119,10 +140,15 @@ class UciSession:
         return True
 
     def finish(self) -> None:
-        """End of input or `quit`: stop an infinite search, let a bounded one end."""
+        """End of input or `quit`: stop the running search (it sends its bestmove)."""
         if self._thread is not None:
-            if self._infinite:
-                self._stop.set()
+            self._stop.set()
+            self._thread.join()
+
+    def wait(self) -> None:
+        """Wait for a bounded search's bestmove (as any command but isready
+        and stop does)."""
+        if self.searching() and not self._infinite:
             self._thread.join()
 
     def searching(self) -> bool:
@@ -134,7 +160,7 @@ class UciSession:
         traits = self.game.traits
         self.send(f"id name {ENGINE_NAME} {__version__} ({traits.name}, {traits.num_players} players)")
         self.send("id author the crossridor developers")
-        self.send("option name Hash type spin default 16 min 0 max 65536")
+        self.send(f"option name Hash type spin default {DEFAULT_HASH_MB} min 0 max {MAX_HASH_MB}")
         self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         self.send(f"option name Algorithm type combo default {self.algorithm}"
                   + "".join(f" var {name}" for name in algorithm_names()))
@@ -159,7 +185,7 @@ class UciSession:
             raise UciError("no option name")
         key = name.lower()
         if key == "hash":
-            self.hash_mb = _int(value, "Hash", 0, 65536)
+            self.hash_mb = _int(value, "Hash", 0, MAX_HASH_MB)
         elif key == "threads":
             self.threads = _int(value, "Threads", 1, MAX_THREADS)
         elif key == "algorithm":
@@ -182,7 +208,7 @@ class UciSession:
         head, moves = args[:moves_at], args[moves_at + 1:]
         if head == ["startpos"]:
             state = self.game.new_state()
-        elif head[0] == "pos" and len(head) > 1:
+        elif len(head) > 1 and head[0] == "pos":
             state = self.game.state_from_position(" ".join(head[1:]))
         else:
             raise UciError(f"expected startpos or pos STRING, got {' '.join(head)!r}")
@@ -246,8 +272,15 @@ class UciSession:
 
     def _search(self, state, algorithm, limits, options) -> None:
         try:
-            result = search(state, algorithm, limits, **options)
-        except (CrossridorError, ValueError, TypeError) as exc:
+            try:
+                result = search(state, algorithm, limits, **options)
+            except MemoryError:
+                if options.get("hash", DEFAULT_HASH_MB) == DEFAULT_HASH_MB:
+                    raise
+                self.error(f"go: cannot allocate a Hash table of {options['hash']} MB: "
+                           f"searching with {DEFAULT_HASH_MB} MB")
+                result = search(state, algorithm, limits, **dict(options, hash=DEFAULT_HASH_MB))
+        except (CrossridorError, ValueError, TypeError, MemoryError) as exc:
             self.error(f"go: {exc}")
             self.send("bestmove (none)")
             return

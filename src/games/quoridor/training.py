@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import zipfile
+import zlib
 
 import numpy as np
 
@@ -122,6 +124,34 @@ def selfplay_arrays(match: SelfPlayMatch, records: list) -> dict:
 
 # --- training ----------------------------------------------------------------------
 
+RESULTS = (0.0, 0.5, 1.0)     # loss, draw by the ply cap, win
+
+
+def _check_arrays(path, arrays: dict) -> None:
+    """CrossridorError unless the arrays have the shapes and values selfplay
+    writes: numbers, finite features and scores, results in RESULTS."""
+    f = arrays["features"]
+    for name in DATA_ARRAYS:
+        if arrays[name].ndim != (2 if name == "features" else 1) \
+                or not np.issubdtype(arrays[name].dtype, np.number):
+            raise CrossridorError(f"{path}: {name} is not a numeric array of the selfplay layout")
+    n = len(arrays["result"])
+    if f.shape[1] != Q_NUM_FEATURES:
+        raise CrossridorError(f"{path}: features of shape {f.shape}, expected (N, {Q_NUM_FEATURES})")
+    if any(len(arrays[name]) != n for name in DATA_ARRAYS):
+        raise CrossridorError(f"{path}: arrays of different lengths")
+    for name in ("features", "score", "result"):
+        bad = ~np.isfinite(arrays[name])
+        if bad.any():
+            row = int(np.argwhere(bad)[0][0])
+            raise CrossridorError(f"{path}: {name} of row {row} is not a finite number")
+    outside = ~np.isin(arrays["result"], RESULTS)
+    if outside.any():
+        row = int(np.argmax(outside))
+        raise CrossridorError(f"{path}: result of row {row} is {arrays['result'][row]:g}, not one of "
+                              f"{', '.join(f'{r:g}' for r in RESULTS)}")
+
+
 def load_data(paths) -> dict:
     """The rows of one or more self-play files, game indices made distinct."""
     parts = {name: [] for name in DATA_ARRAYS}
@@ -135,18 +165,14 @@ def load_data(paths) -> dict:
                     raise CrossridorError(f"{path}: not a selfplay data file (lacks {', '.join(missing)})")
                 arrays = {name: data[name] for name in DATA_ARRAYS}
                 sizes.add(int(data["size"]) if "size" in data.files else None)
-        except (OSError, ValueError, EOFError) as exc:
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
             if isinstance(exc, CrossridorError):
                 raise
-            raise CrossridorError(f"cannot read selfplay data {path!r}: {exc}") from None
-        f = arrays["features"]
-        n = len(arrays["result"])
-        if f.ndim != 2 or f.shape[1] != Q_NUM_FEATURES:
-            raise CrossridorError(f"{path}: features of shape {f.shape}, expected (N, {Q_NUM_FEATURES})")
-        if any(len(arrays[name]) != n for name in DATA_ARRAYS):
-            raise CrossridorError(f"{path}: arrays of different lengths")
+            raise CrossridorError(f"cannot read selfplay data {path!r}: "
+                                  f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        _check_arrays(path, arrays)
         arrays["game"] = arrays["game"].astype(np.int64) + offset
-        offset = int(arrays["game"].max()) + 1 if n else offset
+        offset = int(arrays["game"].max()) + 1 if len(arrays["game"]) else offset
         for name in DATA_ARRAYS:
             parts[name].append(arrays[name])
     data = {name: np.concatenate(parts[name]) for name in DATA_ARRAYS}

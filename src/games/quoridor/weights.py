@@ -20,9 +20,12 @@ z = w . f + sum_j v_j max(0, W_j . f); the searches evaluate it in C
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import os
 import struct
+import tempfile
 import zlib
 from importlib import resources
 
@@ -35,6 +38,15 @@ READS = (1, 2)
 _HEADER = struct.Struct("<8sIIII")
 # The weights shipped in the package (see README, "Learned evaluation").
 SHIPPED = "quoridor_eval.bin"
+# Every weight is within +-MAX_WEIGHT, so that no evaluation reaches the win
+# band. A feature of quoridor_features.pxi is at most 20000 in size (the
+# largest, f13 = (d_op - d_me)(w_me + w_op) / 10, with a distance at the
+# no-path value 1000 and 2 x 100 walls: 20000; the others 1000 or less), so a
+# hidden unit is at most 14 * 1e3 * 2e4 = 2.8e8 and the logit at most
+# 2.8e8 + 64 * 1e3 * 2.8e8 < 2e13: finite in float32 (no inf, no NaN), so the
+# C clamp of the score (Q_LEARNED_CLAMP, 90000) keeps it below the win band
+# (S_WIN_BOUND, 99000). Trained weights are near 1 (the shipped ones < 1).
+MAX_WEIGHT = 1000.0
 
 
 class WeightsError(CrossridorError):
@@ -61,6 +73,16 @@ class Model:
         return [*self.linear, *(x for row in self.hidden for x in row), *self.output]
 
 
+def check_values(values, source: str) -> None:
+    """WeightsError unless every weight is a number within +-MAX_WEIGHT."""
+    for i, w in enumerate(values):
+        if w != w or abs(w) == float("inf"):
+            raise WeightsError(f"{source}: weight {i} is not a finite number")
+        if abs(w) > MAX_WEIGHT:
+            raise WeightsError(f"{source}: weight {i} is {w:g}, outside -{MAX_WEIGHT:g}..{MAX_WEIGHT:g} "
+                               f"(larger weights could reach the win band)")
+
+
 def dumps(model: Model, size: int) -> bytes:
     """The file's bytes for a model of Q_NUM_FEATURES inputs."""
     h = model.hidden_units
@@ -71,17 +93,36 @@ def dumps(model: Model, size: int) -> bytes:
     if h > Q_MAX_HIDDEN_UNITS:
         raise WeightsError(f"at most {Q_MAX_HIDDEN_UNITS} hidden units, got {h}")
     values = model.values()
+    check_values(values, "the weights")
     body = _HEADER.pack(MAGIC, VERSION, Q_NUM_FEATURES, h, size) + struct.pack(f"<{len(values)}f", *values)
     return body + struct.pack("<I", zlib.crc32(body))
 
 
 def save(path: str, model: Model, size: int) -> None:
+    """Write the weights file: into a temporary file in the same folder,
+    renamed over `path` only once it is whole (a failure leaves `path` as it was)."""
     data = dumps(model, size)
+    folder = os.path.dirname(os.path.abspath(path))
+    temp = None
     try:
-        with open(path, "wb") as f:
+        with tempfile.NamedTemporaryFile("wb", dir=folder, prefix=".weights-", delete=False) as f:
+            temp = f.name
+            os.chmod(temp, 0o666 & ~_umask())     # as open() would make it, not the temp file's 0600
             f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, path)
     except OSError as exc:
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
         raise WeightsError(f"cannot write weights file {path!r}: {exc.strerror or exc}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def loads(data: bytes, source: str = "weights") -> tuple[Model, int]:
@@ -105,8 +146,7 @@ def loads(data: bytes, source: str = "weights") -> tuple[Model, int]:
     if crc != zlib.crc32(data[:expected - 4]):
         raise WeightsError(f"{source}: corrupt (checksum mismatch)")
     values = struct.unpack_from(f"<{count}f", data, _HEADER.size)
-    if any(w != w or abs(w) == float("inf") for w in values):
-        raise WeightsError(f"{source}: holds a weight that is not a finite number")
+    check_values(values, source)
     f, h = features, hidden
     rows = [values[f + j * f: f + (j + 1) * f] for j in range(h)]
     return Model.of(values[:f], rows, values[f + h * f:]), size
