@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import crossridor
-from crossridor.games.crosswise import game as cw
+from crossridor.games.crosswise import notation as nt
 
 TOTAL = Counter({**{s: 7 for s in "123456"}, **{a: 3 for a in "MRPS"}})
 
@@ -40,7 +40,7 @@ def tiles_of(st):
     c = Counter(str(s) for s in st.board() if s)
     for p in range(st.game.players):
         c += Counter(st.hand(p).replace("-", ""))
-    c += Counter(cw.TILE_CHARS[t] for t in st._c.bag())
+    c += Counter(nt.TILE_CHARS[t] for t in st._c.bag())
     for i, k in enumerate(st._c.played()):
         c["MRPS"[i]] += k
     return c

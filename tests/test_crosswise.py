@@ -9,8 +9,8 @@ import pytest
 
 import crossridor
 from crossridor import IllegalMoveError, InvalidMoveError, InvalidPositionError, UnknownGameError
-from crossridor.games.crosswise import game as cw
-from crossridor.games.crosswise.game import CrosswiseMove
+from crossridor.games.crosswise import notation as nt
+from crossridor.games.crosswise.notation import CrosswiseMove
 from crosswise_positions import TOTAL, game, load, tiles_of
 
 
@@ -158,7 +158,7 @@ def test_refill_stops_when_bag_is_empty():
     assert st._c.bag_count == 3
     sizes = []
     for _ in range(5):
-        st.play(next(m for m in st.legal_moves() if m.kind == cw.KIND_PLACE))
+        st.play(next(m for m in st.legal_moves() if m.kind == nt.KIND_PLACE))
         sizes.append((len(st.hand(0)), len(st.hand(1)), st._c.bag_count))
     assert sizes == [(4, 4, 2), (4, 4, 1), (4, 4, 0), (4, 3, 0), (3, 3, 0)]
 
@@ -170,10 +170,10 @@ def test_move_action():
     assert sum(m.startswith("move") for m in moves) == 35
     st.play("move c4>d5")
     b = st.board()
-    assert b[cw.parse_cell("c4")] == 0 and b[cw.parse_cell("d5")] == 3
+    assert b[nt.parse_cell("c4")] == 0 and b[nt.parse_cell("d5")] == 3
     assert st._c.played() == [1, 0, 0, 0] and "M" not in st.hand(0)
     st.undo()
-    assert st.board()[cw.parse_cell("c4")] == 3 and "M" in st.hand(0)
+    assert st.board()[nt.parse_cell("c4")] == 3 and "M" in st.hand(0)
 
 
 def test_remove_action_takes_tile_into_hand_without_refill():
@@ -181,7 +181,7 @@ def test_remove_action_takes_tile_into_hand_without_refill():
     bag0 = st._c.bag_count
     assert {str(m) for m in st.legal_moves() if str(m).startswith("remove")} == {"remove c4", "remove a1"}
     st.play("remove c4")
-    assert st.hand(0) == "1233" and st._c.bag_count == bag0 and st.board()[cw.parse_cell("c4")] == 0
+    assert st.hand(0) == "1233" and st._c.bag_count == bag0 and st.board()[nt.parse_cell("c4")] == 0
     # the removed 3 is public: it shows in what seat 1 sees of seat 0
     assert st.position(viewer=1).split()[2].split(",")[0] == "?4:3"
     assert st._c.played() == [0, 1, 0, 0]
@@ -192,7 +192,7 @@ def test_replace_action():
     moves = {str(m) for m in st.legal_moves() if str(m).startswith("replace")}
     assert moves == {"replace c4=1", "replace c4=5"}                # not =3: a no-op
     st.play("replace c4=5")
-    assert st.board()[cw.parse_cell("c4")] == 5
+    assert st.board()[nt.parse_cell("c4")] == 5
     assert Counter(st.hand(0)) >= Counter("133") and len(st.hand(0)) == 4
     with pytest.raises(IllegalMoveError, match="replace c4=3"):
         load({"c4": 3}, hands=("P135", "1234")).play("replace c4=3")
@@ -203,7 +203,7 @@ def test_swap_action():
     moves = {str(m) for m in st.legal_moves() if str(m).startswith("swap")}
     assert moves == {"swap a1,c4", "swap a1,d5"}                    # not the two 3s
     st.play("swap d5,a1")
-    assert st.board()[0] == 3 and st.board()[cw.parse_cell("d5")] == 6
+    assert st.board()[0] == 3 and st.board()[nt.parse_cell("d5")] == 6
     assert st.history()[-1] == CrosswiseMove.parse("swap a1,d5")
 
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as hs
 
 import crossridor
 from crossridor import Limits
-from crossridor.games.crosswise import game as cw
+from crossridor.games.crosswise import notation as nt
 from crosswise_positions import TOTAL, tiles_of
 from crosswise_reference import CELLS, COLUMNS, ROWS, SYMBOLS, RefState, greedy_key, line_points, six_of
 
@@ -20,9 +20,9 @@ TEAM = {0: "Rows", 1: "Columns", 2: "draw"}
 
 def ref_from(st) -> RefState:
     c = st._c
-    board = {cw.cell_name(i): str(v + 1) for i, v in enumerate(c.board()) if v >= 0}
+    board = {nt.cell_name(i): str(v + 1) for i, v in enumerate(c.board()) if v >= 0}
     hands = [Counter(st.hand(p).replace("-", "")) for p in range(st.game.players)]
-    bag = [cw.TILE_CHARS[t] for t in c.bag()]
+    bag = [nt.TILE_CHARS[t] for t in c.bag()]
     played = Counter({"MRPS"[i]: k for i, k in enumerate(c.played())})
     return RefState(st.game.players, board, hands, bag, played, c.slot, c.passes)
 
@@ -34,12 +34,12 @@ def compare(st, ref):
     assert (TEAM[st.winner_team()] if st.is_terminal() else None) == ref.winner
     for p in range(st.game.players):
         assert Counter(st.hand(p).replace("-", "")) == +ref.hands[p]
-    assert [cw.TILE_CHARS[t] for t in st._c.bag()] == ref.bag
+    assert [nt.TILE_CHARS[t] for t in st._c.bag()] == ref.bag
 
 
 def action_heavy_choice(rng, moves):
     """Random move, but favour action tiles so every kind gets exercised."""
-    actions = [m for m in moves if m.kind != cw.KIND_PLACE]
+    actions = [m for m in moves if m.kind != nt.KIND_PLACE]
     if actions and rng.random() < 0.5:
         return rng.choice(actions)
     return rng.choice(moves)

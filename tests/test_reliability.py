@@ -382,7 +382,7 @@ def test_play_default_engine_gives_hints_in_hidden_information_games(name, monke
 
 def test_play_shows_crosswise_hand_of_the_human_only():
     state, out = play_game_session("crosswise", ["board", "quit"])
-    from crossridor.games.crosswise.game import _tiles_text
+    from crossridor.games.crosswise.notation import _tiles_text
     mine = _tiles_text(state._c.hand(0))
     assert f"seat 1 (Rows): {mine}" in out
     assert "seat 2 (Columns): " in out and "hidden tiles" in out

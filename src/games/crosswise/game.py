@@ -1,5 +1,6 @@
-"""Crosswise (Cravotta, 2011): notation, rendering and the game protocol over
-the compiled core `crossridor.engine._core.CrosswiseCore`.
+"""Crosswise (Cravotta, 2011): the game protocol and rendering over the
+compiled core `crossridor.engine._core.CrosswiseCore`; the notation below is
+read and written by `crosswise.notation`.
 
 Rules: docs/rules/crosswise.md. Decisions this module adds, beyond
 the rule file's own **[decision]** points:
@@ -59,24 +60,18 @@ from __future__ import annotations
 
 import math
 import random
-import re
 import time
-from dataclasses import dataclass
 from typing import Iterable
 
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
                            InvalidPositionError, UnknownGameError)
 from crossridor.engine.options import C_INT, FLAG, check_options
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult, play_moves
+from crossridor.games.crosswise.notation import (ACTION_NAMES, KIND_MOVE, KIND_PASS, KIND_PLACE, KIND_REMOVE,
+                                                 KIND_REPLACE, KIND_SWAP, TEAM_NAMES, TILE_CHARS, CrosswiseMove,
+                                                 _move, _tiles_text, cell_name, parse_position)
 from crossridor.games.learning import LearningGame, LearningState
 
-TILE_CHARS = "123456MRPS"
-ACTION_NAMES = ("Move", "Remove", "Replace", "Swap")
-TEAM_NAMES = ("Rows", "Columns")
-FILES = "abcdef"
-KIND_PLACE, KIND_MOVE, KIND_REMOVE, KIND_REPLACE, KIND_SWAP, KIND_PASS = range(6)
-PASS_CODE = KIND_PASS << 12
-TOTAL = (7, 7, 7, 7, 7, 7, 3, 3, 3, 3)
 # ismcts for Crosswise is a determinized search (PIMC, see native_search):
 # root_k 30 with halving and infer 2 measured stronger than root_k 12 alone
 # (docs/measurements.md, Crosswise). The options of the compiled search
@@ -84,131 +79,9 @@ TOTAL = (7, 7, 7, 7, 7, 7, 3, 3, 3, 3)
 ISMCTS_OPTIONS = {"root_k": (int, 0, C_INT), "halving": FLAG, "infer": (int, 0, 64)}
 ISMCTS_DEFAULTS = {"root_k": 30, "halving": 1, "infer": 2}
 
-
 def _core():
     from crossridor.engine import _core
     return _core
-
-
-# ------------------------------------------------------------------ cells and moves
-
-def cell_name(c: int) -> str:
-    return f"{FILES[c % 6]}{c // 6 + 1}"
-
-
-def parse_cell(text: str) -> int:
-    t = text.strip().lower()
-    if len(t) != 2 or t[0] not in FILES or t[1] not in "123456":
-        raise ValueError(text)
-    return (int(t[1]) - 1) * 6 + FILES.index(t[0])
-
-
-_CELL = r"([a-fA-F][1-6])"
-_RE = [
-    (KIND_PLACE, re.compile(rf"^([1-6])\s*@\s*{_CELL}$")),
-    (KIND_MOVE, re.compile(rf"^move\s+{_CELL}\s*>\s*{_CELL}$", re.I)),
-    (KIND_REMOVE, re.compile(rf"^remove\s+{_CELL}$", re.I)),
-    (KIND_REPLACE, re.compile(rf"^replace\s+{_CELL}\s*=\s*([1-6])$", re.I)),
-    (KIND_SWAP, re.compile(rf"^swap\s+{_CELL}\s*,\s*{_CELL}$", re.I)),
-]
-
-
-@dataclass(frozen=True, order=True)
-class CrosswiseMove:
-    """One move; `code` is the core's int (layout in crosswise.pxi):
-    bits 0-5 cell a, bits 6-11 symbol or second cell, bits 12-14 kind."""
-
-    code: int
-
-    @property
-    def kind(self) -> int:
-        return self.code >> 12
-
-    @property
-    def a(self) -> int:
-        return self.code & 63
-
-    @property
-    def b(self) -> int:
-        return (self.code >> 6) & 63
-
-    @classmethod
-    def parse(cls, text: str) -> "CrosswiseMove":
-        """A move from its text (syntax only). Raises InvalidMoveError."""
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"crosswise: a move is text, got {text!r}")
-        t = text.strip()
-        if t == "--":
-            return cls(PASS_CODE)
-        for kind, rx in _RE:
-            m = rx.match(t)
-            if not m:
-                continue
-            g = m.groups()
-            if kind == KIND_PLACE:
-                return cls(parse_cell(g[1]) | ((int(g[0]) - 1) << 6))
-            if kind == KIND_MOVE:
-                a, b = parse_cell(g[0]), parse_cell(g[1])
-                if a == b:
-                    raise InvalidMoveError(f"crosswise: {text!r} moves a tile onto itself")
-                return cls(a | (b << 6) | (KIND_MOVE << 12))
-            if kind == KIND_REMOVE:
-                return cls(parse_cell(g[0]) | (KIND_REMOVE << 12))
-            if kind == KIND_REPLACE:
-                return cls(parse_cell(g[0]) | ((int(g[1]) - 1) << 6) | (KIND_REPLACE << 12))
-            a, b = sorted((parse_cell(g[0]), parse_cell(g[1])))
-            if a == b:
-                raise InvalidMoveError(f"crosswise: {text!r} swaps a cell with itself")
-            return cls(a | (b << 6) | (KIND_SWAP << 12))
-        raise InvalidMoveError(
-            f"crosswise: {text!r} is not a move (expected e.g. '3@c4', 'move c4>d5', "
-            f"'remove c4', 'replace c4=2', 'swap c4,d5' or '--')")
-
-    def __str__(self) -> str:
-        k, a, b = self.kind, self.a, self.b
-        if k == KIND_PLACE:
-            return f"{b + 1}@{cell_name(a)}"
-        if k == KIND_MOVE:
-            return f"move {cell_name(a)}>{cell_name(b)}"
-        if k == KIND_REMOVE:
-            return f"remove {cell_name(a)}"
-        if k == KIND_REPLACE:
-            return f"replace {cell_name(a)}={b + 1}"
-        if k == KIND_SWAP:
-            return f"swap {cell_name(a)},{cell_name(b)}"
-        return "--"
-
-    def __repr__(self) -> str:
-        return f"CrosswiseMove.parse({str(self)!r})"
-
-
-_MOVES: dict[int, CrosswiseMove] = {}
-
-
-def _move(code: int) -> CrosswiseMove:
-    m = _MOVES.get(code)
-    if m is None:
-        m = _MOVES[code] = CrosswiseMove(code)
-    return m
-
-
-# ------------------------------------------------------------------ tiles text
-
-def _tiles_text(counts) -> str:
-    s = "".join(TILE_CHARS[t] * counts[t] for t in range(10))
-    return s or "-"
-
-
-def _parse_tiles(text: str, what: str, position: str) -> list[int]:
-    counts = [0] * 10
-    if text == "-":
-        return counts
-    for ch in text:
-        i = TILE_CHARS.find(ch.upper())
-        if i < 0 or not ch.strip():
-            raise InvalidPositionError(f"crosswise: bad tile {ch!r} in {what} of position {position!r}")
-        counts[i] += 1
-    return counts
 
 
 # ------------------------------------------------------------------ game
@@ -251,102 +124,10 @@ class CrosswiseGame(LearningGame):
         """Read a position string (format in the module docstring). Hidden
         hand tiles and a hidden bag order are dealt from the unseen tiles with
         `seed`."""
-        if not isinstance(position, str):
-            raise InvalidPositionError(f"crosswise: a position is text, got {position!r}")
-        fields = position.split()
-        if len(fields) != 6:
-            raise InvalidPositionError(
-                f"crosswise: position {position!r} needs 6 fields "
-                f"(board turn hands bag played passes), got {len(fields)}")
-        fboard, fturn, fhands, fbag, fplayed, fpasses = fields
-        ranks = fboard.split("/")
-        if len(ranks) != 6 or any(len(r) != 6 for r in ranks):
-            raise InvalidPositionError(f"crosswise: board of {position!r} must be 6 ranks of 6 cells")
-        board = [-1] * 36
-        for i, rank in enumerate(ranks):
-            row = 5 - i
-            for col, ch in enumerate(rank):
-                if ch == ".":
-                    continue
-                if ch not in "123456":
-                    raise InvalidPositionError(f"crosswise: bad cell {ch!r} in position {position!r}")
-                board[row * 6 + col] = int(ch) - 1
-        n = self.players
-        cycle = {2: [0, 1], 3: [0, 1, 2, 1], 4: [0, 1, 2, 3]}[n]
-        turns = {str(s): i for i, s in enumerate(cycle)}
-        if n == 3:
-            turns = {"0": 0, "1>2": 1, "2": 2, "1>0": 3}
-        if fturn not in turns:
-            raise InvalidPositionError(
-                f"crosswise: bad turn {fturn!r} in position {position!r} (expected one of {', '.join(turns)})")
-        slot = turns[fturn]
-        hand_fields = fhands.split(",")
-        if len(hand_fields) != n:
-            raise InvalidPositionError(f"crosswise: position {position!r} needs {n} hands, got {len(hand_fields)}")
-        hands, known, hidden = [], [], []
-        for p, hf in enumerate(hand_fields):
-            body, _, kn = hf.partition(":")
-            k = _parse_tiles(kn, f"known tiles of seat {p + 1}", position) if kn else [0] * 10
-            if body.startswith("?"):
-                if not body[1:].isdigit():
-                    raise InvalidPositionError(f"crosswise: bad hidden hand {hf!r} in {position!r}")
-                cnt = int(body[1:])
-                if cnt < sum(k):
-                    raise InvalidPositionError(f"crosswise: seat {p + 1} known tiles exceed its hand in {position!r}")
-                hands.append(list(k))
-                hidden.append(cnt - sum(k))
-            else:
-                h = _parse_tiles(body, f"hand of seat {p + 1}", position)
-                if any(k[t] > h[t] for t in range(10)):
-                    raise InvalidPositionError(f"crosswise: seat {p + 1} known tiles not in its hand in {position!r}")
-                hands.append(h)
-                hidden.append(0)
-            known.append(k)
-        if fbag.startswith("?"):
-            if not fbag[1:].isdigit():
-                raise InvalidPositionError(f"crosswise: bad bag {fbag!r} in {position!r}")
-            bag_hidden, bag = int(fbag[1:]), []
-        else:
-            bag_hidden = 0
-            bag = [] if fbag == "-" else [TILE_CHARS.find(ch.upper()) for ch in fbag]
-            if any(t < 0 for t in bag):
-                raise InvalidPositionError(f"crosswise: bad tile in bag {fbag!r} of {position!r}")
-        played_counts = _parse_tiles(fplayed, "played tiles", position)
-        if any(played_counts[t] for t in range(6)):
-            raise InvalidPositionError(f"crosswise: only action tiles are played aside, in {position!r}")
-        played = played_counts[6:]
-        if not fpasses.isdigit():
-            raise InvalidPositionError(f"crosswise: bad passes {fpasses!r} in {position!r}")
-        # the unseen tiles, dealt into the hidden places
-        pool_counts = list(TOTAL)
-        for c in board:
-            if c >= 0:
-                pool_counts[c] -= 1
-        for p in range(n):
-            for t in range(10):
-                pool_counts[t] -= hands[p][t]
-        for t in bag:
-            pool_counts[t] -= 1
-        for i in range(4):
-            pool_counts[6 + i] -= played[i]
-        if any(c < 0 for c in pool_counts):
-            raise InvalidPositionError(f"crosswise: position {position!r} uses more tiles than the set holds")
-        pool = [t for t in range(10) for _ in range(pool_counts[t])]
-        if len(pool) != sum(hidden) + bag_hidden:
-            raise InvalidPositionError(
-                f"crosswise: position {position!r} accounts for {54 - len(pool) + sum(hidden) + bag_hidden} "
-                f"tiles, the set has 54")
-        rng = random.Random(seed)
-        rng.shuffle(pool)
-        k = 0
-        for p in range(n):
-            for _ in range(hidden[p]):
-                hands[p][pool[k]] += 1
-                k += 1
-        bag = bag + pool[k:]
+        n, board, hands, known, bag, played, slot, passes = parse_position(position, self.players, seed)
         core = _core().CrosswiseCore()
         try:
-            core.setup(n, board, hands, known, bag, played, slot, int(fpasses))
+            core.setup(n, board, hands, known, bag, played, slot, passes)
         except (ValueError, OverflowError) as e:
             raise InvalidPositionError(f"{e} (position {position!r})") from None
         st = CrosswiseState(self, core)

@@ -50,22 +50,23 @@ import numpy as np
 from crossridor.engine.errors import CrossridorError, IllegalMoveError, InvalidMoveError
 from crossridor.engine.protocol import CHANCE, GameTraits, play_moves
 from crossridor.games.crosswise import game as cw
+from crossridor.games.crosswise import notation as nt
 from crossridor.games.learning import LearningGame, LearningState, check_action
 
-TILES = cw.TILE_CHARS
+TILES = nt.TILE_CHARS
 DRAW0, START0, NUM_ACTIONS = 2359, 2369, 2373
 OBS = 330
 ROW = 92
 
 
 def _all_codes() -> list[int]:
-    P, M, RM, RP, SW = cw.KIND_PLACE, cw.KIND_MOVE, cw.KIND_REMOVE, cw.KIND_REPLACE, cw.KIND_SWAP
+    P, M, RM, RP, SW = nt.KIND_PLACE, nt.KIND_MOVE, nt.KIND_REMOVE, nt.KIND_REPLACE, nt.KIND_SWAP
     codes = [a | (s << 6) | (P << 12) for a in range(36) for s in range(6)]
     codes += [a | (b << 6) | (M << 12) for a in range(36) for b in range(36) if b != a]
     codes += [a | (RM << 12) for a in range(36)]
     codes += [a | (s << 6) | (RP << 12) for a in range(36) for s in range(6)]
     codes += [a | (b << 6) | (SW << 12) for a in range(36) for b in range(a + 1, 36)]
-    codes.append(cw.PASS_CODE)
+    codes.append(nt.PASS_CODE)
     return codes
 
 
@@ -118,21 +119,21 @@ class Codec:
     def action_to_move(self, action):
         a = check_action(action, NUM_ACTIONS)
         if a < DRAW0:
-            return cw._move(_CODES[a])
+            return nt._move(_CODES[a])
         if a < START0:
             return Tile(a - DRAW0)
         return Start(a - START0)
 
     def move_to_action(self, move) -> int:
         if isinstance(move, str):
-            move = parse_chance(move) or cw.CrosswiseMove.parse(move)
+            move = parse_chance(move) or nt.CrosswiseMove.parse(move)
         if isinstance(move, Tile):
             return DRAW0 + move.tile
         if isinstance(move, Start):
             if not 0 <= move.seat < 4:
                 raise IllegalMoveError(f"crosswise: no seat {move.seat}")
             return START0 + move.seat
-        if not isinstance(move, cw.CrosswiseMove) or move.code not in _ID:
+        if not isinstance(move, nt.CrosswiseMove) or move.code not in _ID:
             raise InvalidMoveError(f"crosswise: not a move: {move!r}")
         return _ID[move.code]
 
@@ -165,9 +166,9 @@ class Codec:
         for code, mover, hand in log:
             kind, a, b = code >> 12, code & 63, (code >> 6) & 63
             out[k + kind] = 1
-            if kind != cw.KIND_PASS:
+            if kind != nt.KIND_PASS:
                 out[k + 6 + a] = 1
-                if kind != cw.KIND_REMOVE:
+                if kind != nt.KIND_REMOVE:
                     out[k + 42 + b] = 1
             out[k + 78 + (mover - player) % self.n] = 1
             out[k + 82:k + 92] = np.asarray(hand, dtype=np.float32) / 7
@@ -307,7 +308,7 @@ class ChanceCrosswiseState(LearningState):
 
     def _unseen(self) -> list[int]:
         """Tiles not on the board, in no hand, not played: the bag's contents."""
-        left = list(cw.TOTAL)
+        left = list(nt.TOTAL)
         if self.inner is None:
             hands = self.dealt
             board, played = [], [0] * 4
@@ -375,7 +376,7 @@ class ChanceCrosswiseState(LearningState):
         if self.pending is not None:
             self._draw(mv.tile)
             return
-        if isinstance(mv, str) or not isinstance(mv, cw.CrosswiseMove):
+        if isinstance(mv, str) or not isinstance(mv, nt.CrosswiseMove):
             mv = self.inner.parse_move(str(mv))
         probe = self.inner.clone()
         probe.play(mv)
@@ -442,7 +443,7 @@ class ChanceCrosswiseState(LearningState):
         dealing / playing, plus the pending move (public) before a draw."""
         self._check(player)
         if self.inner is None:
-            hands = ",".join(cw._tiles_text(h) if p == player else f"?{sum(h)}"
+            hands = ",".join(nt._tiles_text(h) if p == player else f"?{sum(h)}"
                              for p, h in enumerate(self.dealt))
             return f"{'/'.join(['......'] * 6)} - {hands} ?{sum(self._unseen())} - 0"
         view = self.inner.information_state(player)
@@ -475,7 +476,7 @@ class ChanceCrosswiseState(LearningState):
         if viewer is not None:
             self._check(viewer)
         if self.inner is None:
-            hands = "; ".join(f"seat {p}: " + (cw._tiles_text(h) if viewer in (None, p) else f"{sum(h)} hidden tiles")
+            hands = "; ".join(f"seat {p}: " + (nt._tiles_text(h) if viewer in (None, p) else f"{sum(h)} hidden tiles")
                               for p, h in enumerate(self.dealt))
             return f"dealing (chance): {hands}"
         text = self.inner.render(viewer)
