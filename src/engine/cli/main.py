@@ -73,7 +73,9 @@ def state_from_pgn(args):
     ply = len(record.moves) if args.ply is None else args.ply
     if not 0 <= ply <= len(record.moves):
         raise UsageError(f"--ply must be 0..{len(record.moves)} (plies of game {k}), got {ply}")
+    from crossridor.engine.options import refuse_file_options
     from crossridor.engine.registry import load_game
+    refuse_file_options(record.params, f"--pgn {args.pgn}: game {k}")
     return new_game_state(load_game(name, **record.params), record.moves[:ply], record.deal_seed)
 
 

@@ -87,6 +87,7 @@ from itertools import combinations
 
 from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
+from crossridor.engine.files import read_regular_file
 from crossridor.engine.options import check_options
 from crossridor.engine.protocol import CHANCE, SPECTATOR, TERMINAL, GameTraits, SearchResult, applied, play_moves
 from crossridor.games.learning import LearningGame, LearningState
@@ -167,6 +168,7 @@ FLIP, KEEP, LEAVE, STOP = Move("flip"), Move("keep"), Move("leave"), Move("stop"
 
 # ----------------------------------------------------------------------------- game
 
+MAX_DECK_BYTES = 2 ** 20      # a deck is a few kB
 _PARAMS = {"players": 2, "races": None, "deck_seed": 0, "deck_file": None, "deck_text": None, "max_stages": 20}
 
 
@@ -199,11 +201,11 @@ def load(**params) -> "KreuzUndQuer":
     if p["deck_file"] is not None:
         if not isinstance(p["deck_file"], str):
             raise UnknownGameError(f"kreuzundquer: deck_file must be a path, got {p['deck_file']!r}")
+        data = read_regular_file(p["deck_file"], "kreuzundquer: deck_file", MAX_DECK_BYTES, UnknownGameError)
         try:
-            with open(p["deck_file"], encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise UnknownGameError(f"kreuzundquer: cannot read deck_file {p['deck_file']!r}: {e.strerror}") from None
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UnknownGameError(f"kreuzundquer: deck_file {p['deck_file']!r} is not UTF-8 text") from None
         deck = parse_deck_text(text, where=p["deck_file"])
     elif p["deck_text"] is not None:
         if not isinstance(p["deck_text"], str):

@@ -28,6 +28,7 @@ from importlib import resources
 
 from crossridor.engine._core import Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, QuoridorWeights
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.files import read_regular_file
 
 MAGIC = b"CRQEVAL\0"
 VERSION = 2
@@ -35,6 +36,8 @@ READS = (1, 2)
 _HEADER = struct.Struct("<8sIIII")
 # The weights shipped in the package (see README, "Learned evaluation").
 SHIPPED = "quoridor_eval.bin"
+# the largest file a valid header can describe (any larger one is refused unread)
+MAX_WEIGHTS_BYTES = _HEADER.size + 4 * (Q_NUM_FEATURES + Q_MAX_HIDDEN_UNITS * (Q_NUM_FEATURES + 1)) + 4
 
 
 class WeightsError(CrossridorError):
@@ -113,11 +116,7 @@ def loads(data: bytes, source: str = "weights") -> tuple[Model, int]:
 
 
 def load(path: str) -> tuple[Model, int]:
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        raise WeightsError(f"cannot read weights file {path!r}: {exc.strerror or exc}") from None
+    data = read_regular_file(path, "weights file", MAX_WEIGHTS_BYTES, WeightsError)
     return loads(data, f"weights file {path!r}")
 
 
