@@ -113,8 +113,10 @@ def api(handler):
             return await handler(request)
         except searching.Busy as exc:
             return error(str(exc), 503)
-        except TooLarge as exc:
-            return error(str(exc), 413)
+        except TooLarge as exc:        # and close: the rest of the body is not read
+            response = error(str(exc), 413)
+            response.headers["connection"] = "close"
+            return response
         except USER_ERRORS as exc:
             return error(str(exc))
         except MemoryError:
@@ -310,6 +312,7 @@ def bind(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(128)             # connections made once "serving on" is printed wait, not fail
     except OSError:
         sock.close()
         raise
