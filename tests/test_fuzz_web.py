@@ -18,6 +18,7 @@ inputs; the count is printed with -s.)
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -31,6 +32,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+import crossridor  # noqa: E402
 from crossridor.engine.web.app import create_app  # noqa: E402
 from crossridor.engine.web.searching import Caps  # noqa: E402
 
@@ -76,8 +78,38 @@ def value(rng: random.Random, depth: int = 0):
     return {rng.choice(OPTION_KEYS + ["type", "game", "moves"]): value(rng, depth + 1) for _ in range(rng.randrange(4))}
 
 
+VALID = [("quoridor", {}), ("quoridor", {"size": 5}), ("crosswise", {}), ("crosswise", {"players": 3}),
+         ("qwatrobat", {}), ("kreuzundquer", {})]
+
+
+@functools.lru_cache(maxsize=None)
+def legal_line(k: int, seed: int) -> tuple:
+    """Moves of a random game of VALID[k] (seed 0 deal): inputs that get past
+    the first checks and reach the searches and the pictures."""
+    name, options = VALID[k]
+    state = crossridor.load_game(name, **options).new_state(None, seed=0)
+    rng, moves = random.Random(seed), []
+    for _ in range(rng.randrange(12)):
+        if state.is_terminal():
+            break
+        move = (rng.choice([m for m, _ in state.chance_outcomes()]) if state.current_player < 0
+                else rng.choice(list(state.legal_moves())))
+        moves.append(str(move))
+        state.play(move)
+    return tuple(moves)
+
+
 def message(rng: random.Random) -> dict:
-    """A page's message (or POST body), mostly well-formed with a few bad fields."""
+    """A page's message (or POST body): half a valid position with one field
+    changed, half random fields."""
+    if rng.random() < 0.5:
+        k = rng.randrange(len(VALID))
+        msg = {"type": rng.choice(["new", "analyse", "move", "hint", "undo"]), "game": VALID[k][0],
+               "options": dict(VALID[k][1]), "seed": 0, "moves": list(legal_line(k, rng.randrange(20))),
+               "engine": rng.choice(ENGINES[:6]), "viewer": rng.choice([None, 0, 1]), "legal": True}
+        key = rng.choice(["seed", "engine", "viewer", "moves", "options", "search_seed", "seats", "move", "run"])
+        msg[key] = rng.choice(ENGINES) if key == "engine" else value(rng)
+        return msg
     msg = {"type": rng.choice(TYPES), "game": rng.choice(GAMES)}
     if rng.random() < 0.6:
         msg["options"] = {rng.choice(OPTION_KEYS): value(rng) for _ in range(rng.randrange(3))}
