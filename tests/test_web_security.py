@@ -252,3 +252,26 @@ def test_a_full_search_queue_answers_busy(monkeypatch):
     with TestClient(create_app(host="testserver")) as client:
         r = client.post("/api/best", json={"game": "quoridor", "engine": "alphabeta:depth=1"})
         assert r.status_code == 503 and r.json()["error"].startswith("busy")
+
+
+def test_memory_errors_are_json(monkeypatch):
+    """Finding 6: memory errors came back as a plain-text 500."""
+    from crossridor.engine.web import app as web_app
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    def no_memory(data):
+        raise MemoryError
+    monkeypatch.setattr(web_app, "make_state", no_memory)
+    with TestClient(web_app.create_app(host="testserver"), raise_server_exceptions=False) as client:
+        r = client.post("/api/render", json={"game": "quoridor"})
+        assert r.status_code == 503 and r.json() == {"error": "out of memory"}
+
+
+@pytest.mark.parametrize("args", [["--max-time", "0"], ["--max-time", "nan"], ["--max-tabs", "0"],
+                                  ["--allow-origin", "evil.example"], ["--allow-origin", "http://a/b"]])
+def test_serve_flags_are_checked(args, capsys):
+    from crossridor.engine.cli.main import main
+    assert main(["serve", "--port", "0", *args]) == 2
+    assert "serve" not in capsys.readouterr().out
