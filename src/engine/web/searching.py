@@ -27,7 +27,7 @@ from crossridor.engine.match.workers import EngineSpec
 # Searches running at once (the C searches release the GIL) and searches
 # waiting for a thread; beyond both, a page is told the server is busy.
 SEARCH_THREADS = int(os.environ.get("CROSSRIDOR_SEARCH_THREADS", str(max(2, os.cpu_count() or 2))))
-SEARCH_QUEUE = 4 * SEARCH_THREADS
+SEARCH_QUEUE = int(os.environ.get("CROSSRIDOR_SEARCH_QUEUE", "32"))
 ANALYSIS_CHUNKS = (0.25, 0.5, 1.0, 2.0)   # open-ended analysis: chunk lengths, the last repeats
 
 
