@@ -160,8 +160,8 @@ def test_a_closed_tab_stops_its_search(client):
         ws.receive_json()
         ws.receive_json()                 # an info line: the search is running
         assert searching.running() == 1
-    assert wait_for(lambda: searching.running() == 0)
-    assert client.get("/api/health").json()["tabs"] == 0
+    # the tab is gone once its search thread has ended
+    assert wait_for(lambda: searching.running() == 0 and client.get("/api/health").json()["tabs"] == 0)
 
 
 def test_replay_a_records_file(client, tmp_path):
@@ -199,7 +199,7 @@ def play_through_server(client, game, options, engine, seed):
                 break
             assert msg["legal"] and msg["view"]["to_move"] == 0
             ws.send_json({"type": "move", "move": rng.choice(msg["legal"])["move"]})
-        tab = next(iter(app.state.tabs))
+        tab = next(t for t in app.state.tabs if t.state is not None and t.state.game.name == game)
         final = tab.state.clone()
     return messages, final
 

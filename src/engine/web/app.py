@@ -271,8 +271,8 @@ async def websocket(ws: WebSocket):
     except WebSocketDisconnect:
         pass
     finally:
-        await tab.close()            # the tab went away: stop its search
         tabs.discard(tab)
+        await tab.close()            # the tab went away: stop its search (set at once, even if cancelled)
 
 
 async def internal_error(request: Request, exc: Exception) -> JSONResponse:
