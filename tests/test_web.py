@@ -26,7 +26,7 @@ from crossridor.games.svg import picture  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app()) as c:
+    with TestClient(create_app(host="testserver")) as c:   # the test client's Host
         yield c
 
 
@@ -65,7 +65,7 @@ def test_best_and_bad_input(client):
                         ({"game": "quoridor", "options": {"size": 4}}, "size")]:
         r = client.post("/api/best", json=body)
         assert r.status_code == 400 and words in r.json()["error"], r.json()
-    r = client.post("/api/best", content=b"{not json")
+    r = client.post("/api/best", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 400 and "not JSON" in r.json()["error"]
 
 
@@ -156,12 +156,12 @@ def wait_for(cond, timeout=20.0):
 
 def test_a_closed_tab_stops_its_search(client):
     with client.websocket_connect("/ws") as ws:
-        ws.send_json({"type": "analyse", "game": "quoridor", "moves": [], "engine": "alphabeta:time=100"})
+        ws.send_json({"type": "analyse", "game": "quoridor", "moves": [], "engine": "alphabeta:time=25"})
         ws.receive_json()
         ws.receive_json()                 # an info line: the search is running
         assert searching.running() == 1
-    assert wait_for(lambda: searching.running() == 0)
-    assert client.get("/api/health").json()["tabs"] == 0
+    # the tab is gone once its search thread has ended
+    assert wait_for(lambda: searching.running() == 0 and client.get("/api/health").json()["tabs"] == 0)
 
 
 def test_replay_a_records_file(client, tmp_path):
@@ -169,13 +169,13 @@ def test_replay_a_records_file(client, tmp_path):
     assert main(["match", "quoridor", "--size", "5", "--engine", "random", "--engine", "greedy", "--games", "2",
                  "--concurrency", "1", "--seed", "1", "--records", str(records)]) == 0
     text = records.read_text() + "this is not json\n"
-    data = client.post("/api/replay", content=text.encode()).json()
+    data = client.post("/api/replay", json={"records": text}).json()
     assert len(data["games"]) == 2 and len(data["errors"]) == 1
     g = data["games"][0]
     final = client.post("/api/render", json={"game": g["game"], "options": g["options"], "seed": g["seed"],
                                              "moves": g["moves"]}).json()
     assert final["view"]["over"] and final["view"]["history"] == g["moves"]
-    assert client.post("/api/replay", content=b"").status_code == 400
+    assert client.post("/api/replay", json={"records": ""}).status_code == 400
 
 
 # --- hidden information ------------------------------------------------------------------------
@@ -199,7 +199,7 @@ def play_through_server(client, game, options, engine, seed):
                 break
             assert msg["legal"] and msg["view"]["to_move"] == 0
             ws.send_json({"type": "move", "move": rng.choice(msg["legal"])["move"]})
-        tab = next(iter(app.state.tabs))
+        tab = next(t for t in app.state.tabs if t.state is not None and t.state.game.name == game)
         final = tab.state.clone()
     return messages, final
 

@@ -14,7 +14,12 @@ A schema maps each option to its kind:
   reaches the band of forced wins.
 
 Values come from Python or from the command line (`-e key=value`, already
-converted to int/float/bool/str)."""
+converted to int/float/bool/str).
+
+Options that read a file (`FILE_OPTIONS`) are for the command line and the
+Python API only: whatever comes from outside the user's own hand (a web
+page, a PGN or records file, a UCI `setoption`) goes through
+`refuse_file_options`, so that no path named there is ever opened."""
 
 from __future__ import annotations
 
@@ -26,6 +31,18 @@ C_INT = 2 ** 31 - 1          # the largest value of a C int
 C_LLONG = 2 ** 63 - 1        # of a C long long
 CALLABLE_OR_NONE = (callable, None)
 FLAG = "flag"
+# game and search options that name a file to read: Kreuz & Quer's deck,
+# Quoridor's learned weights
+FILE_OPTIONS = frozenset({"deck_file", "eval_file"})
+
+
+def refuse_file_options(options, where: str) -> None:
+    """CrossridorError naming the first file-reading option in `options`
+    (a mapping or names), said to come from `where`."""
+    named = sorted(FILE_OPTIONS.intersection(options))
+    if named:
+        raise CrossridorError(f"{where}: option {named[0]} reads a file: options that read files are "
+                              f"for the command line and the Python API only")
 
 
 def check_options(algorithm: str, options: dict, schema: dict, defaults: dict | None = None) -> dict:

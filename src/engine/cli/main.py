@@ -73,7 +73,9 @@ def state_from_pgn(args):
     ply = len(record.moves) if args.ply is None else args.ply
     if not 0 <= ply <= len(record.moves):
         raise UsageError(f"--ply must be 0..{len(record.moves)} (plies of game {k}), got {ply}")
+    from crossridor.engine.options import refuse_file_options
     from crossridor.engine.registry import load_game
+    refuse_file_options(record.params, f"--pgn {args.pgn}: game {k}")
     return new_game_state(load_game(name, **record.params), record.moves[:ply], record.deal_seed)
 
 
@@ -209,14 +211,24 @@ def cmd_rules(args) -> int:
 def cmd_serve(args) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, got {args.port}")
+    if not (0 < args.max_time <= 3600):
+        raise UsageError(f"--max-time must be in (0, 3600] seconds, got {args.max_time:g}")
+    if not 1 <= args.max_tabs <= 10000:
+        raise UsageError(f"--max-tabs must be 1..10000, got {args.max_tabs}")
+    for origin in args.allow_origin:
+        if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
+            raise UsageError(f"--allow-origin takes an origin like https://example.org or "
+                             f"http://host:8000, got {origin!r}")
     try:
         from crossridor.engine.web.app import serve
+        from crossridor.engine.web.searching import Caps
     except ImportError as exc:
         raise UsageError(f'serve needs the web extra: pip install "crossridor[web]" ({exc})') from None
     def ready(port):
         print(f"crossridor: serving on http://{args.host}:{port}/ (Ctrl-C stops)", flush=True)
     try:
-        serve(args.host, args.port, on_ready=ready)
+        serve(args.host, args.port, on_ready=ready, allow_origins=args.allow_origin,
+              caps=Caps(time=args.max_time), max_tabs=args.max_tabs)
     except OSError as exc:
         raise UsageError(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}") from None
     return 0
@@ -313,6 +325,14 @@ def build_parser() -> ArgumentParser:
     p = sub.add_parser("serve", help="a local web app: play, analyse and replay in a browser")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="another origin whose pages may use the server, e.g. https://example.org "
+                        "(repeatable; see SECURITY.md)")
+    p.add_argument("--max-time", type=float, default=30.0, metavar="SECONDS",
+                   help="longest search a page may ask for (default 30); depth, nodes, sims, threads, "
+                        "hash and clocks are capped to match")
+    p.add_argument("--max-tabs", type=int, default=32, metavar="N",
+                   help="open WebSockets (browser tabs) at most (default 32)")
     p.set_defaults(func=cmd_serve)
 
     cli_match.add_parsers(sub)

@@ -40,6 +40,7 @@ import threading
 from typing import TextIO
 
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.options import refuse_file_options
 from crossridor.engine.stop import Stop
 from crossridor.engine.protocol import Clock, Limits
 from crossridor.engine.search_api import MAX_THREADS, algorithm_names, search
@@ -196,6 +197,7 @@ class UciSession:
             from crossridor.engine.cli.common import convert_value
             if key in ("seed", "stop", "on_iteration"):
                 raise UciError(f"{name}: not an option")
+            refuse_file_options([key], "UCI")
             if value == "":
                 self.options.pop(key, None)     # an empty value restores the default
             else:

@@ -3,19 +3,23 @@
 Routes: `/` the page; `/static/*` its files; `GET /api/games` the games,
 their options and the algorithms; `POST /api/best` one search; `POST
 /api/render` a position's picture (positions the page sets up itself, e.g.
-for replay); `POST /api/replay` the games of a match records file (JSONL);
+for replay); `POST /api/replay` the games of a match records file ({"records": its JSONL
+text});
 `GET /api/health`; and `/ws`, one WebSocket per tab for play and analysis
 (`sessions.Tab`). Searches run in worker threads (`searching`), so the
-event loop keeps serving other tabs while the engine thinks.
+event loop keeps serving other tabs while the engine thinks. The trust
+boundary (Host/Origin checks, caps, no file options) is in SECURITY.md.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -23,15 +27,20 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.options import refuse_file_options
 from crossridor.engine.registry import game_names
 from crossridor.engine.search_api import algorithm_names
 from crossridor.engine.stop import Stop
 from crossridor.engine.match.workers import GameRecord, new_game_state, resolve_game
 from crossridor.engine.web import searching
-from crossridor.engine.web.sessions import Tab, legal_list, make_state, state_message
+from crossridor.engine.web.guard import Guard
+from crossridor.engine.web.sessions import MAX_MOVES, Tab, legal_list, make_state, seed_value, state_message
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 20 * 1024 * 1024          # a records file of a few thousand games
+MAX_MESSAGE = 256 * 1024             # one WebSocket message (a position and its moves)
+MAX_TABS = 32                        # open WebSockets
+MAX_RECORDS = 20_000                 # games in one records file
 
 # What the page offers for each game (`crossridor.load_game` validates).
 GAMES = {
@@ -43,33 +52,75 @@ GAMES = {
     "kreuzundquer": {"options": {"players": [2, 3, 4], "races": None, "deck_seed": None},
                      "engine": "greedy"},
 }
-USER_ERRORS = (CrossridorError, ValueError, KeyError, TypeError)
+USER_ERRORS = (CrossridorError, ValueError, KeyError, TypeError, OverflowError, RecursionError)
 
 
 def error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def json_body(request: Request) -> dict:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise CrossridorError(f"request too large (at most {MAX_BODY // 2 ** 20} MB)")
+def _no_constant(name: str):
+    raise CrossridorError(f"{name} is not a JSON number")
+
+
+def parse_json(text: str | bytes):
+    """A JSON value from a page: NaN/Infinity, numbers of more than 4300
+    digits and nesting too deep to parse are one clear error."""
     try:
-        data = json.loads(body or b"{}")
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise CrossridorError(f"the request is not JSON: {exc.msg} at line {exc.lineno}") from None
+        raise CrossridorError(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise CrossridorError("not JSON this server reads: nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise CrossridorError(f"not JSON this server reads: {str(exc)[:80]}") from None
+
+
+async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The body, read chunk by chunk and refused as soon as it passes `limit`."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise CrossridorError("requests are JSON: send Content-Type: application/json")
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise TooLarge(f"request too large (at most {limit // 2 ** 20} MB)")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise TooLarge(f"request too large (at most {limit // 2 ** 20} MB)")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+class TooLarge(CrossridorError):
+    pass
+
+
+async def json_body(request: Request) -> dict:
+    body = await read_body(request)
+    data = parse_json(body or b"{}")
     if not isinstance(data, dict):
         raise CrossridorError("the request must be a JSON object")
     return data
 
 
 def api(handler):
-    """Bad input -> 400 with one line of JSON, never a traceback."""
+    """Bad input -> 400 with one line of JSON, never a traceback; a busy
+    server 503, a body too large 413, memory running out 503."""
     async def wrapped(request: Request):
         try:
             return await handler(request)
+        except searching.Busy as exc:
+            return error(str(exc), 503)
+        except TooLarge as exc:        # and close: the rest of the body is not read
+            response = error(str(exc), 413)
+            response.headers["connection"] = "close"
+            return response
         except USER_ERRORS as exc:
             return error(str(exc))
+        except MemoryError:
+            return error("out of memory", 503)
     return wrapped
 
 
@@ -90,6 +141,16 @@ async def health(request: Request):
     return JSONResponse({"ok": True, "searches": searching.running(), "tabs": len(request.app.state.tabs)})
 
 
+async def stop_on_disconnect(request: Request, stop: Stop) -> None:
+    """Set `stop` when the client goes away (the body is read: the next
+    message is the disconnect)."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            stop.set()
+            return
+
+
 @api
 async def best(request: Request):
     """{game, options, moves|position, seed, engine} -> the engine's move."""
@@ -97,13 +158,15 @@ async def best(request: Request):
     state = make_state(data)
     if state.is_terminal():
         raise CrossridorError("the game is over: there is no move to search")
-    spec = searching.check_spec(str(data.get("engine") or "alphabeta:time=1"))
+    spec = request.app.state.caps.check(str(data.get("engine") or "alphabeta:time=1"))
+    seed = seed_value(data.get("search_seed"), "search_seed")
     stop = request.app.state.new_stop()
+    watch = asyncio.ensure_future(stop_on_disconnect(request, stop))
     try:
-        result = await searching.in_thread(searching.stoppable_search, state.clone(), spec,
-                                           data.get("search_seed"), stop)
+        result = await searching.in_thread(searching.stoppable_search, state.clone(), spec, seed, stop)
     finally:
         stop.set()
+        watch.cancel()
     return JSONResponse(result.as_dict() if result else {"move": None})
 
 
@@ -119,41 +182,64 @@ async def render(request: Request):
 
 @api
 async def replay(request: Request):
-    """A match records file (one JSON object a line) -> its games, each
-    checked by replaying its moves."""
-    body = (await request.body()).decode("utf-8", errors="replace")
-    if len(body) > MAX_BODY:
-        raise CrossridorError(f"records file too large (at most {MAX_BODY // 2 ** 20} MB)")
+    """{"records": a match records file (one JSON object a line)} -> its
+    games, each checked by replaying its moves (in a thread: a big file must
+    not hold up the other tabs)."""
+    records = (await json_body(request)).get("records")
+    if not isinstance(records, str):
+        raise CrossridorError('give {"records": the text of a records file}')
+    return JSONResponse(await run_in_threadpool(replay_records, records))
+
+
+def replay_records(text: str) -> dict:
     out, errors = [], []
-    for lineno, line in enumerate(body.splitlines(), 1):
+    for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        if len(out) + len(errors) >= MAX_RECORDS:
+            errors.append(f"line {lineno}: only the first {MAX_RECORDS} records are read")
+            break
         try:
-            rec = GameRecord.from_dict(json.loads(line))
+            raw = parse_json(line)
+            if not isinstance(raw, dict):
+                raise TypeError("not an object")
+            rec = GameRecord.from_dict(raw)
+            if not isinstance(rec.params, dict):
+                raise TypeError("params is not an object")
+            refuse_file_options(rec.params, "record")
+            if not isinstance(rec.moves, list) or len(rec.moves) > MAX_MOVES:
+                raise CrossridorError(f"moves must be a list of at most {MAX_MOVES}")
+            deal_seed = seed_value(rec.deal_seed, "deal_seed")
             game = resolve_game(rec.game, rec.params)
-            dealt = rec.deal_seed is not None and (game.traits.chance or game.traits.hidden_information)
-            state = game.new_state(None, seed=rec.deal_seed) if dealt else new_game_state(game)
+            dealt = deal_seed is not None and (game.traits.chance or game.traits.hidden_information)
+            state = game.new_state(None, seed=deal_seed) if dealt else new_game_state(game)
             for ply, move in enumerate(rec.moves):
                 try:
-                    state.play(move)
+                    state.play(str(move))
                 except ValueError as exc:
-                    raise CrossridorError(f"move {ply + 1} ({move}): {exc}") from None
-        except (json.JSONDecodeError, TypeError) as exc:
-            errors.append(f"line {lineno}: not a game record ({exc})")
+                    raise CrossridorError(f"move {ply + 1} ({str(move)[:20]}): {exc}") from None
+        except (TypeError, AttributeError) as exc:
+            errors.append(f"line {lineno}: not a game record ({str(exc)[:80]})")
             continue
         except USER_ERRORS as exc:
-            errors.append(f"line {lineno}: {exc}")
+            errors.append(f"line {lineno}: {str(exc)[:200]}")
             continue
-        seed = rec.deal_seed if dealt else None
+        seed = deal_seed if dealt else None
         out.append({"index": rec.index, "game": rec.game, "options": rec.params, "seed": seed,
                     "engines": rec.engines, "result": rec.result, "reason": rec.reason, "moves": rec.moves})
     if not out and not errors:
         raise CrossridorError("the file holds no game records")
-    return JSONResponse({"games": out, "errors": errors[:20]})
+    return {"games": out, "errors": errors[:20]}
 
 
 async def websocket(ws: WebSocket):
+    tabs = ws.app.state.tabs
     await ws.accept()
+    if len(tabs) >= ws.app.state.max_tabs:
+        await ws.send_json({"type": "error", "message": f"too many open tabs (at most {ws.app.state.max_tabs}): "
+                                                       f"close one and reload"})
+        await ws.close(code=1013)
+        return
 
     async def send(msg: dict) -> None:
         try:
@@ -161,29 +247,44 @@ async def websocket(ws: WebSocket):
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass                      # the tab has gone; its search is being stopped
 
-    tab = Tab(send)
-    ws.app.state.tabs.add(tab)
+    tab = Tab(send, ws.app.state.caps)
+    tabs.add(tab)
     try:
         while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
             try:
-                msg = await ws.receive_json()
-            except (json.JSONDecodeError, UnicodeDecodeError, KeyError):
-                await send({"type": "error", "message": "messages are JSON objects"})
-                continue
-            try:
+                text = message.get("text")
+                if text is None or len(text) > MAX_MESSAGE:
+                    raise CrossridorError(f"messages are JSON objects in text frames of at most {MAX_MESSAGE} bytes")
+                msg = parse_json(text)
                 if not isinstance(msg, dict):
                     raise CrossridorError("messages are JSON objects")
                 await tab.handle(msg)
             except USER_ERRORS as exc:
-                await send({"type": "error", "message": str(exc)})
+                await send({"type": "error", "message": str(exc)[:300]})
+            except MemoryError:
+                await send({"type": "error", "message": "out of memory"})
+            except Exception as exc:  # noqa: BLE001 - one bad message must not end the tab
+                await send({"type": "error", "message": f"internal error: {type(exc).__name__}"})
     except WebSocketDisconnect:
         pass
     finally:
-        await tab.close()            # the tab went away: stop its search
-        ws.app.state.tabs.discard(tab)
+        tabs.discard(tab)
+        await tab.close()            # the tab went away: stop its search (set at once, even if cancelled)
 
 
-def create_app() -> Starlette:
+async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+    """Whatever escaped a route: JSON, like every other answer."""
+    return error("out of memory" if isinstance(exc, MemoryError) else "internal error", 500)
+
+
+def create_app(host: str = "127.0.0.1", port: int | None = None, allow_origins=(),
+               caps: searching.Caps = searching.Caps(), max_tabs: int = MAX_TABS,
+               max_requests: int = 64) -> Starlette:
+    """The app behind its Guard (Host and Origin checks, see guard.py);
+    `port` None accepts any port (the test client)."""
     app = Starlette(routes=[
         Route("/", index),
         Route("/favicon.ico", favicon),
@@ -194,9 +295,12 @@ def create_app() -> Starlette:
         Route("/api/replay", replay, methods=["POST"]),
         WebSocketRoute("/ws", websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ])
+    ], exception_handlers={Exception: internal_error})
     app.state.tabs = set()
     app.state.new_stop = Stop
+    app.state.caps = caps
+    app.state.max_tabs = max_tabs
+    app.add_middleware(Guard, host=host, port=port, allow_origins=tuple(allow_origins), max_requests=max_requests)
     return app
 
 
@@ -208,19 +312,25 @@ def bind(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(128)             # connections made once "serving on" is printed wait, not fail
     except OSError:
         sock.close()
         raise
     return sock
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, on_ready=None) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, on_ready=None, allow_origins=(),
+          caps: searching.Caps = searching.Caps(), max_tabs: int = MAX_TABS) -> None:
     import uvicorn
     sock = bind(host, port)
+    bound = sock.getsockname()[1]
     if on_ready is not None:
-        on_ready(sock.getsockname()[1])
-    # open WebSockets (idle tabs) must not hold up Ctrl-C or SIGTERM for long
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", timeout_graceful_shutdown=2))
+        on_ready(bound)
+    app = create_app(host, bound, allow_origins, caps, max_tabs)
+    # open WebSockets (idle tabs) must not hold up Ctrl-C or SIGTERM for long;
+    # limit_concurrency is a backstop far above the app's own JSON caps
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2,
+                                           ws_max_size=MAX_MESSAGE, limit_concurrency=4 * (max_tabs + 64)))
     server.run(sockets=[sock])
 
 

@@ -14,24 +14,63 @@ import asyncio
 import concurrent.futures
 import os
 import threading
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import Limits, SearchResult
 from crossridor.engine.search_api import search
 from crossridor.engine.stop import Stop
 from crossridor.engine.match.workers import EngineSpec
 
-# Enough threads that tabs waiting on the engine do not queue behind each
-# other; the searches' own time limits bound the work.
-SEARCH_THREADS = int(os.environ.get("CROSSRIDOR_SEARCH_THREADS", "32"))
-MAX_SECONDS = 120.0           # longest search a page may ask for
+# Searches running at once (the C searches release the GIL) and searches
+# waiting for a thread; beyond both, a page is told the server is busy.
+SEARCH_THREADS = int(os.environ.get("CROSSRIDOR_SEARCH_THREADS", str(max(2, os.cpu_count() or 2))))
+SEARCH_QUEUE = int(os.environ.get("CROSSRIDOR_SEARCH_QUEUE", "32"))
 ANALYSIS_CHUNKS = (0.25, 0.5, 1.0, 2.0)   # open-ended analysis: chunk lengths, the last repeats
-CHUNKED_ALGORITHMS_LIMIT = 600.0         # open-ended analysis stops after this many seconds
+
+
+@dataclass(frozen=True)
+class Caps:
+    """What a page may ask of a search (serve --max-time sets `time`; the
+    others follow from it: no search can outlast `time`)."""
+    time: float = 30.0                 # seconds of one search, and of an open-ended analysis
+    depth: int = 64
+    counts: int = 10 ** 9              # nodes or simulations
+    threads: int = max(1, min(8, os.cpu_count() or 1))
+    hash: int = 256                    # MB (Quoridor) or table entries (Python alpha-beta)
+    clock_factor: float = 10.0         # a clock (tc) of at most factor * time per game
+
+    def check(self, text: str) -> EngineSpec:
+        """An engine spec from a page, within the caps, with `time` always
+        set (a depth, node or clock budget then ends within it too)."""
+        spec = EngineSpec.parse(text)
+        if spec.algorithm == "uci":
+            raise CrossridorError(f"engine {text!r}: outside engines are for the command line only")
+        options = dict(spec.options)
+        refuse_file_options(options, f"engine {text!r}")
+        lim = spec.limits
+        for name, value, cap in (("time", lim.time, self.time), ("depth", lim.depth, self.depth),
+                                 ("nodes", lim.nodes, self.counts), ("sims", lim.sims, self.counts),
+                                 ("threads", options.get("threads"), self.threads),
+                                 ("hash", options.get("hash"), self.hash)):
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value > cap:
+                raise CrossridorError(f"engine {text!r}: {name} is at most {cap:g} here")
+        if spec.tc is not None and lim.clock is not None and \
+                lim.clock.time_left + lim.clock.increment > self.clock_factor * self.time:
+            raise CrossridorError(f"engine {text!r}: tc is at most {self.clock_factor * self.time:g} s here")
+        return replace(spec, limits=replace(lim, time=min(lim.time or self.time, self.time)))
+
+
+class Busy(CrossridorError):
+    """Every search thread is busy and the queue is full."""
+
 
 _pool: concurrent.futures.ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 _running = 0                  # searches running now; changed under _pool_lock
+_pending = 0                  # searches running or queued; changed under _pool_lock
 
 
 def pool() -> concurrent.futures.ThreadPoolExecutor:
@@ -45,6 +84,29 @@ def pool() -> concurrent.futures.ThreadPoolExecutor:
 def running() -> int:
     """Searches running now (for /api/health)."""
     return _running
+
+
+def submit(fn, *args) -> concurrent.futures.Future:
+    """Queue `fn(*args)` in the search pool, or Busy."""
+    global _pending
+    executor = pool()
+    with _pool_lock:
+        if _pending >= SEARCH_THREADS + SEARCH_QUEUE:
+            raise Busy(f"busy: {_pending} searches are running or waiting; try again shortly")
+        _pending += 1
+    try:
+        job = executor.submit(fn, *args)
+    except BaseException:
+        _done(None)
+        raise
+    job.add_done_callback(_done)
+    return job
+
+
+def _done(_job) -> None:
+    global _pending
+    with _pool_lock:
+        _pending -= 1
 
 
 class Stopped(Exception):
@@ -84,20 +146,20 @@ def stoppable_search(state, spec: EngineSpec, seed: int | None, stop: Stop,
             _running -= 1
 
 
-def analysis_spec(spec: EngineSpec) -> EngineSpec:
-    """An engine spec for open-ended analysis: the given limits, or a long
-    time limit that `stop` cuts short."""
+def analysis_spec(spec: EngineSpec, caps: Caps) -> EngineSpec:
+    """An engine spec for open-ended analysis: the given limits, or the
+    longest search allowed, which `stop` cuts short."""
     if spec.explicit_limits:
         return spec
-    return replace(spec, limits=Limits(time=CHUNKED_ALGORITHMS_LIMIT))
+    return replace(spec, limits=Limits(time=caps.time))
 
 
 def analyse(state, spec: EngineSpec, seed: int | None, stop: Stop,
-            on_info: Callable[[SearchResult], None]) -> SearchResult | None:
+            on_info: Callable[[SearchResult], None], caps: Caps) -> SearchResult | None:
     """Open-ended analysis until `stop`: one iterative search where it
     reports its depths, else repeated searches of growing length (each
     reported as an info line) while the total stays within the limit."""
-    spec = analysis_spec(spec)
+    spec = analysis_spec(spec, caps)
     if spec.algorithm == "alphabeta" and type(state).__name__ == "QuoridorState":
         return stoppable_search(state, spec, seed, stop, on_info)
     total = spec.limits.time
@@ -121,14 +183,6 @@ def analyse(state, spec: EngineSpec, seed: int | None, stop: Stop,
 
 
 async def in_thread(fn, *args):
-    """Run `fn(*args)` in the search pool without blocking the event loop."""
-    return await asyncio.get_running_loop().run_in_executor(pool(), fn, *args)
-
-
-def check_spec(text: str) -> EngineSpec:
-    """An engine spec from a page, with its time bounded."""
-    spec = EngineSpec.parse(text)
-    t = spec.limits.time
-    if t is not None and t > MAX_SECONDS:
-        raise ValueError(f"engine {text!r}: time is at most {MAX_SECONDS:g} s here")
-    return spec
+    """Run `fn(*args)` in the search pool without blocking the event loop
+    (Busy if the pool and its queue are full)."""
+    return await asyncio.wrap_future(submit(fn, *args))

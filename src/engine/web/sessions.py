@@ -11,33 +11,56 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 from typing import Awaitable, Callable
 
 from crossridor.games.svg import click_paths, picture
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import CHANCE, SearchResult
 from crossridor.engine.registry import load_game
 from crossridor.engine.stop import Stop
 from crossridor.engine.match.workers import derive_seed, winner_seat
-from crossridor.engine.web.searching import analyse, check_spec, in_thread, stoppable_search
+from crossridor.engine.web.searching import Caps, analyse, submit, stoppable_search
 
 MAX_PLIES = 1000           # a game longer than this is stopped (a draw)
 
 Send = Callable[[dict], Awaitable[None]]
 
 
+MAX_MOVES = 2000           # moves a page may give for one position
+MAX_SEED = 2 ** 64 - 1
+PAGE_REFUSED_OPTIONS = {"chance": "the chance variants are for learning agents"}
+
+
+def seed_value(value, name: str = "seed") -> int | None:
+    """A seed from a page: None or an integer in [0, 2^64)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+        raise CrossridorError(f"{name} must be an integer in [0, 2^64), got {str(value)[:40]}")
+    return value
+
+
 def make_state(msg: dict):
     """The game and position a page asks for: game, options, and moves (a
-    list or the CLI's text) or a position string; seed for a deal."""
+    list or the CLI's text) or a position string; seed for a deal. No option
+    that reads a file (see SECURITY.md)."""
     options = msg.get("options") or {}
     if not isinstance(options, dict):
         raise CrossridorError("options must be an object of name: value")
+    refuse_file_options(options, "the web app")
+    for name, why in PAGE_REFUSED_OPTIONS.items():
+        if name in options:
+            raise CrossridorError(f"option {name} is not offered here: {why}")
     game = load_game(str(msg.get("game", "")), **options)
-    seed = msg.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise CrossridorError(f"seed must be an integer, got {seed!r}")
+    seed = seed_value(msg.get("seed"))
     position = msg.get("position")
     moves = msg.get("moves") or []
+    if not isinstance(moves, (str, list)):
+        raise CrossridorError("moves must be a list of moves or a text")
+    if len(moves if isinstance(moves, list) else moves.split()) > MAX_MOVES:
+        raise CrossridorError(f"at most {MAX_MOVES} moves here")
     if position:
         if moves:
             raise CrossridorError("give moves or a position, not both")
@@ -95,8 +118,10 @@ def result_text(state, humans) -> str:
 class Tab:
     """One WebSocket: at most one game and one search at a time."""
 
-    def __init__(self, send: Send):
+    def __init__(self, send: Send, caps: Caps = Caps()):
         self.send = send
+        self.caps = caps
+        self.job = None            # the search thread of this tab (one at a time)
         self.mode = None
         self.state = None
         self.humans: list[int] = []
@@ -121,7 +146,18 @@ class Tab:
                 await task
             except (asyncio.CancelledError, Exception):
                 pass
+        job, self.job = self.job, None
+        if job is not None and not job.done():     # its thread ends at its next check
+            try:
+                await asyncio.wrap_future(job)
+            except Exception:  # noqa: BLE001 - a stopped search's failure concerns no one
+                pass
         self.stop = Stop()
+
+    async def search(self, fn, *args):
+        """`fn(*args)` in the search pool: this tab's one search."""
+        self.job = submit(fn, *args)
+        return await asyncio.wrap_future(self.job)
 
     async def close(self) -> None:
         await self.cancel()
@@ -136,8 +172,10 @@ class Tab:
             raise
         except ValueError as exc:                # bad engine options and the like
             await self.send({"type": "error", "message": str(exc)})
+        except MemoryError:
+            await self.send({"type": "error", "message": "out of memory"})
         except Exception as exc:  # noqa: BLE001 - reported to the page, the server goes on
-            await self.send({"type": "error", "message": f"internal error: {type(exc).__name__}: {exc}"})
+            await self.send({"type": "error", "message": f"internal error: {type(exc).__name__}"})
 
     # --- messages from the page
     async def handle(self, msg: dict) -> None:
@@ -156,11 +194,12 @@ class Tab:
         if not isinstance(seats, list) or not seats or not all(
                 isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in seats):
             raise CrossridorError(f"seats must be a non-empty list of seats 0..{n - 1}")
-        self.spec = check_spec(str(msg.get("engine") or default_engine(state)))
+        self.spec = self.caps.check(str(msg.get("engine") or default_engine(state)))
         self.mode = "play"
         self.humans = sorted(set(seats))
-        seed = msg.get("seed")
-        self.seed = random.SystemRandom().randrange(2 ** 32) if seed is None else int(seed)
+        seed = seed_value(msg.get("seed"))
+        # 64 secret bits: a hand seen must not narrow the deal to a few seeds
+        self.seed = secrets.randbits(64) if seed is None else seed
         if state.game.traits.hidden_information:   # the deal comes from the session's seed
             state = state.game.new_state(None, seed=self.seed)
         self.state = state
@@ -201,8 +240,8 @@ class Tab:
                 move = self.chance_rng.choices([m for m, _ in outcomes], weights=[w for _, w in outcomes])[0]
             else:
                 await self.send(self._play_message(thinking=True))
-                result = await in_thread(stoppable_search, st.clone(), self.spec,
-                                         derive_seed(self.seed, self.plies), self.stop)
+                result = await self.search(stoppable_search, st.clone(), self.spec,
+                                           derive_seed(self.seed, self.plies), self.stop)
                 if result is None:
                     return
                 move = result.move
@@ -253,8 +292,8 @@ class Tab:
         async def run():
             # the search sees the whole state but plays from the seat's knowledge
             # (hidden-information searches sample what the seat cannot see)
-            result = await in_thread(stoppable_search, st.clone(), self.spec,
-                                     derive_seed(self.seed, "hint", self.plies), self.stop)
+            result = await self.search(stoppable_search, st.clone(), self.spec,
+                                       derive_seed(self.seed, "hint", self.plies), self.stop)
             if result is not None:
                 name = st.game.name
                 await self.send({"type": "hint", "move": str(result.move),
@@ -264,7 +303,8 @@ class Tab:
     async def analyse(self, msg: dict) -> None:
         await self.cancel()
         state = make_state(msg)
-        spec = check_spec(str(msg.get("engine") or default_engine(state).partition(":")[0]))
+        spec = self.caps.check(str(msg.get("engine") or default_engine(state).partition(":")[0]))
+        search_seed = seed_value(msg.get("search_seed"), "search_seed")
         self.mode, self.state, self.spec = "analyse", state, spec
         await self.send(state_message(state, None, legal=True, mode="analyse",
                                       history=[str(m) for m in state.view(None)["history"]]))
@@ -278,7 +318,8 @@ class Tab:
             loop.call_soon_threadsafe(queue.put_nowait, info)
 
         async def run():
-            job = asyncio.ensure_future(in_thread(analyse, state.clone(), spec, msg.get("search_seed"), stop, on_info))
+            job = asyncio.ensure_future(self.search(analyse, state.clone(), spec, search_seed, stop, on_info,
+                                                    self.caps))
             try:
                 while not (job.done() and queue.empty()):
                     try:

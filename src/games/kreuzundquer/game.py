@@ -86,6 +86,7 @@ from __future__ import annotations
 import random
 
 from crossridor.engine.errors import UnknownGameError
+from crossridor.engine.files import read_regular_file
 from crossridor.engine.protocol import GameTraits, play_moves
 from crossridor.games.learning import LearningGame
 
@@ -96,6 +97,7 @@ from crossridor.games.kreuzundquer.state import KState
 __all__ = ["load", "KreuzUndQuer"]
 
 
+MAX_DECK_BYTES = 2 ** 20      # a deck is a few kB
 _PARAMS = {"players": 2, "races": None, "deck_seed": 0, "deck_file": None, "deck_text": None, "max_stages": 20}
 
 
@@ -128,11 +130,11 @@ def load(**params) -> "KreuzUndQuer":
     if p["deck_file"] is not None:
         if not isinstance(p["deck_file"], str):
             raise UnknownGameError(f"kreuzundquer: deck_file must be a path, got {p['deck_file']!r}")
+        data = read_regular_file(p["deck_file"], "kreuzundquer: deck_file", MAX_DECK_BYTES, UnknownGameError)
         try:
-            with open(p["deck_file"], encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise UnknownGameError(f"kreuzundquer: cannot read deck_file {p['deck_file']!r}: {e.strerror}") from None
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UnknownGameError(f"kreuzundquer: deck_file {p['deck_file']!r} is not UTF-8 text") from None
         deck = parse_deck_text(text, where=p["deck_file"])
     elif p["deck_text"] is not None:
         if not isinstance(p["deck_text"], str):

@@ -31,6 +31,7 @@ from importlib import resources
 
 from crossridor.engine._core import Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, QuoridorWeights
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.files import read_regular_file
 
 MAGIC = b"CRQEVAL\0"
 VERSION = 2
@@ -47,6 +48,8 @@ SHIPPED = "quoridor_eval.bin"
 # C clamp of the score (Q_LEARNED_CLAMP, 90000) keeps it below the win band
 # (S_WIN_BOUND, 99000). Trained weights are near 1 (the shipped ones < 1).
 MAX_WEIGHT = 1000.0
+# the largest file a valid header can describe (any larger one is refused unread)
+MAX_WEIGHTS_BYTES = _HEADER.size + 4 * (Q_NUM_FEATURES + Q_MAX_HIDDEN_UNITS * (Q_NUM_FEATURES + 1)) + 4
 
 
 class WeightsError(CrossridorError):
@@ -153,11 +156,7 @@ def loads(data: bytes, source: str = "weights") -> tuple[Model, int]:
 
 
 def load(path: str) -> tuple[Model, int]:
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        raise WeightsError(f"cannot read weights file {path!r}: {exc.strerror or exc}") from None
+    data = read_regular_file(path, "weights file", MAX_WEIGHTS_BYTES, WeightsError)
     return loads(data, f"weights file {path!r}")
 
 

@@ -235,10 +235,13 @@ function showInfo(msg) {
   if (msg.svg) { $("board").innerHTML = msg.svg; highlight(); }
 }
 
+// the server takes only JSON (a form of another site cannot post to it)
+const JSON_HEADERS = { "Content-Type": "application/json" };
+
 // --- replay ------------------------------------------------------------------
 async function loadRecords(file) {
   const text = await file.text();
-  const r = await fetch("/api/replay", { method: "POST", body: text });
+  const r = await fetch("/api/replay", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ records: text }) });
   const data = await r.json();
   if (!r.ok) { say(data.error, true); return; }
   replayGames = data.games;
@@ -256,7 +259,7 @@ async function showReplay() {
   if (!g) return;
   replayPly = Math.max(0, Math.min(replayPly, g.moves.length));
   const body = { game: g.game, options: g.options, seed: g.seed, moves: g.moves.slice(0, replayPly) };
-  const r = await fetch("/api/render", { method: "POST", body: JSON.stringify(body) });
+  const r = await fetch("/api/render", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(body) });
   const data = await r.json();
   if (!r.ok) { say(data.error, true); return; }
   $("board").innerHTML = data.svg;
