@@ -61,7 +61,7 @@ def match(a) -> str:
     of two games with one deal and the seats swapped; game i depends only
     on (seed, i). Returns the result line."""
     from crossridor.engine.match.runner import MatchConfig, run_match
-    from crossridor.engine.match.workers import EngineSpec
+    from crossridor.engine.match.specs import EngineSpec
 
     spec = engine_spec(a)
     cfg = MatchConfig("crosswise", {"players": a.players}, [EngineSpec.parse(spec), EngineSpec.parse("greedy")],

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import crossridor
-from crossridor.engine.match.workers import new_game_state
+from crossridor.engine.match.game_loop import new_game_state
 
 
 def replay(paths):

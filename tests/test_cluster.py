@@ -20,7 +20,7 @@ distributed = pytest.importorskip(
 from crossridor.engine.match.cluster import ClusterExecutor  # noqa: E402
 from crossridor.engine.errors import CrossridorError  # noqa: E402
 from crossridor.engine.match.runner import Match, MatchConfig  # noqa: E402
-from crossridor.engine.match.workers import EngineSpec  # noqa: E402
+from crossridor.engine.match.specs import EngineSpec  # noqa: E402
 
 from helpers import run_cli, without_times  # noqa: E402
 

@@ -35,7 +35,7 @@ import threading
 import pytest
 
 import crossridor
-from crossridor.engine.match.workers import new_game_state
+from crossridor.engine.match.game_loop import new_game_state
 from crossridor.engine.uci.engine import MAX_HASH_MB, UciSession
 
 PROFILE = os.environ.get("CROSSRIDOR_FUZZ", "quick")

@@ -6,7 +6,7 @@ import json
 
 import crossridor
 from crossridor.engine.match.pgn import read_games
-from crossridor.engine.match.workers import new_game_state
+from crossridor.engine.match.game_loop import new_game_state
 
 from helpers import run_cli
 

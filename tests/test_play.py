@@ -8,7 +8,7 @@ import io
 import pytest
 
 from crossridor.engine.cli.play import PlaySession
-from crossridor.engine.match.workers import EngineSpec
+from crossridor.engine.match.specs import EngineSpec
 from helpers import one_line_error, play_session, run_cli
 from race_game import GAME, RaceGame
 

@@ -255,7 +255,8 @@ def test_selfplay_train_search_end_to_end(weights_file):
 
 def test_learned_eval_plays_a_match(weights_file):
     from crossridor.engine.match.runner import MatchConfig, run_match
-    from crossridor.engine.match.workers import EngineSpec, InlineExecutor
+    from crossridor.engine.match.pool import InlineExecutor
+    from crossridor.engine.match.specs import EngineSpec
     engines = [EngineSpec.parse(f"alphabeta:depth=2,eval=learned,eval_file={weights_file}"),
                EngineSpec.parse("alphabeta:depth=2")]
     result = run_match(MatchConfig(game="quoridor", params={"size": 5}, engines=engines, games=4,

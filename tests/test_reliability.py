@@ -97,7 +97,7 @@ def test_sigint_stops_a_match_with_partial_statistics(concurrency, tmp_path):
 
 def test_interrupted_match_counts_the_games_finished_before(tmp_path):
     from crossridor.engine.match.runner import Match, MatchConfig
-    from crossridor.engine.match.workers import EngineSpec
+    from crossridor.engine.match.specs import EngineSpec
     config = MatchConfig(game="quoridor", params={"size": 5},
                          engines=[EngineSpec.parse("greedy"), EngineSpec.parse("random")],
                          games=40, concurrency=1, seed=3)
@@ -453,7 +453,7 @@ def test_argument_errors_are_not_prefixed_twice():
 def test_one_game_wording():
     from crossridor.engine.cli.match import print_report
     from crossridor.engine.match.runner import Match, MatchConfig
-    from crossridor.engine.match.workers import EngineSpec
+    from crossridor.engine.match.specs import EngineSpec
     config = MatchConfig(game="quoridor", params={"size": 3}, engines=[EngineSpec.parse("greedy"),
                          EngineSpec.parse("random")], games=2, concurrency=1, seed=1, first_to=1)
     result = Match(config).run()

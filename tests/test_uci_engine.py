@@ -14,7 +14,7 @@ import pytest
 from crossridor.engine.cli import main as cli
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.runner import MatchConfig, run_match
-from crossridor.engine.match.workers import EngineSpec
+from crossridor.engine.match.specs import EngineSpec
 
 from helpers import run_cli
 

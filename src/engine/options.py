@@ -92,3 +92,29 @@ def check_value(algorithm: str, name: str, value, kind):
     if not number or not math.isfinite(value) or not low <= value <= high:
         raise bad(f"a finite number in [{low}, {high}]")
     return float(value)
+
+
+def convert_value(raw: str):
+    """The value of `key=VALUE` text: a bool, None, an int, a float, or the text."""
+    low = raw.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("none", "null"):
+        return None
+    for cast in (int, float):
+        try:
+            return cast(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+def format_value(v) -> str:
+    """An option value as `key=VALUE` text (`convert_value` reads it back)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "none"
+    return f"{v:g}" if isinstance(v, float) else str(v)

@@ -12,6 +12,7 @@ import threading
 
 from crossridor.engine import stop
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.options import convert_value
 from crossridor.engine.registry import load_game
 
 
@@ -39,22 +40,6 @@ def parse_option(text: str) -> tuple[str, object]:
     if not key:
         raise UsageError(f"option {text!r} has no key")
     return key, convert_value(raw)
-
-
-def convert_value(raw: str):
-    low = raw.lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    if low in ("none", "null"):
-        return None
-    for cast in (int, float):
-        try:
-            return cast(raw)
-        except ValueError:
-            pass
-    return raw
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, moves: bool = True,

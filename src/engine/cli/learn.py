@@ -31,7 +31,7 @@ def cmd_selfplay(args) -> int:
     import numpy as np
 
     from crossridor.games.quoridor.training import selfplay_arrays, selfplay_match
-    from crossridor.engine.match.workers import EngineSpec
+    from crossridor.engine.match.specs import EngineSpec
 
     _only_quoridor(args)
     for name, value, low in (("--games", args.games, 1), ("--concurrency", args.concurrency, 1),

@@ -55,7 +55,7 @@ def state_from_pgn(args):
     """The position of `show --pgn FILE --game K [--ply N]`."""
     from crossridor.engine.match.pgn import read_file
     from crossridor.engine.registry import ALIASES
-    from crossridor.engine.match.workers import new_game_state
+    from crossridor.engine.match.game_loop import new_game_state
     if args.moves or args.position or args.size or args.players or args.walls or args.option:
         raise UsageError("--pgn takes the moves and the game options from the file: "
                          "give no --moves, --position or game options")

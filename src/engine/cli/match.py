@@ -13,14 +13,15 @@ DEFAULT_GAMES = 100
 
 
 def _engine(text: str):
-    from crossridor.engine.match.workers import EngineSpec
+    from crossridor.engine.match.specs import EngineSpec
     return EngineSpec.parse(text)
 
 
 # --- match -------------------------------------------------------------------------
 
 def cmd_match(args) -> int:
-    from crossridor.engine.match.runner import MatchConfig, Match, read_openings
+    from crossridor.engine.match.openings import read_openings
+    from crossridor.engine.match.runner import Match, MatchConfig
 
     if len(args.engine) < 2:
         raise UsageError("match: give at least two --engine options (e.g. --engine alphabeta:depth=3 "
@@ -191,7 +192,7 @@ def print_report(out: dict, result) -> None:
 
 def cmd_play(args) -> int:
     from crossridor.engine.cli.play import PlaySession
-    from crossridor.engine.match.workers import resolve_game
+    from crossridor.engine.match.game_loop import resolve_game
 
     engine = _engine(args.engine) if args.engine is not None else None
     game = resolve_game(args.game, game_params(args))

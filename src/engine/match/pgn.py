@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from crossridor.engine.match.appendfile import AppendFile
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.options import convert_value, format_value
 
 SEPARATOR = " | "
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
@@ -60,8 +61,7 @@ def _limits_text(spec) -> str:
 
 
 def options_text(params: dict) -> str:
-    from crossridor.engine.match.workers import _fmt
-    return " ".join(f"{k}={_fmt(v)}" for k, v in sorted(params.items()))
+    return " ".join(f"{k}={format_value(v)}" for k, v in sorted(params.items()))
 
 
 def game_text(record, round_number: int, engines: list, event: str = "crossridor match",
@@ -122,7 +122,6 @@ class PgnGame:
     @property
     def params(self) -> dict:
         """The game options of the Options tag."""
-        from crossridor.engine.cli.common import convert_value
         out = {}
         for part in self.tags.get("Options", "").split():
             key, eq, value = part.partition("=")

@@ -2,7 +2,7 @@
 and the result comes with its statistics (`crossridor.engine.match.stats`).
 
     >>> from crossridor.engine.match.runner import MatchConfig, run_match
-    >>> from crossridor.engine.match.workers import EngineSpec
+    >>> from crossridor.engine.match.specs import EngineSpec
     >>> cfg = MatchConfig("quoridor", {"size": 5},
     ...                   [EngineSpec.parse("alphabeta:depth=2"), EngineSpec.parse("random")],
     ...                   games=20, concurrency=2, seed=1)
@@ -36,7 +36,7 @@ game):
   capped at `games` (default 10 X); a cap reached first leaves no winner.
 * sum_of=X: exactly X games (`games` defaults to X and must equal it); the
   engine with the higher total of points wins. A game's points are the
-  per-seat `points` of its record (`workers.seat_points`: the final state's
+  per-seat `points` of its record (`game_loop.seat_points`: the final state's
   `points()`, or its per-team `scores()`); an engine's points in a game are
   the mean over its seats (in a team game: its team's points). A game
   without points is refused.
@@ -49,22 +49,22 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
-import json
 import os
 import random
-from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from dataclasses import dataclass
+from typing import Callable
 
 from crossridor.engine import stop as _stop
-from crossridor.engine.match.appendfile import AppendFile
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.stats import SprtResult, SprtSpec, sprt, summary
 from crossridor.engine.match.pgn import PgnFile
 from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, TimeControl
 from crossridor.engine.match.tournament import pairings, tournament_summary
-from crossridor.engine.match.workers import (GameRecord, GameTask, dealt, derive_seed, make_executor,
-                      new_game_state, plain_number, play_game, resolve_game, seat_points,
-                      stop_executor)
+from crossridor.engine.match.scoring import FirstToStop, SprtStop, StopRule, Tally, time_use
+from crossridor.engine.match.openings import _brief, base_seating, random_opening, seating
+from crossridor.engine.match.records import RecordsFile
+from crossridor.engine.match.game_loop import dealt, derive_seed, GameRecord, GameTask, new_game_state, play_game, resolve_game, seat_points
+from crossridor.engine.match.pool import make_executor, stop_executor
 
 # Quoridor can go on for ever (pawns shuffling, walls in hand), so a match
 # caps it: 200 plies per player (400 for 2 players, 800 for 4), far beyond
@@ -156,229 +156,6 @@ def default_max_plies(game) -> int | None:
 
 def _positive_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
-
-
-# --- seating and openings -----------------------------------------------------------
-
-def base_seating(num_players: int, num_engines: int) -> tuple:
-    """Engine index per seat in the first game of a round."""
-    if num_engines == num_players or (num_engines == 2 and num_players > 2):
-        return tuple(seat % num_engines for seat in range(num_players))
-    want = "2" if num_players == 2 else f"2 or {num_players}"
-    raise CrossridorError(f"a {num_players}-player game needs {want} engines, got {num_engines}")
-
-
-def seating(base: tuple, rotation: int) -> tuple:
-    return base[rotation:] + base[:rotation]
-
-
-def parse_openings(text: str, source: str = "openings") -> list:
-    """One move list per line; blank lines and `#` comments are skipped."""
-    openings = []
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            openings.append(tuple(line.replace(",", " ").split()))
-    return openings
-
-
-def read_openings(path: str) -> list:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return parse_openings(f.read(), path)
-    except OSError as exc:
-        raise CrossridorError(f"openings file {path!r}: {exc.strerror or exc}") from None
-
-
-def _brief(opening, shown: int = 8) -> str:
-    """An opening for a one-line message: its first moves and its length."""
-    head = " ".join(opening[:shown])
-    return repr(head) if len(opening) <= shown else f"'{head} ...' ({len(opening)} plies)"
-
-
-def random_opening(game, plies: int, seed: int, deal_seed: int | None = None) -> tuple:
-    """`plies` seeded random legal moves that do not end the game."""
-    rng = random.Random(seed)
-    for _ in range(100):
-        state = new_game_state(game, (), deal_seed)
-        moves = []
-        while len(moves) < plies and not state.is_terminal():
-            move = rng.choice(list(state.legal_moves()))
-            state.play(move)
-            moves.append(str(move))
-        if not state.is_terminal():
-            return tuple(moves)
-    raise CrossridorError(f"cannot find a random opening of {plies} plies that does not end the game")
-
-
-# --- scoring and stop rules ---------------------------------------------------------
-
-def game_outcome(record: GameRecord) -> str:
-    """"win", "draw" or "loss" for engine 1 (index 0) against engine 2."""
-    if record.winner_engine is None:
-        return "draw"
-    if record.winner_engine == 0:
-        return "win"
-    if record.winner_engine == 1:
-        return "loss"
-    return "draw"
-
-
-def engine_points(record: GameRecord, num_engines: int) -> list | None:
-    """Each engine's points in the game: the mean of its seats' points (in
-    a team game its team's points); None if the record has no points."""
-    if record.points is None:
-        return None
-    out = []
-    for engine in range(num_engines):
-        mine = [p for p, e in zip(record.points, record.seats) if e == engine]
-        out.append(sum(mine) / len(mine) if mine else 0)
-    return out
-
-
-@dataclass
-class Tally:
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    wins_by_engine: list = field(default_factory=list)
-    max_plies_draws: int = 0
-    points: list = field(default_factory=lambda: [0, 0])   # engines 1 and 2, over the games with points
-    games_without_points: int = 0
-    failures: dict = field(default_factory=dict)            # reason -> games lost by an outside engine
-
-    def add(self, record: GameRecord) -> None:
-        if record.failure is not None:
-            self.failures[record.reason] = self.failures.get(record.reason, 0) + 1
-        pts = engine_points(record, len(self.points))
-        if pts is None:
-            self.games_without_points += 1
-        else:
-            self.points = [plain_number(a + b) for a, b in zip(self.points, pts)]
-        outcome = game_outcome(record)
-        if outcome == "win":
-            self.wins += 1
-        elif outcome == "loss":
-            self.losses += 1
-        else:
-            self.draws += 1
-        if record.winner_engine is not None:
-            while len(self.wins_by_engine) <= record.winner_engine:
-                self.wins_by_engine.append(0)
-            self.wins_by_engine[record.winner_engine] += 1
-        if record.reason == "max_plies":
-            self.max_plies_draws += 1
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float | None:
-        return None if not self.games else (self.wins + 0.5 * self.draws) / self.games
-
-
-class StopRule(Protocol):
-    """Checked after each complete round of the index order, or after every
-    game if the rule has `every_game = True`."""
-
-    def check(self, tally: Tally) -> str | None:
-        """None to go on, or a reason to stop the match."""
-
-
-@dataclass
-class SprtStop:
-    spec: SprtSpec
-
-    def check(self, tally: Tally) -> str | None:
-        result = sprt(tally.wins, tally.draws, tally.losses, self.spec)
-        return None if result.result == "continue" else f"sprt {result.result}"
-
-
-@dataclass
-class FirstToStop:
-    """`match X`: stop when engine 1 or 2 has X wins (after every game, so
-    the count never passes X)."""
-
-    wins: int
-    every_game = True
-
-    def check(self, tally: Tally) -> str | None:
-        winner = self.winner(tally)
-        return None if winner is None else f"first to {self.wins} wins: engine {winner}"
-
-    def winner(self, tally: Tally) -> int | None:
-        if tally.wins >= self.wins:
-            return 1
-        if tally.losses >= self.wins:
-            return 2
-        return None
-
-
-def time_use(records: list, num_engines: int) -> list:
-    """Per engine (match order): its moves, mean seconds a move, and over
-    the moves with a time budget the mean share of it used (`budget_used`:
-    seconds / soft limit, the move time or the clock's share) and the largest
-    overrun of the hard limit (`max_overrun`, seconds; negative: always
-    within it). None where no move had a budget."""
-    think = [[] for _ in range(num_engines)]
-    for record in records:
-        for seat, seconds, soft, hard in record.think or ():
-            think[record.seats[seat]].append((seconds, soft, hard))
-    out = []
-    for engine, moves in enumerate(think, 1):
-        timed = [(s, soft, hard) for s, soft, hard in moves if soft]
-        out.append({
-            "engine": engine, "moves": len(moves),
-            "mean_seconds": round(sum(s for s, _, _ in moves) / len(moves), 4) if moves else None,
-            "budget_used": round(sum(s / soft for s, soft, _ in timed) / len(timed), 4) if timed else None,
-            "max_overrun": round(max(s - hard for s, _, hard in timed), 4) if timed else None,
-        })
-    return out
-
-
-# --- records file ------------------------------------------------------------------
-
-class RecordsFile(AppendFile):
-    """The JSON-lines records file. Each finished game is appended and
-    flushed at once; on load, a torn last line (a match killed while
-    writing) is dropped and cut from the file."""
-
-    def __init__(self, path: str):
-        super().__init__(path, "records file")
-        self.lines: list = []     # after load(): the line number of each record
-
-    def load(self) -> list:
-        try:
-            with open(self.path, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
-            return []
-        except OSError as exc:
-            raise CrossridorError(f"records file {self.path!r}: {exc.strerror or exc}") from None
-        records, pos, good_end = [], 0, 0
-        self.lines = []
-        while pos < len(data):
-            newline = data.find(b"\n", pos)
-            if newline < 0:
-                break                      # a torn last line: no newline yet
-            line = data[pos:newline]
-            if line.strip():
-                number = data.count(b"\n", 0, pos) + 1
-                try:
-                    records.append(GameRecord.from_dict(json.loads(line)))
-                    self.lines.append(number)
-                except (ValueError, TypeError) as exc:
-                    raise CrossridorError(f"records file {self.path!r}, line {number}: "
-                                          f"not a game record ({exc})") from None
-            pos = good_end = newline + 1
-        if good_end < len(data):
-            with open(self.path, "r+b") as f:
-                f.truncate(good_end)
-        return records
-
-    def append(self, record: GameRecord) -> None:
-        self.write(json.dumps(record.as_dict(), separators=(",", ":")) + "\n")
 
 
 # --- the match ---------------------------------------------------------------------

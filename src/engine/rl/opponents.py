@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.match.workers import EngineSpec
+from crossridor.engine.match.specs import EngineSpec
 
 
 class Opponent:

@@ -194,7 +194,7 @@ class UciSession:
                 raise UciError(f"Algorithm: unknown algorithm {value!r} (known: {', '.join(algorithm_names())})")
             self.algorithm = value
         else:
-            from crossridor.engine.cli.common import convert_value
+            from crossridor.engine.options import convert_value
             if key in ("seed", "stop", "on_iteration"):
                 raise UciError(f"{name}: not an option")
             refuse_file_options([key], "UCI")

@@ -31,7 +31,7 @@ from crossridor.engine.options import refuse_file_options
 from crossridor.engine.registry import game_names
 from crossridor.engine.search_api import algorithm_names
 from crossridor.engine.stop import Stop
-from crossridor.engine.match.workers import GameRecord, new_game_state, resolve_game
+from crossridor.engine.match.game_loop import GameRecord, new_game_state, resolve_game
 from crossridor.engine.web import searching
 from crossridor.engine.web.guard import Guard
 from crossridor.engine.web.sessions import MAX_MOVES, Tab, legal_list, make_state, seed_value, state_message

@@ -22,7 +22,7 @@ from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import Limits, SearchResult
 from crossridor.engine.search_api import search
 from crossridor.engine.stop import Stop
-from crossridor.engine.match.workers import EngineSpec
+from crossridor.engine.match.specs import EngineSpec
 
 # Searches running at once (the C searches release the GIL) and searches
 # waiting for a thread; beyond both, a page is told the server is busy.

@@ -20,7 +20,7 @@ from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import CHANCE, SearchResult
 from crossridor.engine.registry import load_game
 from crossridor.engine.stop import Stop
-from crossridor.engine.match.workers import derive_seed, winner_seat
+from crossridor.engine.match.game_loop import derive_seed, winner_seat
 from crossridor.engine.web.searching import Caps, analyse, submit, stoppable_search
 
 MAX_PLIES = 1000           # a game longer than this is stopped (a draw)

@@ -1,0 +1,312 @@
+"""One whole game of a match: plain data in, plain data out.
+
+`play_game(task: GameTask) -> GameRecord` plays it. A task holds only
+picklable values (the game's registry name and parameters, engine specs,
+seats, opening moves in notation, a seed, a ply cap), and so does the record,
+so any executor can run it (`crossridor.engine.match.pool`, or a Dask cluster:
+`crossridor.engine.match.cluster`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+import random
+import time
+from dataclasses import dataclass, field
+
+from crossridor.engine import stop as _stop
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.protocol import CHANCE
+from crossridor.engine.registry import load_game
+from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, SeatClock
+from crossridor.engine.match.specs import move_budget
+
+# --- games and seeds --------------------------------------------------------------
+
+def resolve_game(name: str, params: dict):
+    """A registered game (`quoridor`), or a plug-in given as `module:function`
+    (called with the parameters; e.g. a test's toy game)."""
+    if ":" in name:
+        module, _, attr = name.partition(":")
+        try:
+            factory = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise CrossridorError(f"game {name!r}: cannot import it ({exc})") from None
+        return factory(**params)
+    return load_game(name, **params)
+
+
+_GAMES: dict = {}
+
+
+def cached_game(name: str, params: dict):
+    """One game object per worker process and (name, params)."""
+    key = (name, tuple(sorted((k, repr(v)) for k, v in params.items())))
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = resolve_game(name, params)
+    return game
+
+
+def derive_seed(*parts) -> int:
+    """A 63-bit seed from any values (stable across processes and runs,
+    unlike `hash`)."""
+    digest = hashlib.sha256(repr(parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def dealt(game) -> bool:
+    """Whether the start position is dealt from a seed."""
+    return bool(game.traits.chance or game.traits.hidden_information)
+
+
+def new_game_state(game, opening=(), seed: int | None = None):
+    """The start position (seeded for games that deal one: with chance or
+    hidden information, e.g. Crosswise's tiles), then the opening."""
+    if seed is not None and dealt(game):
+        state = game.new_state(None, seed=seed)
+    else:
+        state = game.new_state()
+    for ply, text in enumerate(opening):
+        if state.is_terminal():
+            raise CrossridorError(f"opening {' '.join(opening)!r}: the game is over before move "
+                                  f"{ply + 1} ({text!r})")
+        state.play(text)
+    return state
+
+
+def winner_seat(returns) -> int | None:
+    """The seat with the unique best return, or None (a draw)."""
+    if not returns:
+        return None
+    best = max(returns)
+    seats = [i for i, r in enumerate(returns) if r == best]
+    return seats[0] if len(seats) == 1 else None
+
+
+def plain_number(value):
+    """Points as JSON shows them: rounded to 6 decimals, so that sums of
+    fractions do not print float noise (0.1 + 0.2 is 0.3), and an int when
+    integral (points stay ints in JSON)."""
+    value = round(float(value), 6)
+    return int(value) if value.is_integer() else value
+
+
+def seat_points(game, state) -> list | None:
+    """The points of each seat in `state` (a game's score, as opposed to its
+    win/loss returns), or None for a game without points. A state offers
+    them as `points()` (one number per seat), or as `scores()` (one number
+    per team of `game.traits.teams`, e.g. Crosswise's (Rows, Columns))."""
+    n = game.traits.num_players
+    points = getattr(state, "points", None)
+    if callable(points):
+        values = list(points())
+    else:
+        scores = getattr(state, "scores", None)
+        teams = getattr(game.traits, "teams", ())
+        if not callable(scores) or not teams:
+            return None
+        by_team = list(scores())
+        values = [None] * n
+        for team, team_seats in enumerate(teams):
+            for seat in team_seats:
+                values[seat] = by_team[team]
+        if None in values:
+            return None
+    if len(values) != n:
+        return None
+    return [plain_number(v) for v in values]
+
+
+# --- tasks and records ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game to play. `seats[s]` is the index (in `engines`) of the engine
+    at seat s; `engines` are the match's engines in command-line order."""
+
+    index: int
+    game: str
+    params: dict
+    engines: tuple            # EngineSpec, match order
+    seats: tuple              # engine index per seat
+    opening: tuple = ()       # moves in notation
+    seed: int = 0             # the engines' seeds derive from it
+    deal_seed: int | None = None   # chance games: the start position's seed
+    max_plies: int | None = None   # None: play to the end
+    match_seed: int = 0
+    record_scores: bool = False    # keep each search's score in the record (self-play)
+    time_margin: float = DEFAULT_TIME_MARGIN   # seconds past its clock before a move loses on time
+
+
+@dataclass
+class GameRecord:
+    """A finished game: one JSON line of the records file."""
+
+    index: int
+    seed: int
+    deal_seed: int | None
+    seats: list               # engine index per seat
+    engines: list             # engine spec per seat
+    result: str               # "1-0", "0-1", "1/2-1/2"; n players: "0-1-0-0" or "draw"
+    returns: list             # per seat
+    winner: int | None        # seat, or None for a draw
+    winner_engine: int | None
+    reason: str               # "terminal", "max_plies", "time" (a clock ran out), or an outside
+                              # engine's crash, timeout, illegal_move
+    moves: list               # every move from the start, in notation
+    opening_plies: int
+    plies: int
+    seconds: float
+    game: str = ""
+    params: dict = field(default_factory=dict)
+    match_engines: list = field(default_factory=list)   # engine specs, match order
+    match_seed: int = 0
+    max_plies: int | None = 0
+    points: list | None = None   # per seat, from the final state; absent for games without points
+    # an outside engine lost by misbehaving: seat, engine, ply, reason, detail, stderr (last lines)
+    failure: dict | None = None
+    # with GameTask.record_scores: the mover's search score for each move after the opening
+    scores: list | None = None
+    # per engine move after the opening: [seat, seconds taken, soft, hard], soft and hard the
+    # seconds the engine gave itself (its move time, or its share of the clock; null: no time
+    # limit, or an outside engine on a clock)
+    think: list | None = None
+    clocks: list | None = None   # with a time control: each seat's clock at the end (seconds)
+
+    def as_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        for key in ("points", "failure", "scores", "think", "clocks"):
+            if d[key] is None:
+                del d[key]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "GameRecord":
+        names = {f.name for f in dataclasses.fields(cls)}
+        missing = names - set(d) - {"game", "params", "match_engines", "match_seed", "max_plies", "points",
+                                        "failure", "scores", "think", "clocks"}
+        if missing:
+            raise ValueError(f"record lacks {', '.join(sorted(missing))}")
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+def result_string(returns, winner: int | None, winners=None) -> str:
+    """`winners`: the seats of a shared win (a team), if `winner` is None."""
+    n = len(returns)
+    if winner is not None:
+        winners = (winner,)
+    if not winners:
+        return "1/2-1/2" if n == 2 else "draw"
+    return "-".join("1" if seat in winners else "0" for seat in range(n))
+
+
+def winning_engine(returns, seats) -> tuple[int | None, tuple]:
+    """(engine, seats) of the win: the engine of the seats with the best
+    return when they all belong to one engine and someone has less (a team
+    game won by the engine that holds the whole team), else (None, ())."""
+    if not returns:
+        return None, ()
+    best = max(returns)
+    top = tuple(s for s, r in enumerate(returns) if r == best)
+    if len(top) == len(returns) or len({seats[s] for s in top}) != 1:
+        return None, ()
+    return seats[top[0]], top
+
+
+def play_game(task: GameTask) -> GameRecord:
+    """Play one game to the end or to `max_plies` (a draw, reason
+    "max_plies"). Deterministic for a task whose engines have no time limit:
+    the engine's seed at ply p is derive_seed(task.seed, p)."""
+    from crossridor.engine.match.outside_engine import EngineFailure
+    start = time.perf_counter()
+    game = cached_game(task.game, task.params)
+    state = new_game_state(game, task.opening, task.deal_seed)
+    moves = list(task.opening)
+    chance_rng = random.Random(derive_seed(task.seed, "chance"))
+    cap = task.max_plies
+    players: dict = {}           # engine index -> its player for this game
+    failure = None
+    scores: list | None = [] if task.record_scores else None
+    think: list = []
+    seat_clocks = [SeatClock(task.engines[e].tc) if task.engines[e].tc is not None else None
+                   for e in task.seats]
+    try:
+        while not state.is_terminal() and (cap is None or len(moves) < cap):
+            if _stop.interrupted():
+                raise _stop.Interrupted(f"game {task.index} interrupted")   # not a finished game
+            player = state.current_player
+            if player == CHANCE:
+                outcomes = state.chance_outcomes()
+                move = chance_rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes])[0]
+            else:
+                spec = task.engines[task.seats[player]]
+                clocks = [None if c is None else c.for_search() for c in seat_clocks]
+                try:
+                    if task.seats[player] not in players:
+                        players[task.seats[player]] = spec.open()
+                    budget = move_budget(spec, state, clocks[player])
+                    began = time.perf_counter()
+                    move = players[task.seats[player]].choose(state, moves, derive_seed(task.seed, len(moves)),
+                                                               clocks if seat_clocks[player] else None)
+                    seconds = time.perf_counter() - began
+                    think.append([player, round(seconds, 4)]
+                                 + ([None, None] if budget is None else [round(b, 4) for b in budget]))
+                    if seat_clocks[player] is not None and not seat_clocks[player].charge(seconds, task.time_margin):
+                        tail = getattr(players[task.seats[player]], "stderr_tail", list)()
+                        raise EngineFailure("time", f"the move took {seconds:.3f} s with "
+                                                    f"{clocks[player].time_left:.3f} s on the clock", tail)
+                except EngineFailure as exc:
+                    # an engine out of time, or an outside engine that misbehaves, loses the game;
+                    # the match goes on
+                    failure = dict(seat=player, engine=str(spec), ply=len(moves) + 1, **exc.as_dict())
+                    break
+                except CrossridorError as exc:
+                    raise CrossridorError(f"game {task.index}, engine {spec} after the moves "
+                                          f"{' '.join(moves) or '(none)'!r}: {exc}") from exc
+                if move is None:
+                    raise CrossridorError(f"engine {spec} returned no move in game {task.index} "
+                                          f"at ply {len(moves) + 1}")
+                if scores is not None:
+                    scores.append(getattr(players[task.seats[player]], "last_score", None))
+            state.play(move)
+            moves.append(str(move))
+    finally:
+        for p in players.values():
+            p.close()
+    if failure is not None:
+        reason = failure["reason"]
+        loser = task.seats[failure["seat"]]
+        traits = game.traits
+        returns = [float(traits.min_return if e == loser else traits.max_return) for e in task.seats]
+        winner = winner_seat(returns)
+    elif state.is_terminal():
+        reason = "terminal"
+        returns = [float(r) for r in state.returns()]
+        winner = winner_seat(returns)
+    else:
+        reason = "max_plies"
+        returns = [0.0] * len(task.seats)
+        winner = None
+    # A team's shared win (no single winning seat) counts for the engine
+    # holding every seat of the team.
+    if winner is not None:
+        winner_engine, winners = task.seats[winner], (winner,)
+    elif reason != "max_plies":
+        winner_engine, winners = winning_engine(returns, task.seats)
+    else:
+        winner_engine, winners = None, ()
+    return GameRecord(
+        index=task.index, seed=task.seed, deal_seed=task.deal_seed, seats=list(task.seats),
+        engines=[str(task.engines[e]) for e in task.seats],
+        result=result_string(returns, winner, winners), returns=returns, winner=winner,
+        winner_engine=winner_engine,
+        reason=reason, moves=moves, opening_plies=len(task.opening), plies=len(moves),
+        seconds=round(time.perf_counter() - start, 4),
+        game=task.game, params=dict(task.params), match_engines=[str(e) for e in task.engines],
+        match_seed=task.match_seed, max_plies=task.max_plies,
+        points=None if failure else seat_points(game, state), failure=failure, scores=scores,
+        think=think,
+        clocks=[None if c is None else round(c.left, 4) for c in seat_clocks] if any(seat_clocks) else None)
+
