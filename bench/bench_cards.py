@@ -1,13 +1,13 @@
 """Strength measurements for the card games (run by hand; not a test).
 
-    python3 bench/bench_cards.py qw-solver [games]
-    python3 bench/bench_cards.py qw ismcts:sims=400 random [games]
-    python3 bench/bench_cards.py qw ismcts:sims=400 greedy [games]
-    python3 bench/bench_cards.py kuq ismcts:sims=200 greedy [games]
+    python3 bench/bench_cards.py qwatrobat-solver [games]
+    python3 bench/bench_cards.py qwatrobat ismcts:sims=400 random [games]
+    python3 bench/bench_cards.py qwatrobat ismcts:sims=400 greedy [games]
+    python3 bench/bench_cards.py kreuzundquer ismcts:sims=200 greedy [games]
 
 A player is `algorithm[:key=value,...]`; keys: sims, time, and any search
-option (numbers are parsed; evaluator=qw-endgame is
-`games.qwatrobat.players.endgame_evaluator`, evaluator=kuq-stage is
+option (numbers are parsed; evaluator=qwatrobat-endgame is
+`games.qwatrobat.players.endgame_evaluator`, evaluator=kreuzundquer-stage is
 `games.kreuzundquer.rollout.stage_evaluator`). Kreuz & Quer's ismcts has game
 defaults (see `games.kreuzundquer.search`: policy prior, stage evaluator), and
 so has Qwatrobat's (see `games.qwatrobat.players`: table layout, endgame=10). Seats alternate; chance outcomes come from a
@@ -27,17 +27,17 @@ from crossridor import CHANCE
 from crossridor.engine.match.stats import result_text
 
 
-def _qw_endgame(state):
+def _qwatrobat_endgame(state):
     from crossridor.games.qwatrobat.players import endgame_evaluator
     return endgame_evaluator(state)
 
 
-def _kuq_stage(state):
+def _kreuzundquer_stage(state):
     from crossridor.games.kreuzundquer.rollout import stage_evaluator
     return stage_evaluator(state)
 
 
-EVALUATORS = {"qw-endgame": _qw_endgame, "kuq-stage": _kuq_stage}
+EVALUATORS = {"qwatrobat-endgame": _qwatrobat_endgame, "kreuzundquer-stage": _kreuzundquer_stage}
 
 
 def parse_player(text):
@@ -133,10 +133,12 @@ def solver_check(games):
 
 
 def main(argv):
-    if argv[0] == "qw-solver":
+    if argv[0] == "qwatrobat-solver":
         solver_check(int(argv[1]) if len(argv) > 1 else 100)
         return
-    name = {"qw": "qwatrobat", "kuq": "kreuzundquer"}[argv[0]]
+    name = argv[0]
+    if name not in ("qwatrobat", "kreuzundquer"):
+        sys.exit(f"bench_cards: the game is qwatrobat or kreuzundquer, got {name!r}")
     params = {"races": 1} if name == "kreuzundquer" else {}
     games = int(argv[3]) if len(argv) > 3 else 50
     match(crossridor.load_game(name, **params), argv[1], argv[2], games)

@@ -107,9 +107,9 @@ def test_bench_crosswise_times_a_search_every_sixth_ply():
         mod.search_times(30, deals=1, options={"root_k": -1})
 
 
-def test_kuq_analyses_replay_match_records(tmp_path):
-    """bench/kuq_prior_agreement.py: ISMCTS with one simulation plays the
-    prior's move everywhere, the heuristic player does not; bench/kuq_leaf_fit.py
+def test_kreuzundquer_analyses_replay_match_records(tmp_path):
+    """bench/kreuzundquer_prior_agreement.py: ISMCTS with one simulation plays the
+    prior's move everywhere, the heuristic player does not; bench/kreuzundquer_leaf_fit.py
     finds one stage start at least per race."""
     recs = {}
     for name, engines in (("prior", ["ismcts:sims=1", "greedy"]), ("greedy", ["greedy", "ismcts:sims=1"])):
@@ -118,7 +118,7 @@ def test_kuq_analyses_replay_match_records(tmp_path):
                          "--games", "2", "--seed", "5", "--concurrency", "1", "--records", str(rec)]) == 0
 
     def agreement(rec):
-        out = subprocess.run([sys.executable, str(BENCH / "kuq_prior_agreement.py"), str(rec)],
+        out = subprocess.run([sys.executable, str(BENCH / "kreuzundquer_prior_agreement.py"), str(rec)],
                              capture_output=True, text=True, timeout=300)
         assert out.returncode == 0, out.stderr
         rows = re.findall(r"(\w+): (\d+) of (\d+) moves differ", out.stdout)
@@ -126,7 +126,7 @@ def test_kuq_analyses_replay_match_records(tmp_path):
         return {ph: (int(d), int(n)) for ph, d, n in rows}
     assert all(d == 0 and n > 0 for d, n in agreement(recs["prior"]).values())
     assert sum(d for d, _ in agreement(recs["greedy"]).values()) > 0
-    out = subprocess.run([sys.executable, str(BENCH / "kuq_leaf_fit.py"), str(recs["prior"])],
+    out = subprocess.run([sys.executable, str(BENCH / "kreuzundquer_leaf_fit.py"), str(recs["prior"])],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     m = re.match(r"(\d+) stage starts; current mapping: .* log-likelihood (-[\d.]+)", out.stdout)

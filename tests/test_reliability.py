@@ -399,7 +399,7 @@ def test_play_hides_the_qwatrobat_opponent_setup(monkeypatch):
     assert f"player 1: back  {back}" not in out and "? ? ? ?" in out
 
 
-def test_play_hides_kreuz_und_quer_opponent_hand(monkeypatch):
+def test_play_hides_kreuzundquer_opponent_hand(monkeypatch):
     monkeypatch.setattr("crossridor.engine.cli.play.DEFAULT_THINK", "sims=5")
     state, out = play_game_session("kreuzundquer", ["board", "quit"], human=1)
     other = ",".join(map(str, state.hands[0])) if state.hands[0] is not None else None

@@ -92,7 +92,7 @@ def test_qwatrobat_hides_the_secret_setup():
     assert "setup" in state.view(0)["history"] and "1122/3344" not in str(state.view(0))
 
 
-def test_kreuz_und_quer_hides_hands_and_piles():
+def test_kreuzundquer_hides_hands_and_piles():
     game = crossridor.load_game("kreuzundquer")
     state = game.new_state(seed=1)
     hand0 = state.hands[0]

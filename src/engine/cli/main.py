@@ -313,7 +313,7 @@ def build_parser() -> ArgumentParser:
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("rules", help="print the rules of a game as this engine implements them")
-    p.add_argument("game", metavar="GAME", help="quoridor, crosswise, qwatrobat or kreuz-und-quer")
+    p.add_argument("game", metavar="GAME", help="quoridor, crosswise, qwatrobat or kreuzundquer")
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("uci", help="run as a UCI-style engine on stdin/stdout",

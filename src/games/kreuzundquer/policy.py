@@ -23,7 +23,7 @@ seats alternating, policies called directly): the cost rule alone won
 109 of 200, with the denial (DENY=1.0) 121 of 200. The take denial
 (TAKE_DENY=1.0), over other deals (seeds 1000..1199 and 5000..5499, 1,400
 races, the same way): 899 won against 858 without; as ISMCTS with one
-simulation (`bench/bench_cards.py kuq ismcts:sims=1 greedy 400`, 400 races)
+simulation (`bench/bench_cards.py kreuzundquer ismcts:sims=1 greedy 400`, 400 races)
 253 against 249 (`take_deny=0`).
 """
 

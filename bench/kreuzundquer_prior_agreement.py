@@ -4,7 +4,7 @@ records of `crossridor match kreuzundquer ... --records F` and counts, by
 phase (build, collect, decide), engine 1's moves and those that differ from
 the policy's move in the same position:
 
-    python3 bench/kuq_prior_agreement.py ki_g.jsonl [--take-deny D] [--deny D]
+    python3 bench/kreuzundquer_prior_agreement.py ki_g.jsonl [--take-deny D] [--deny D]
 
 (`--take-deny 0` compares with the prior before take denial, for records
 of that time.)
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from kuq_replay import replay
+from kreuzundquer_replay import replay
 
 from crossridor.games.kreuzundquer.policy import policy_move
 

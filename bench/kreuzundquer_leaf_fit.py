@@ -8,7 +8,7 @@ the race's result; fits a logistic regression (numpy, Newton's method) and
 prints the mean log-likelihood of the fitted and of the current mapping
 (higher is better; a coin is -0.693), overall and by stage:
 
-    python3 bench/kuq_leaf_fit.py ki_g.jsonl kpol.jsonl ...
+    python3 bench/kreuzundquer_leaf_fit.py ki_g.jsonl kpol.jsonl ...
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import math
 import sys
 
 import numpy as np
-from kuq_replay import replay
+from kreuzundquer_replay import replay
 
 from crossridor.games.kreuzundquer.rollout import stage_outlook, unplayed
 from crossridor.games.kreuzundquer.scoring import outlook_values
@@ -59,7 +59,7 @@ def loglik(p, y):
 def main(paths):
     a = stage_starts(paths)
     if not len(a):
-        sys.exit("kuq_leaf_fit: no finished 2-player one-race games in the records")
+        sys.exit("kreuzundquer_leaf_fit: no finished 2-player one-race games in the records")
     do, dp, stage, y, current = a.T
     # tanh(z) = 2 * sigmoid(2 z) - 1: the current mapping is logistic too, with the
     # weights 2 atanh(value) of one unit of outlook and of points

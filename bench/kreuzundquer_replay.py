@@ -1,5 +1,5 @@
 """Replaying the records of `crossridor match kreuzundquer ... --records F`,
-for the Kreuz & Quer analyses (kuq_leaf_fit.py, kuq_prior_agreement.py)."""
+for the Kreuz & Quer analyses (kreuzundquer_leaf_fit.py, kreuzundquer_prior_agreement.py)."""
 
 from __future__ import annotations
 
