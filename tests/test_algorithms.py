@@ -455,7 +455,7 @@ def test_algorithms_refuse_games_they_cannot_handle():
     for mod in (ismcts, greedy, random_player):
         mod.check_game(hidden)
     alphabeta.check_game(GameTraits("nim", 2))
-    mcts.check_game(GameTraits("kuq", 4, chance=True))
+    mcts.check_game(GameTraits("kreuzundquer", 4, chance=True))
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

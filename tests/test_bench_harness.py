@@ -57,7 +57,7 @@ def test_result_text_checked_by_the_parser():
 
 
 def test_bench_cards_prints_interval_and_games():
-    line = run(str(BENCH / "bench_cards.py"), "qw", "ismcts:sims=30", "random", "4")
+    line = run(str(BENCH / "bench_cards.py"), "qwatrobat", "ismcts:sims=30", "random", "4")
     assert line.startswith("ismcts:sims=30 vs random: ")
     check_line(line, 4)
 

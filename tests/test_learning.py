@@ -293,9 +293,9 @@ def test_chance_options_from_the_command_line(capsys):
     from crossridor.engine.cli.main import main
     assert main(["legal", "crosswise", "-o", "chance=true"]) == 0
     assert capsys.readouterr().out.split()[0] == "tile:1"
-    assert main(["legal", "kuq", "-o", "chance=true", "--moves", "deal:3 deal:9"]) == 0
+    assert main(["legal", "kreuzundquer", "-o", "chance=true", "--moves", "deal:3 deal:9"]) == 0
     assert "deal:3" not in capsys.readouterr().out.split()
-    for game in ("crosswise", "kuq"):
+    for game in ("crosswise", "kreuzundquer"):
         assert main(["legal", game, "-o", "chance=maybe"]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "chance must be true or false" in err
