@@ -28,6 +28,8 @@ cdef enum:
     Q_MAX_SQ = 81
     Q_MAX_ANCHORS = 64
     Q_WALL_KEYS = 128      # walls-left values with distinct Zobrist keys
+    Q_NO_PATH = 1000       # goal distance of a pawn walled off from its goal side
+    Q_FLOOD_LAYERS = 82    # layers a goal flood may fill: one more than the squares
     SQ = 9                 # square stride: bit = row * SQ + col
     AS = 8                 # anchor stride: bit = row * AS + col
 
@@ -253,37 +255,46 @@ cdef inline bint q_reaches(const QPos* p, u128 can_n, u128 can_s, u128 can_e, u1
         reach = nxt
 
 
+cdef inline int q_goal_flood(const QPos* p, int player, u128 target, u128* within) noexcept nogil:
+    """The one breadth-first search of a player's goal distances: a flood
+    from the goal side of `player` over the open steps (walls only, pawns
+    ignored). Returns the steps from the goal side to the nearest square of
+    `target`, or Q_NO_PATH when the flood stops growing first (target 0:
+    flood the whole region). With `within` (Q_FLOOD_LAYERS entries; NULL for
+    the distance alone), within[k] = the squares at most k steps from the
+    goal side, for k up to the returned distance; without a path, up to the
+    first k with within[k] == within[k - 1] (the end of the region). Each
+    step adds a square, so k stays below Q_FLOOD_LAYERS."""
+    cdef u128 reach = p.g.goal[player], nxt
+    cdef int d = 0
+    if within != NULL:
+        within[0] = reach
+    while not (reach & target):
+        nxt = reach | q_step(p, reach)
+        d += 1
+        if within != NULL:
+            within[d] = nxt
+        if nxt == reach:
+            return Q_NO_PATH
+        reach = nxt
+    return d
+
+
 cdef int q_distance(const QPos* p, int player) noexcept nogil:
     """Shortest path length (pawns ignored) from the pawn of player to its
-    goal side; 1000 when there is no path (cannot happen in a legal position)."""
-    cdef u128 reach = p.g.goal[player], nxt
-    cdef u128 me = bb_bit(p.pawn[player])
-    cdef int d = 0
-    while not (reach & me):
-        nxt = reach | q_step(p, reach)
-        if nxt == reach:
-            return 1000
-        reach = nxt
-        d += 1
-    return d
+    goal side; Q_NO_PATH when there is none (cannot happen in a legal position)."""
+    return q_goal_flood(p, player, bb_bit(p.pawn[player]), NULL)
 
 
 cdef void q_path_edges(const QPos* p, int player, u128* path) noexcept nogil:
     """One shortest path of player, as the squares it leaves northwards,
     southwards, eastwards and westwards (path[0..3])."""
-    cdef u128 layers[82]
-    cdef u128 reach = p.g.goal[player], nxt, cur, nb
-    cdef int d = 0, k
+    cdef u128 layers[Q_FLOOD_LAYERS]
+    cdef u128 cur = bb_bit(p.pawn[player]), nb
+    cdef int d = q_goal_flood(p, player, cur, layers), k
     path[0] = path[1] = path[2] = path[3] = 0
-    layers[0] = reach
-    cur = bb_bit(p.pawn[player])
-    while not (reach & cur):
-        nxt = reach | q_step(p, reach)
-        if nxt == reach or d >= 80:
-            return
-        reach = nxt
-        d += 1
-        layers[d] = reach
+    if d == Q_NO_PATH:
+        return
     # walk down the layers: from a square at distance k, step to one at k-1
     for k in range(d, 0, -1):
         nb = layers[k - 1]
@@ -817,7 +828,7 @@ cdef class QuoridorCore:
         if len(winners) > 1:
             raise ValueError("more than one pawn on its goal side")
         for i in range(np):
-            if q_distance(&p, i) >= 1000:
+            if q_distance(&p, i) >= Q_NO_PATH:
                 raise ValueError(f"player {i + 1} has no path to the goal")
         if winners:
             p.winner = winners[0]

@@ -51,21 +51,14 @@ ctypedef struct QLearned:
 cdef void q_path_stats(const QPos* p, int player, int* dist, int* squares, int* neck) noexcept nogil:
     """Shortest-path length of player, the number of squares on some
     shortest path (pawn excluded) and the narrowest layer of them."""
-    cdef u128 from_goal[82]
-    cdef u128 reach = p.g.goal[player], nxt, on_path, layer
-    cdef u128 me = bb_bit(p.pawn[player])
-    cdef int d = 0, i, width
-    from_goal[0] = reach
-    while not (reach & me):
-        nxt = reach | q_step(p, reach)
-        if nxt == reach or d >= 80:
-            dist[0] = 1000
-            squares[0] = 0
-            neck[0] = 0
-            return
-        reach = nxt
-        d += 1
-        from_goal[d] = reach
+    cdef u128 from_goal[Q_FLOOD_LAYERS]
+    cdef u128 me = bb_bit(p.pawn[player]), on_path, layer
+    cdef int d = q_goal_flood(p, player, me, from_goal), i, width
+    if d == Q_NO_PATH:
+        dist[0] = Q_NO_PATH
+        squares[0] = 0
+        neck[0] = 0
+        return
     dist[0] = d
     squares[0] = 0
     neck[0] = 0 if d == 0 else 1000

@@ -108,19 +108,12 @@ cdef inline uint64_t q_to_anchors(const QGeom* g, u128 squares) noexcept nogil:
 cdef void q_shortest_edges(const QPos* p, int player, u128* e) noexcept nogil:
     """The steps (north/south/east/west, as source squares) that lie on some
     shortest path of player to its goal."""
-    cdef u128 from_goal[82]
-    cdef u128 reach = p.g.goal[player], nxt, on_path, nb
-    cdef u128 me = bb_bit(p.pawn[player])
-    cdef int d = 0, i
+    cdef u128 from_goal[Q_FLOOD_LAYERS]
+    cdef u128 me = bb_bit(p.pawn[player]), on_path, nb
+    cdef int d = q_goal_flood(p, player, me, from_goal), i
     e[0] = e[1] = e[2] = e[3] = 0
-    from_goal[0] = reach
-    while not (reach & me):
-        nxt = reach | q_step(p, reach)
-        if nxt == reach or d >= 80:
-            return
-        reach = nxt
-        d += 1
-        from_goal[d] = reach
+    if d == Q_NO_PATH:
+        return
     # walk forward from the pawn: squares at pawn-distance i on a shortest path
     on_path = me
     for i in range(d):

@@ -32,7 +32,8 @@ cdef void q_fill_observation(const QPos* p, int me, int walls_total, float* out)
     cdef int t = me * 4 // P
     cdef int i, j, q, c, r, oc, orow, a, d, plane
     cdef float wt = walls_total if walls_total > 0 else 1
-    cdef u128 reach, nxt, layer, bits
+    cdef u128 within[Q_FLOOD_LAYERS]
+    cdef u128 bits
     cdef int is_v
     memset(out, 0, (4 * P + 2) * nn * sizeof(float))
     for i in range(P):
@@ -47,19 +48,15 @@ cdef void q_fill_observation(const QPos* p, int me, int walls_total, float* out)
         plane = (3 * P + 2 + i) * nn
         for j in range(nn):
             out[plane + j] = 1
-        reach = g.goal[q]
-        layer = reach
+        q_goal_flood(p, q, 0, within)
         d = 0
-        while layer:
-            bits = layer
+        while d == 0 or within[d] != within[d - 1]:
+            bits = within[d] & ~(within[d - 1] if d > 0 else <u128>0)
             while bits:
                 a = bb_lsb(bits)
                 bits &= bits - 1
                 q_rot(n, t, a % SQ, a // SQ, &oc, &orow)
                 out[plane + orow * n + oc] = d / <float>nn
-            nxt = reach | q_step(p, reach)
-            layer = nxt & ~reach
-            reach = nxt
             d += 1
     i = (p.to_move - me + P) % P
     for j in range(nn):
