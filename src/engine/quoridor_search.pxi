@@ -435,6 +435,8 @@ cdef int SKIP_SIZE[20]
 cdef int SKIP_PHASE[20]
 SKIP_SIZE[:] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4]
 SKIP_PHASE[:] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7]
+# the most threads of a Lazy SMP search; exported: engine.search_api checks
+# the option against it
 MAX_THREADS = 256
 
 
@@ -514,6 +516,8 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     aspiration = options.get("aspiration", True)
     callback = options.get("on_iteration")
     cdef int threads = 1 if greedy else options.get("threads", 1)
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be 1..{MAX_THREADS}, got {threads}")
     cdef QGroup* group = <QGroup*>calloc(1, sizeof(QGroup))
     if group == NULL:
         raise MemoryError()

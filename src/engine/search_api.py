@@ -9,10 +9,9 @@ import importlib
 from typing import Any
 
 from . import stop as _stop
+from ._core import MAX_THREADS  # threads of a Lazy SMP search
 from .errors import CrossridorError
 from .protocol import Limits, SearchResult, State
-
-MAX_THREADS = 256         # threads of a Lazy SMP search
 
 ALGORITHMS = {
     "alphabeta": "crossridor.engine.algorithms.alphabeta",
