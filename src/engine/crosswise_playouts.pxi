@@ -1,0 +1,302 @@
+# Crosswise move policies, one move each, cheap enough for playouts: random,
+# the ISMCTS playout policy, greedy and the one-move gain the searches
+# (crosswise_search.pxi) rank moves by; over the position of crosswise_board.pxi.
+
+# ---------------------------------------------------------------- playout policy
+
+cdef int cw_random_move(const cw_State* s, uint64_t* rng) noexcept nogil:
+    """A random legal move, tile first: a random tile of the hand (weighted
+    by count), then a random target for it; tiles without a target are
+    skipped. Pass if no tile has a target."""
+    cdef int p = cw_to_move(s)
+    cdef int tiles[16]
+    cdef int n = 0, t, i, k, a
+    cdef uint64_t empty = CW_FULL & ~s.occ
+    for t in range(CW_NTILE):
+        for i in range(s.hand[p][t]):
+            tiles[n] = t
+            n += 1
+    while n > 0:
+        k = cw_rand_below(rng, n)
+        t = tiles[k]
+        if t < CW_NSYM:
+            if empty:
+                return cw_random_bit(empty, rng) | (t << 6)
+        else:
+            a = cw_random_action(s, t, rng)
+            if a >= 0:
+                return a
+        # no target for this tile: drop every copy of it and retry
+        i = 0
+        for k in range(n):
+            if tiles[k] != t:
+                tiles[i] = tiles[k]
+                i += 1
+        n = i
+    return CW_PASS
+
+cdef int cw_random_action(const cw_State* s, int t, uint64_t* rng) noexcept nogil:
+    """A random target for action tile t held by the player to move, as a
+    move code, or -1 if it has none."""
+    cdef int p = cw_to_move(s), i, sym, a, b
+    cdef uint64_t occ = s.occ, empty = CW_FULL & ~s.occ, x
+    if t == CW_T_MOVE:
+        if occ and empty:
+            return (cw_random_bit(occ, rng) | (cw_random_bit(empty, rng) << 6)
+                    | (CW_K_MOVE << 12))
+    elif t == CW_T_REMOVE:
+        if occ:
+            return cw_random_bit(occ, rng) | (CW_K_REMOVE << 12)
+    elif t == CW_T_REPLACE:
+        i = cw_rand_below(rng, CW_NSYM)
+        for sym in range(CW_NSYM):
+            b = (i + sym) % CW_NSYM
+            if s.hand[p][b]:
+                x = occ & ~s.bb[b]
+                if x:
+                    return cw_random_bit(x, rng) | (b << 6) | (CW_K_REPLACE << 12)
+    elif t == CW_T_SWAP:
+        if cw_nsyms_on_board(s) >= 2:
+            a = cw_random_bit(occ, rng)
+            b = cw_random_bit(occ & ~s.bb[s.cell[a]], rng)
+            if a > b:
+                a, b = b, a
+            return a | (b << 6) | (CW_K_SWAP << 12)
+    return -1
+
+cdef inline int cw_place_gain(const int* cnt, int occn, int distinct, int sym) noexcept nogil:
+    """Change of a line's score when `sym` is put on one of its empty cells;
+    1000 for six identical. cnt: the line's count per symbol; occn: tiles in
+    it; distinct: 1 if no symbol appears twice in it."""
+    cdef int c = cnt[sym]
+    if c == 5:
+        return 1000
+    if occn == 5 and c == 0 and distinct:
+        return 6
+    return CW_PTS[c + 1] - CW_PTS[c]
+
+cdef int cw_policy_move(cw_State* s, uint64_t* rng, int eps_pct, int act) noexcept nogil:
+    """Playout policy: with probability eps_pct/100, or when no symbol can be
+    placed, a random move (cw_random_move); otherwise the placement of a hand
+    symbol with the best one-move gain own team - other team, computed from
+    the per-line symbol counts (ties broken at random)."""
+    cdef int p = cw_to_move(s), team = p & 1
+    cdef uint64_t empty = CW_FULL & ~s.occ, x
+    cdef int rc[6][6]
+    cdef int cc[6][6]
+    cdef int rn[6]
+    cdef int cn[6]
+    cdef int rd[6]
+    cdef int cd[6]
+    cdef int i, sym, c, r, col, v, best = -1, bestv = -1000000, nbest = 0, any_sym = 0
+    for sym in range(CW_NSYM):
+        if s.hand[p][sym]:
+            any_sym = 1
+    if not any_sym or not empty or cw_rand_below(rng, 100) < eps_pct:
+        return cw_random_move(s, rng)
+    for i in range(6):
+        rn[i] = u64_popcount(s.occ & CW_ROW[i])
+        cn[i] = u64_popcount(s.occ & CW_COL[i])
+        rd[i] = 1
+        cd[i] = 1
+        for sym in range(CW_NSYM):
+            rc[i][sym] = u64_popcount(s.bb[sym] & CW_ROW[i])
+            cc[i][sym] = u64_popcount(s.bb[sym] & CW_COL[i])
+            if rc[i][sym] > 1:
+                rd[i] = 0
+            if cc[i][sym] > 1:
+                cd[i] = 0
+    for sym in range(CW_NSYM):
+        if not s.hand[p][sym]:
+            continue
+        x = empty
+        while x:
+            c = u64_lsb(x)
+            x &= x - 1
+            r = c // 6
+            col = c % 6
+            v = cw_place_gain(rc[r], rn[r], rd[r], sym) - cw_place_gain(cc[col], cn[col], cd[col], sym)
+            if team:
+                v = -v
+            if v > bestv:
+                bestv = v
+                best = c | (sym << 6)
+                nbest = 1
+            elif v == bestv:
+                nbest += 1
+                if cw_rand_below(rng, nbest) == 0:
+                    best = c | (sym << 6)
+    # action tiles: `act` random targets per action tile held, taken if one
+    # gains more than the best placement
+    if act > 0:
+        for sym in range(CW_T_MOVE, CW_NTILE):
+            if not s.hand[p][sym]:
+                continue
+            for i in range(act):
+                c = cw_random_action(s, sym, rng)
+                if c < 0:
+                    break
+                v = cw_move_gain(s, c, team)
+                if v > bestv:
+                    bestv = v
+                    best = c
+    return best
+
+cdef int cw_playout(cw_State* s, uint64_t* rng, int eps_pct, int act) noexcept nogil:
+    """Policy moves to the end (eps_pct >= 100: uniformly random tile-first
+    moves); returns the number of moves played."""
+    cdef cw_Undo u
+    cdef int n = 0
+    while not s.over:
+        if eps_pct >= 100:
+            cw_make(s, cw_random_move(s, rng), &u)
+        else:
+            cw_make(s, cw_policy_move(s, rng, eps_pct, act), &u)
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------- greedy
+
+cdef int cw_threats(const cw_State* s, int team) noexcept nogil:
+    """How close `team` is to six identical: per line holding five of one
+    symbol, 2 if its sixth cell is empty (one placement wins), else 1."""
+    cdef int i, sym, n = 0
+    cdef uint64_t m
+    for i in range(6):
+        m = CW_ROW[i] if team == 0 else CW_COL[i]
+        for sym in range(CW_NSYM):
+            if u64_popcount(s.bb[sym] & m) == 5:
+                n += 2 if (s.occ & m) != m else 1
+    return n
+
+cdef int cw_greedy_move(cw_State* s, int* buf) noexcept nogil:
+    """Instant win, else the smallest opponent threat of six (cw_threats:
+    block a six), else the best score difference own team - other team;
+    ties go to the first move in generation order."""
+    cdef int n = cw_gen_moves(s, buf)
+    cdef int team = cw_team(cw_to_move(s))
+    cdef int i, best = buf[0], key_t, key_d, best_t = 1 << 30, best_d = -(1 << 30)
+    cdef cw_Undo u
+    for i in range(n):
+        cw_make(s, buf[i], &u)
+        if s.six == team:
+            cw_unmake(s, &u)
+            return buf[i]
+        key_t = cw_threats(s, 1 - team)
+        key_d = cw_team_score(s, team) - cw_team_score(s, 1 - team)
+        cw_unmake(s, &u)
+        if key_t < best_t or (key_t == best_t and key_d > best_d):
+            best_t = key_t
+            best_d = key_d
+            best = buf[i]
+    return best
+
+
+cdef inline int cw_lines_value(const cw_State* s, int a, int b, int team) noexcept nogil:
+    """Score of `team` minus the other team's over the lines through cells a
+    and b (b < 0: only a), each line counted once."""
+    cdef int v = 0, ra = a // 6, ca = a % 6
+    v += cw_line_score(s, CW_ROW[ra]) - cw_line_score(s, CW_COL[ca])
+    if b >= 0:
+        if b // 6 != ra:
+            v += cw_line_score(s, CW_ROW[b // 6])
+        if b % 6 != ca:
+            v -= cw_line_score(s, CW_COL[b % 6])
+    return v if team == 0 else -v
+
+cdef inline int cw_try_gain(cw_State* s, int code, int team, int* six, int* sa) noexcept nogil:
+    """Put a move (not a pass) on the board (cw_board_try) and return how
+    much it raised `team`'s score minus the other team's over the lines it
+    touches; six: the team with six identical now, or -1; sa: what cell a
+    held. cw_untry takes the move back."""
+    cdef int kind = code >> 12, a = code & 63, b = (code >> 6) & 63
+    cdef int c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
+    cdef int before = cw_lines_value(s, a, c2, team)
+    sa[0] = s.cell[a]
+    six[0] = cw_board_try(s, kind, a, b)
+    return cw_lines_value(s, a, c2, team) - before
+
+cdef inline void cw_untry(cw_State* s, int code, int sa) noexcept nogil:
+    cw_board_untry(s, code >> 12, code & 63, (code >> 6) & 63, sa)
+
+cdef int cw_move_gain(cw_State* s, int code, int team) noexcept nogil:
+    """How much a move raises `team`'s score minus the other team's (only
+    the lines it touches are scored); +-1000 for a six of either team. The
+    board is changed and restored; hands are not touched."""
+    cdef int gain, six, sa
+    if code >> 12 == CW_K_PASS:
+        return 0
+    gain = cw_try_gain(s, code, team, &six, &sa)
+    cw_untry(s, code, sa)
+    if six >= 0:
+        return 1000 if six == team else -1000
+    return gain
+
+
+cdef inline int cw_line_threat(const cw_State* s, uint64_t m) noexcept nogil:
+    """cw_threats of one line: 2 per symbol with five in it and the sixth
+    cell empty, 1 if the sixth cell is taken."""
+    cdef int sym, n = 0
+    for sym in range(CW_NSYM):
+        if u64_popcount(s.bb[sym] & m) == 5:
+            n += 2 if (s.occ & m) != m else 1
+    return n
+
+cdef int cw_greedy_fast(cw_State* s, int* buf) noexcept nogil:
+    """The move cw_greedy_move picks (same keys, same tie order), computed on
+    the board alone: each move is applied to the bitboards, only the lines
+    through its cells are rescored (against the line scores and threats
+    taken once before the loop) and the move is taken back."""
+    cdef int n = cw_gen_moves(s, buf)
+    cdef int team = cw_team(cw_to_move(s))
+    cdef int i, code, kind, a, b, c2, sa, six, ra, ca, v, la, lb, t0 = 0
+    cdef int best = buf[0], key_t, key_d, best_t = 1 << 30, best_d = -(1 << 30)
+    cdef int rs[6]
+    cdef int cs[6]
+    cdef int th[6]
+    # the other team's lines: their threats of six are the first key
+    cdef uint64_t* other = CW_ROW
+    if team == 0:
+        other = CW_COL
+    for i in range(6):
+        rs[i] = cw_line_score(s, CW_ROW[i])
+        cs[i] = cw_line_score(s, CW_COL[i])
+        th[i] = cw_line_threat(s, other[i])
+        t0 += th[i]
+    for i in range(n):
+        code = buf[i]
+        kind = code >> 12
+        if kind == CW_K_PASS:
+            key_t = t0
+            key_d = 0
+        else:
+            a = code & 63
+            b = (code >> 6) & 63
+            c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
+            sa = s.cell[a]
+            six = cw_board_try(s, kind, a, b)
+            if six == team:
+                cw_board_untry(s, kind, a, b, sa)
+                return code
+            ra = a // 6
+            ca = a % 6
+            v = (cw_line_score(s, CW_ROW[ra]) - rs[ra]) - (cw_line_score(s, CW_COL[ca]) - cs[ca])
+            if c2 >= 0:
+                if c2 // 6 != ra:
+                    v += cw_line_score(s, CW_ROW[c2 // 6]) - rs[c2 // 6]
+                if c2 % 6 != ca:
+                    v -= cw_line_score(s, CW_COL[c2 % 6]) - cs[c2 % 6]
+            key_d = v if team == 0 else -v
+            la = ca if team == 0 else ra
+            key_t = t0 - th[la] + cw_line_threat(s, other[la])
+            if c2 >= 0:
+                lb = c2 % 6 if team == 0 else c2 // 6
+                if lb != la:
+                    key_t += cw_line_threat(s, other[lb]) - th[lb]
+            cw_board_untry(s, kind, a, b, sa)
+        if key_t < best_t or (key_t == best_t and key_d > best_d):
+            best_t = key_t
+            best_d = key_d
+            best = code
+    return best
