@@ -29,6 +29,21 @@ def line_points(symbols: list) -> int | str:
     return sum(POINTS.get(c, 0) for c in counts.values())
 
 
+def team_scores(board: dict) -> tuple[int, int]:
+    """(Rows, Columns): the points of their lines; a six scores nothing."""
+    def total(lines):
+        return sum(p for p in (line_points([board.get(c) for c in l]) for l in lines) if p != "six")
+    return total(ROWS), total(COLUMNS)
+
+
+def six_of(board: dict) -> str | None:
+    """The team with six identical in one of its lines (Rows looked at first)."""
+    for team, lines in (("Rows", ROWS), ("Columns", COLUMNS)):
+        if any(line_points([board.get(c) for c in l]) == "six" for l in lines):
+            return team
+    return None
+
+
 class RefState:
     def __init__(self, players: int, board: dict, hands: list, bag: list, played: Counter,
                  slot: int, passes: int = 0):
@@ -52,18 +67,10 @@ class RefState:
         return [self.board.get(c) for c in cells]
 
     def scores(self) -> tuple[int, int]:
-        def total(lines):
-            return sum(p for p in (line_points(self.line(l)) for l in lines) if p != "six")
-        return total(ROWS), total(COLUMNS)
+        return team_scores(self.board)
 
     def _six(self):
-        for l in ROWS:
-            if line_points(self.line(l)) == "six":
-                return "Rows"
-        for l in COLUMNS:
-            if line_points(self.line(l)) == "six":
-                return "Columns"
-        return None
+        return six_of(self.board)
 
     def everyone_passed(self) -> bool:
         """Every seat passed since the last move: the seats at the last
@@ -110,31 +117,69 @@ class RefState:
         else:
             self.passes = 0
             if "@" in move:
-                s, c = move.split("@")
-                hand[s] -= 1
-                self.board[c] = s
+                hand[move.split("@")[0]] -= 1
             else:
                 word, arg = move.split(" ")
-                if word == "move":
-                    a, b = arg.split(">")
-                    hand["M"] -= 1
-                    self.board[b] = self.board.pop(a)
-                elif word == "remove":
-                    hand["R"] -= 1
-                    hand[self.board.pop(arg)] += 1
+                tile = {"move": "M", "remove": "R", "replace": "P", "swap": "S"}[word]
+                hand[tile] -= 1
+                self.played[tile] += 1
+                if word == "remove":
+                    hand[self.board[arg]] += 1
                 elif word == "replace":
                     a, s = arg.split("=")
-                    hand["P"] -= 1
                     hand[s] -= 1
                     hand[self.board[a]] += 1
-                    self.board[a] = s
-                else:
-                    a, b = arg.split(",")
-                    hand["S"] -= 1
-                    self.board[a], self.board[b] = self.board[b], self.board[a]
-                tile = {"move": "M", "remove": "R", "replace": "P", "swap": "S"}[word]
-                self.played[tile] += 1
+            self.board = board_after(self.board, move)
             while sum(hand.values()) < self.size[p] and self.bag:
                 hand[self.bag.pop(0)] += 1
         self.slot = (self.slot + 1) % len(self.order)
         self._check_end(self._six())
+
+
+def board_after(board: dict, move: str) -> dict:
+    """The board after a move (hands and the bag are the caller's)."""
+    board = dict(board)
+    if "@" in move:
+        s, c = move.split("@")
+        board[c] = s
+    elif move != "--":
+        word, arg = move.split(" ")
+        if word == "move":
+            a, b = arg.split(">")
+            board[b] = board.pop(a)
+        elif word == "remove":
+            del board[arg]
+        elif word == "replace":
+            a, s = arg.split("=")
+            board[a] = s
+        else:
+            a, b = arg.split(",")
+            board[a], board[b] = board[b], board[a]
+    return board
+
+
+# -- the greedy player, as its rule reads (the oracle of the core's fast greedy)
+
+def threats(board: dict, lines) -> int:
+    """How close the team owning `lines` is to six identical: per line and
+    symbol with five in it, 2 if the sixth cell is empty, else 1."""
+    n = 0
+    for line in lines:
+        counts = Counter(board[c] for c in line if c in board)
+        full = all(c in board for c in line)
+        n += sum(1 if full else 2 for k in counts.values() if k == 5)
+    return n
+
+
+def greedy_key(ref: RefState, move: str) -> tuple:
+    """What the greedy player maximises, for a legal move of the player to
+    move: a six of its own team first (an instant win); then the fewest
+    threats of six (`threats`) of the other team, then the highest score of
+    its team minus the other team's, all on the board after the move."""
+    team = ref.to_move() % 2                    # 0 Rows, 1 Columns
+    board = board_after(ref.board, move)
+    if six_of(board) == ("Rows", "Columns")[team]:
+        return (1, 0, 0)
+    rows, cols = team_scores(board)
+    diff = rows - cols if team == 0 else cols - rows
+    return (0, -threats(board, COLUMNS if team == 0 else ROWS), diff)

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings, strategies as hs
 
 import crossridor
+from crossridor import Limits
 from crossridor.games import crosswise as cw
-from crosswise_reference import RefState, line_points
+from crosswise_reference import CELLS, COLUMNS, ROWS, SYMBOLS, RefState, greedy_key, line_points, six_of
 
 TOTAL = Counter({**{s: 7 for s in "123456"}, **{a: 3 for a in "MRPS"}})
 TEAM = {0: "Rows", 1: "Columns", 2: "draw"}
@@ -170,3 +171,74 @@ def test_core_rejects_garbage():
         c.determinize(7, 1)
     with pytest.raises(IndexError):
         c.undo()
+
+
+def threat_position(rng, players):
+    """A random position (full: every hand and the bag order) with lines
+    holding four or five of one symbol, where sixes, threats of six and
+    their blocks decide the greedy move."""
+    while True:
+        left = Counter({s: 7 for s in SYMBOLS})
+        board = {}
+        for _ in range(rng.randrange(1, 4)):
+            line = rng.choice(ROWS + COLUMNS)
+            s = rng.choice(SYMBOLS)
+            for c in rng.sample(line, rng.choice((4, 5))):
+                if c not in board and left[s]:
+                    board[c] = s
+                    left[s] -= 1
+        for c in rng.sample(CELLS, rng.randrange(0, 20)):
+            s = rng.choice(SYMBOLS)
+            if c not in board and left[s]:
+                board[c] = s
+                left[s] -= 1
+        if six_of(board):
+            continue
+        rest = list(left.elements()) + [a for a in "MRPS" for _ in range(3)]
+        rng.shuffle(rest)
+        size = [6 if (players == 3 and p == 1) else 4 for p in range(players)]
+        hands, k = [], 0
+        for n in size:
+            hands.append("".join(sorted(rest[k:k + n], key="123456MRPS".index)))
+            k += n
+        turn = rng.randrange(players)
+        if players == 3 and turn == 1:
+            turn = f"1>{rng.choice((0, 2))}"
+        board_field = "/".join("".join(board.get(f"{f}{r}", ".") for f in "abcdef") for r in range(6, 0, -1))
+        return f"{board_field} {turn} {','.join(hands)} {''.join(rest[k:]) or '-'} - 0"
+
+
+def assert_greedy_as_reference(st) -> tuple:
+    """The core's greedy move has the best key of the greedy rule written
+    over the reference rules (greedy_key: own six, then fewest threats of
+    the other team, then the score difference): it is that move or one the
+    rule values equally (the core breaks ties by generation order, which
+    the reference has not). Returns the keys of every legal move."""
+    ref = ref_from(st)
+    move = str(crossridor.search(st, "greedy", Limits(sims=1)).move)
+    keys = {m: greedy_key(ref, m) for m in ref.legal_moves()}
+    best = max(keys.values())
+    assert keys.get(move) == best, (st.position(), move, keys.get(move), best)
+    return keys
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_core_greedy_plays_a_best_move_of_the_reference_greedy(players):
+    # seeded positions of whole games (random moves favouring action tiles,
+    # mixed with greedy ones) and seeded positions built around lines of four
+    # or five of a symbol, so that sixes and threats of six are decided too
+    g = crossridor.load_game("crosswise", players=players)
+    wins = threatened = 0
+    for seed in range(3):
+        st, rng = g.new_state(seed=100 * players + seed), random.Random(seed)
+        while not st.is_terminal():
+            assert_greedy_as_reference(st)
+            moves = st.legal_moves()
+            st.play(action_heavy_choice(rng, moves) if rng.random() < 0.5 else
+                    crossridor.search(st, "greedy", Limits(sims=1)).move)
+    rng = random.Random(players)
+    for _ in range(80):
+        keys = assert_greedy_as_reference(g.state_from_position(threat_position(rng, players)))
+        wins += any(k[0] for k in keys.values())
+        threatened += len({k[1] for k in keys.values()}) > 1
+    assert wins >= 3 and threatened >= 20

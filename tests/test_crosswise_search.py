@@ -179,19 +179,6 @@ def test_pimc_rejects_bad_options():
             crossridor.search(st, "ismcts", Limits(sims=10), seed=1, **bad)
 
 
-def test_fast_greedy_rollout_move_is_greedy():
-    # the rollout policy of roll=2 picks exactly the greedy baseline's move
-    import random
-    g = crossridor.load_game("crosswise")
-    for seed in range(12):
-        st, rng = g.new_state(seed=seed), random.Random(seed)
-        while not st.is_terminal():
-            assert st._c.greedy_fast() == st._c.greedy()
-            moves = st.legal_moves()
-            st.play(moves[rng.randrange(len(moves))] if rng.random() < 0.3 else
-                    crossridor.search(st, "greedy", Limits(sims=1)).move)
-
-
 def test_inferred_deals_guess_a_greedy_opponents_hand_better():
     # after greedy moves by both, deals that explain the opponent's last
     # moves as greedy share more tiles with its real hand than plain redeals

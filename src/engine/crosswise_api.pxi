@@ -280,19 +280,12 @@ cdef class CrosswiseCore:
     # -- search -----------------------------------------------------------
 
     def greedy(self):
+        """The greedy player's move (cw_greedy)."""
         if self.s.over or self.s.nplayers == 0:
             raise ValueError("crosswise: game over")
         cdef int buf[CW_MAXMOVES]
         cdef cw_State s = self.s
-        return cw_greedy_move(&s, buf)
-
-    def greedy_fast(self):
-        """cw_greedy_fast (for tests: the same move as greedy())."""
-        if self.s.over or self.s.nplayers == 0:
-            raise ValueError("crosswise: game over")
-        cdef int buf[CW_MAXMOVES]
-        cdef cw_State s = self.s
-        return cw_greedy_fast(&s, buf)
+        return cw_greedy(&s, buf)
 
     def random_move(self, uint64_t seed):
         cdef uint64_t rng = seed

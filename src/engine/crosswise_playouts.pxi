@@ -170,29 +170,6 @@ cdef int cw_threats(const cw_State* s, int team) noexcept nogil:
                 n += 2 if (s.occ & m) != m else 1
     return n
 
-cdef int cw_greedy_move(cw_State* s, int* buf) noexcept nogil:
-    """Instant win, else the smallest opponent threat of six (cw_threats:
-    block a six), else the best score difference own team - other team;
-    ties go to the first move in generation order."""
-    cdef int n = cw_gen_moves(s, buf)
-    cdef int team = cw_team(cw_to_move(s))
-    cdef int i, best = buf[0], key_t, key_d, best_t = 1 << 30, best_d = -(1 << 30)
-    cdef cw_Undo u
-    for i in range(n):
-        cw_make(s, buf[i], &u)
-        if s.six == team:
-            cw_unmake(s, &u)
-            return buf[i]
-        key_t = cw_threats(s, 1 - team)
-        key_d = cw_team_score(s, team) - cw_team_score(s, 1 - team)
-        cw_unmake(s, &u)
-        if key_t < best_t or (key_t == best_t and key_d > best_d):
-            best_t = key_t
-            best_d = key_d
-            best = buf[i]
-    return best
-
-
 cdef inline int cw_lines_value(const cw_State* s, int a, int b, int team) noexcept nogil:
     """Score of `team` minus the other team's over the lines through cells a
     and b (b < 0: only a), each line counted once."""
@@ -243,11 +220,15 @@ cdef inline int cw_line_threat(const cw_State* s, uint64_t m) noexcept nogil:
             n += 2 if (s.occ & m) != m else 1
     return n
 
-cdef int cw_greedy_fast(cw_State* s, int* buf) noexcept nogil:
-    """The move cw_greedy_move picks (same keys, same tie order), computed on
-    the board alone: each move is applied to the bitboards, only the lines
-    through its cells are rescored (against the line scores and threats
-    taken once before the loop) and the move is taken back."""
+cdef int cw_greedy(cw_State* s, int* buf) noexcept nogil:
+    """The greedy player's move: an instant win (a six of its own team),
+    else the fewest threats of six of the other team (cw_threats: block a
+    six), else the best score difference own team - other team; ties go to
+    the first move in generation order. Computed on the board alone: each
+    move is applied to the bitboards, only the lines through its cells are
+    rescored (against the line scores and threats taken once before the
+    loop) and the move is taken back. tests/crosswise_reference.py states
+    the same rule in plain Python over the reference rules (its oracle)."""
     cdef int n = cw_gen_moves(s, buf)
     cdef int team = cw_team(cw_to_move(s))
     cdef int i, code, kind, a, b, c2, sa, six, ra, ca, v, la, lb, t0 = 0

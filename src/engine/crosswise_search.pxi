@@ -255,7 +255,7 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
 # Perfect-information Monte Carlo: every pass redeals the hidden tiles from
 # the searcher's view (cw_determinize), and in that deal each root candidate
 # is scored either (roll = 2) by playing the deal out to the end with the
-# greedy move (cw_greedy_fast) for every seat, (roll = 1) with the ISMCTS
+# greedy move (cw_greedy) for every seat, (roll = 1) with the ISMCTS
 # playout policy, or (roll = 0) by a depth-limited negamax over the
 # alternating teams' moves (inner nodes: the `width` moves with the best
 # one-move gain, plus moves that block a live six of the other team). The
@@ -416,7 +416,7 @@ cdef inline double cw_squash(int v, double scale) noexcept nogil:
 #
 # A deal is a guess at the hidden tiles. The other team's recent moves tell
 # which guesses are likely: a hand under which that player's move is not
-# the greedy move (cw_greedy_fast) would not have played it. cw_infer_deal
+# the greedy move (cw_greedy) would not have played it. cw_infer_deal
 # redeals until the deal explains the last `infer` moves of the other team
 # that way (or CW_INFER_TRIES deals were tried; then the one that explained
 # the most recent moves). To check a move, the history is taken back to it
@@ -456,7 +456,7 @@ cdef int cw_explained(const cw_State* deal, const cw_Undo* hist, int nhist, int 
         cw_unmake(&e, &hist[h])
         if cw_team(p) != team:
             checked += 1
-            if e.over or cw_greedy_fast(&e, buf) != hist[h].code:
+            if e.over or cw_greedy(&e, buf) != hist[h].code:
                 break
             ok += 1
         h -= 1
@@ -491,7 +491,7 @@ cdef int cw_greedy_value(cw_State* e, int viewer, long long* leaves) noexcept no
     cdef cw_Undo u
     cdef int v
     while not e.over:
-        cw_make(e, cw_greedy_fast(e, buf), &u)
+        cw_make(e, cw_greedy(e, buf), &u)
         leaves[0] += 1
     v = cw_term_value(e, 0)
     return v if cw_team(cw_to_move(e)) == cw_team(viewer) else -v
@@ -508,7 +508,7 @@ cdef int cw_tree_value(cw_State* e, int viewer, int k, long long* leaves) noexce
     cdef cw_Undo u
     cdef int n, i, v, best = -CW_INF
     while not e.over and cw_team(cw_to_move(e)) != cw_team(viewer):
-        cw_make(e, cw_greedy_fast(e, buf), &u)
+        cw_make(e, cw_greedy(e, buf), &u)
         leaves[0] += 1
     if e.over:
         return cw_greedy_value(e, viewer, leaves)
