@@ -7,7 +7,7 @@
     pytest bench/bench_crosswise.py                   # pytest-benchmark timings
 
     python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e mode=mcts   # the MCTS mode
-    python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e mode=pimc -e roll=0 -e depth=3
+    python3 bench/bench_crosswise.py match --games 40 --time 0.2 -e root_k=12 -e halving=0
     python3 bench/bench_crosswise.py match --games 100 --sims 300 -e infer=2 --records i2.jsonl
 
 `match` is a thin wrapper over the match runner (`crossridor match crosswise
@@ -61,12 +61,12 @@ def search_times(sims: int, players: int = 2, options: dict | None = None, deals
 
 def engine_spec(a) -> str:
     """The searching engine as a match `--engine` spec: the default ismcts,
-    the options given with -e, or with -e mode=mcts the --c ... --act knobs
-    (overridden by -e)."""
+    the options given with -e, or with -e mode=mcts the --c, --eps and
+    --root-k knobs (overridden by -e)."""
     budget = f"time={a.time:g}" if a.sims is None else f"sims={a.sims}"
     opts = dict(kv.partition("=")[::2] for kv in a.e or ())
     if opts.get("mode") == "mcts":
-        knobs = dict(c=a.c, margin=a.margin, eps=a.eps, pbias=a.pbias, hexp=a.hexp, root_k=a.root_k, act=a.act)
+        knobs = dict(c=a.c, eps=a.eps, root_k=a.root_k)
         opts = {**{k: f"{v:g}" for k, v in knobs.items()}, **opts}
     return ",".join([f"ismcts:{budget}"] + [f"{k}={v}" for k, v in opts.items()])
 
@@ -102,15 +102,11 @@ def main(argv=None) -> int:
     ap.add_argument("--sims", type=int, default=None)
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--c", type=float, default=0.7)
-    ap.add_argument("--margin", type=float, default=0.0)
     ap.add_argument("--eps", type=int, default=20)
-    ap.add_argument("--pbias", type=float, default=0.0)
-    ap.add_argument("--hexp", type=int, default=0)
     ap.add_argument("--root-k", type=int, default=12)
-    ap.add_argument("--act", type=int, default=0)
     ap.add_argument("-e", action="append", default=None, metavar="KEY=VALUE",
-                    help="ismcts option, e.g. -e mode=pimc -e roll=2; without -e: the default search; "
-                         "--c ... --act apply with -e mode=mcts")
+                    help="ismcts option, e.g. -e mode=pimc -e infer=0; without -e: the default search; "
+                         "--c, --eps and --root-k apply with -e mode=mcts")
     a = ap.parse_args(argv)
     if a.what == "speed":
         moves, dt = speed(players=a.players, eps=a.eps)

@@ -48,7 +48,7 @@ def test_ismcts_team_play_four_players():
     # seat 2 (Rows, partner of 0) can complete rank 4 with a 3
     st = load({f"{f}4": 3 for f in "abcef"}, players=4, turn="2",
               hands=("1245", "1245", "1356", "1245"))
-    for opts in (dict(mode="mcts"), dict(mode="pimc", roll=2)):
+    for opts in (dict(mode="mcts"), dict(mode="pimc")):
         r = crossridor.search(st, "ismcts", Limits(sims=3000 if opts["mode"] == "mcts" else 100), seed=2, **opts)
         assert str(r.move) == "3@d4"
 
@@ -126,11 +126,10 @@ def test_ismcts_blocks_a_six_it_cannot_outrun():
     assert str(r.move).endswith("@e6")
 
 
-# -- mode=pimc: determinized alpha-beta / greedy rollouts ---------------------
+# -- mode=pimc: determinized search with greedy rollouts -----------------------
 
-PIMC_VARIANTS = [dict(mode="pimc", depth=3), dict(mode="pimc", depth=1), dict(mode="pimc", roll=2),
-                 dict(mode="pimc", roll=2, halving=1), dict(mode="pimc", roll=1, eps=20),
-                 dict(mode="pimc", roll=2, infer=2), dict(mode="pimc", roll=2, tree=3)]
+PIMC_VARIANTS = [dict(mode="pimc"), dict(mode="pimc", root_k=12, halving=0, infer=0),
+                 dict(mode="pimc", halving=1, infer=0), dict(mode="pimc", halving=0, infer=2)]
 
 
 @pytest.mark.parametrize("opts", PIMC_VARIANTS)
@@ -157,10 +156,9 @@ def test_pimc_does_not_look_at_hidden_tiles(opts):
 
 def test_pimc_time_limit():
     st = crossridor.load_game("crosswise").new_state(seed=3)
-    for opts in (dict(depth=3), dict(roll=2)):
-        t = time.perf_counter()
-        r = crossridor.search(st, "ismcts", Limits(time=0.2), seed=1, mode="pimc", **opts)
-        assert 0.15 < time.perf_counter() - t < 0.6 and r.nodes > 12
+    t = time.perf_counter()
+    r = crossridor.search(st, "ismcts", Limits(time=0.2), seed=1, mode="pimc")
+    assert 0.15 < time.perf_counter() - t < 0.6 and r.nodes > 12
 
 
 @pytest.mark.parametrize("opts", PIMC_VARIANTS)
@@ -173,8 +171,13 @@ def test_pimc_takes_the_win_and_blocks_a_six(opts):
 
 def test_pimc_rejects_bad_options():
     st = crossridor.load_game("crosswise").new_state(seed=3)
-    for bad in (dict(mode="pimc", c=0.5), dict(mode="pimc", depth=0), dict(mode="pimc", width=0),
-                dict(mode="pimc", scale=0), dict(mode="mcts", depth=2), dict(mode="alphazero")):
+    # the options removed (roll, depth, width, eps, scale, tree; margin,
+    # pbias, hexp, act) are unknown now, not silently ignored
+    for bad in (dict(mode="pimc", c=0.5), dict(mode="pimc", roll=2), dict(mode="pimc", depth=3),
+                dict(mode="pimc", width=10), dict(mode="pimc", eps=20), dict(mode="pimc", scale=5.0),
+                dict(mode="pimc", tree=0), dict(mode="mcts", margin=0.0), dict(mode="mcts", pbias=0.0),
+                dict(mode="mcts", hexp=0), dict(mode="mcts", act=0), dict(mode="mcts", depth=2),
+                dict(mode="mcts", infer=2), dict(mode="pimc", root_k=-1), dict(mode="alphazero")):
         with pytest.raises(crossridor.CrossridorError):
             crossridor.search(st, "ismcts", Limits(sims=10), seed=1, **bad)
 
@@ -216,30 +219,9 @@ def test_inference_does_not_look_at_hidden_tiles():
     assert plain.extra["top"] != ra.extra["top"]        # the moves seen did change the deals
 
 
-def test_pimc_tree_branches_at_the_teams_next_turn():
-    # the same deals (the seed); tree=3 takes the best of three moves at the
-    # mover's next turn instead of the greedy one, so the root moves are
-    # worth more to the mover, and it plays out more moves; tree=1 is no tree
-    st = crossridor.load_game("crosswise").new_state(seed=5)
-    for _ in range(12):
-        st.play(crossridor.search(st, "greedy", Limits(sims=1)).move)
-    fixed = dict(root_k=12, halving=0, infer=0)      # every root move gets the same deals
-    plain = crossridor.search(st, "ismcts", Limits(sims=120), seed=4, **fixed)
-    one = crossridor.search(st, "ismcts", Limits(sims=120), seed=4, tree=1, **fixed)
-    tree = crossridor.search(st, "ismcts", Limits(sims=120), seed=4, tree=3, **fixed)
-    assert (one.move, one.extra) == (plain.move, plain.extra)
-    assert tree.nodes == 120 and tree.extra["leaf_moves"] > 2 * plain.extra["leaf_moves"]
-    q_plain = {m: q for m, _, q in plain.extra["top"]}
-    q_tree = {m: q for m, _, q in tree.extra["top"]}
-    both = q_plain.keys() & q_tree.keys()
-    assert both and sum(q_tree[m] for m in both) > sum(q_plain[m] for m in both)
-    with pytest.raises(crossridor.CrossridorError):
-        crossridor.search(st, "ismcts", Limits(sims=10), tree=65)
-
-
 def test_pimc_halving_keeps_the_best_two_alive():
     st = crossridor.load_game("crosswise").new_state(seed=7)
-    r = crossridor.search(st, "ismcts", Limits(sims=200), seed=3, mode="pimc", roll=2, halving=1)
+    r = crossridor.search(st, "ismcts", Limits(sims=200), seed=3, mode="pimc", halving=1)
     top = r.extra["top"]
     assert r.nodes == 200 and str(r.move) == top[0][0]
     assert abs(top[0][1] - top[1][1]) <= 1 and all(n <= max(top[0][1], top[1][1]) for _, n, _ in top)
@@ -247,15 +229,15 @@ def test_pimc_halving_keeps_the_best_two_alive():
 
 def test_default_mode_is_the_documented_pimc():
     """The README and the docstring: ismcts on Crosswise runs PIMC by default,
-    with greedy rollouts (roll=2), root_k 30, depth 3, width 10, scale 5,
-    halving, infer 2, no tree; mode=mcts is the tree search."""
+    with greedy rollouts, root_k 30, halving, infer 2; mode=mcts is the tree
+    search."""
     st = crossridor.load_game("crosswise").new_state(seed=3)
     default = crossridor.search(st, "ismcts", Limits(sims=40), seed=1)
-    spelled = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=2, root_k=30,
-                                depth=3, width=10, scale=5.0, halving=1, infer=2, tree=0)
+    spelled = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", root_k=30,
+                                halving=1, infer=2)
     assert default.extra["mode"] == "pimc"
     assert (default.move, default.score, default.extra) == (spelled.move, spelled.score, spelled.extra)
-    rollouts = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", roll=1)
-    assert rollouts.extra["leaf_moves"] != default.extra["leaf_moves"]     # roll matters
+    fewer = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="pimc", root_k=12)
+    assert fewer.extra["top"] != default.extra["top"]     # root_k matters
     tree = crossridor.search(st, "ismcts", Limits(sims=40), seed=1, mode="mcts")
     assert "mode" not in tree.extra and tree.extra["sims"] == 40

@@ -176,7 +176,7 @@ def test_stop_token_ends_every_search(name, params, algorithm, limits):
     assert result.move in list(state.legal_moves())
 
 
-@pytest.mark.parametrize("mode,extra", [("pimc", {"roll": 0, "depth": 8, "root_k": 0}), ("pimc", {}),
+@pytest.mark.parametrize("mode,extra", [("pimc", {"root_k": 0}), ("pimc", {}),
                                         ("mcts", {})])
 def test_stop_ends_crosswise_modes(mode, extra):
     state = crossridor.load_game("crosswise").new_state(seed=2)
@@ -262,7 +262,7 @@ def test_stop_must_be_a_stop():
 
 # ------------------------------------------------------------ crashes and tracebacks
 
-@pytest.mark.parametrize("option", ["c=nan", "pbias=nan", "margin=nan", "c=inf", "margin=-inf"])
+@pytest.mark.parametrize("option", ["c=nan", "c=inf", "c=-inf"])
 def test_crosswise_nan_options_are_refused(capsys, option):
     err = one_line_error(capsys, "best", "crosswise", "--sims", "2000", "--seed", "1", "-e", "mode=mcts",
                          "-e", option)

@@ -294,8 +294,7 @@ cdef class CrosswiseCore:
         return cw_random_move(&self.s, &rng)
 
     def ismcts(self, int sims, double seconds, uint64_t seed, double c_uct=0.7,
-               double margin=0.0, int eps_pct=20, double pbias=0.0, int hexp=0,
-               int root_k=12, int act=0):
+               int eps_pct=20, int root_k=12):
         """Search from the view of the player to move. Returns (best code,
         mean value of it for the mover's team, iterations, playout moves,
         [(code, visits, mean value)] of the root children)."""
@@ -315,8 +314,7 @@ cdef class CrosswiseCore:
             raise MemoryError()
         cdef volatile int* stop = current_stop_flag()
         with nogil:
-            rc = cw_ismcts(&root, sims, seconds, seed, c_uct, margin, eps_pct, pbias, hexp, root_k, act, &tr,
-                           &iters, &moves, stop)
+            rc = cw_ismcts(&root, sims, seconds, seed, c_uct, eps_pct, root_k, &tr, &iters, &moves, stop)
         try:
             if rc < 0:
                 raise ValueError("crosswise: search failed (inconsistent state or out of memory)")
@@ -333,22 +331,15 @@ cdef class CrosswiseCore:
         finally:
             free(tr.nodes)
 
-    def pimc(self, int sims, double seconds, uint64_t seed, int depth=3, int width=10,
-             int root_k=12, double scale=5.0, int roll=0, int eps_pct=0, int halving=0,
-             int infer=0, int tree=0):
-        """Determinized alpha-beta (cw_pimc) from the view of the player to
-        move (tree > 1 with roll = 2: each root move's playout branches at
-        the team's next turn, cw_tree_value). Returns (best code, its mean value for the mover's team,
+    def pimc(self, int sims, double seconds, uint64_t seed, int root_k=12, int halving=0, int infer=0):
+        """Determinized search with greedy rollouts (cw_pimc) from the view
+        of the player to move. Returns (best code, its mean value for the mover's team,
         evaluations, leaf moves scored, [(code, evaluations, mean value)] of
         the root candidates, best first)."""
         if self.s.over:
             raise ValueError("crosswise: game over")
         if sims <= 0 and seconds <= 0:
             raise ValueError("crosswise: set sims or seconds")
-        if not (1 <= depth <= 8) or width < 1:
-            raise ValueError("crosswise: pimc depth must be 1..8 and width >= 1")
-        if scale <= 0:
-            raise ValueError("crosswise: pimc scale must be > 0")
         cdef int* rootmoves = <int*>malloc(CW_MAXMOVES * sizeof(int))
         cdef double* acc = <double*>malloc(CW_MAXMOVES * sizeof(double))
         cdef int* cnt = <int*>malloc(CW_MAXMOVES * sizeof(int))
@@ -362,9 +353,8 @@ cdef class CrosswiseCore:
             raise MemoryError()
         try:
             with nogil:
-                rc = cw_pimc(&root, sims, seconds, seed, depth, width, root_k, scale, roll, eps_pct,
-                             halving, self.hist, self.nhist, infer, tree, rootmoves, acc, cnt, alive,
-                             &nroot, &evals, &leaves, stop)
+                rc = cw_pimc(&root, sims, seconds, seed, root_k, halving, self.hist, self.nhist, infer,
+                             rootmoves, acc, cnt, alive, &nroot, &evals, &leaves, stop)
             if rc < 0:
                 raise ValueError("crosswise: search failed (inconsistent state)")
             stats = [(rootmoves[i], cnt[i], acc[i] / cnt[i], i, alive[i]) for i in range(nroot)
@@ -378,7 +368,7 @@ cdef class CrosswiseCore:
         finally:
             free(rootmoves); free(acc); free(cnt); free(alive)
 
-    def bench_playouts(self, int viewer, int n, uint64_t seed, int eps_pct=20, int act=0):
+    def bench_playouts(self, int viewer, int n, uint64_t seed, int eps_pct=20):
         """n random playouts from redeals of this state; returns total moves."""
         if not (0 <= viewer < self.s.nplayers):
             raise ValueError(f"crosswise: no seat {viewer}")
@@ -390,5 +380,5 @@ cdef class CrosswiseCore:
             for i in range(n):
                 d = self.s
                 cw_determinize(&d, viewer, &rng)
-                total += cw_playout(&d, &rng, eps_pct, act)
+                total += cw_playout(&d, &rng, eps_pct)
         return total

@@ -75,7 +75,7 @@ cdef inline int cw_place_gain(const int* cnt, int occn, int distinct, int sym) n
         return 6
     return CW_PTS[c + 1] - CW_PTS[c]
 
-cdef int cw_policy_move(cw_State* s, uint64_t* rng, int eps_pct, int act) noexcept nogil:
+cdef int cw_policy_move(cw_State* s, uint64_t* rng, int eps_pct) noexcept nogil:
     """Playout policy: with probability eps_pct/100, or when no symbol can be
     placed, a random move (cw_random_move); otherwise the placement of a hand
     symbol with the best one-move gain own team - other team, computed from
@@ -126,23 +126,9 @@ cdef int cw_policy_move(cw_State* s, uint64_t* rng, int eps_pct, int act) noexce
                 nbest += 1
                 if cw_rand_below(rng, nbest) == 0:
                     best = c | (sym << 6)
-    # action tiles: `act` random targets per action tile held, taken if one
-    # gains more than the best placement
-    if act > 0:
-        for sym in range(CW_T_MOVE, CW_NTILE):
-            if not s.hand[p][sym]:
-                continue
-            for i in range(act):
-                c = cw_random_action(s, sym, rng)
-                if c < 0:
-                    break
-                v = cw_move_gain(s, c, team)
-                if v > bestv:
-                    bestv = v
-                    best = c
     return best
 
-cdef int cw_playout(cw_State* s, uint64_t* rng, int eps_pct, int act) noexcept nogil:
+cdef int cw_playout(cw_State* s, uint64_t* rng, int eps_pct) noexcept nogil:
     """Policy moves to the end (eps_pct >= 100: uniformly random tile-first
     moves); returns the number of moves played."""
     cdef cw_Undo u
@@ -151,23 +137,29 @@ cdef int cw_playout(cw_State* s, uint64_t* rng, int eps_pct, int act) noexcept n
         if eps_pct >= 100:
             cw_make(s, cw_random_move(s, rng), &u)
         else:
-            cw_make(s, cw_policy_move(s, rng, eps_pct, act), &u)
+            cw_make(s, cw_policy_move(s, rng, eps_pct), &u)
         n += 1
     return n
 
 
 # ---------------------------------------------------------------- greedy
 
+cdef inline int cw_line_threat(const cw_State* s, uint64_t m) noexcept nogil:
+    """Threats of six in one line: 2 per symbol with five in it and the sixth
+    cell empty, 1 if the sixth cell is taken."""
+    cdef int sym, n = 0
+    for sym in range(CW_NSYM):
+        if u64_popcount(s.bb[sym] & m) == 5:
+            n += 2 if (s.occ & m) != m else 1
+    return n
+
 cdef int cw_threats(const cw_State* s, int team) noexcept nogil:
-    """How close `team` is to six identical: per line holding five of one
-    symbol, 2 if its sixth cell is empty (one placement wins), else 1."""
-    cdef int i, sym, n = 0
-    cdef uint64_t m
+    """How close `team` is to six identical: cw_line_threat over its lines
+    (2 per line and symbol with five in it and the sixth cell empty: one
+    placement wins; 1 if the sixth cell is taken)."""
+    cdef int i, n = 0
     for i in range(6):
-        m = CW_ROW[i] if team == 0 else CW_COL[i]
-        for sym in range(CW_NSYM):
-            if u64_popcount(s.bb[sym] & m) == 5:
-                n += 2 if (s.occ & m) != m else 1
+        n += cw_line_threat(s, CW_ROW[i] if team == 0 else CW_COL[i])
     return n
 
 cdef inline int cw_lines_value(const cw_State* s, int a, int b, int team) noexcept nogil:
@@ -182,43 +174,24 @@ cdef inline int cw_lines_value(const cw_State* s, int a, int b, int team) noexce
             v -= cw_line_score(s, CW_COL[b % 6])
     return v if team == 0 else -v
 
-cdef inline int cw_try_gain(cw_State* s, int code, int team, int* six, int* sa) noexcept nogil:
-    """Put a move (not a pass) on the board (cw_board_try) and return how
-    much it raised `team`'s score minus the other team's over the lines it
-    touches; six: the team with six identical now, or -1; sa: what cell a
-    held. cw_untry takes the move back."""
-    cdef int kind = code >> 12, a = code & 63, b = (code >> 6) & 63
-    cdef int c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
-    cdef int before = cw_lines_value(s, a, c2, team)
-    sa[0] = s.cell[a]
-    six[0] = cw_board_try(s, kind, a, b)
-    return cw_lines_value(s, a, c2, team) - before
-
-cdef inline void cw_untry(cw_State* s, int code, int sa) noexcept nogil:
-    cw_board_untry(s, code >> 12, code & 63, (code >> 6) & 63, sa)
-
 cdef int cw_move_gain(cw_State* s, int code, int team) noexcept nogil:
     """How much a move raises `team`'s score minus the other team's (only
     the lines it touches are scored); +-1000 for a six of either team. The
-    board is changed and restored; hands are not touched."""
-    cdef int gain, six, sa
-    if code >> 12 == CW_K_PASS:
+    move is put on the board (cw_board_try) and taken back; hands are not
+    touched."""
+    cdef int kind = code >> 12, a = code & 63, b = (code >> 6) & 63, c2, before, gain, six, sa
+    if kind == CW_K_PASS:
         return 0
-    gain = cw_try_gain(s, code, team, &six, &sa)
-    cw_untry(s, code, sa)
+    c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
+    before = cw_lines_value(s, a, c2, team)
+    sa = s.cell[a]
+    six = cw_board_try(s, kind, a, b)
+    gain = cw_lines_value(s, a, c2, team) - before
+    cw_board_untry(s, kind, a, b, sa)
     if six >= 0:
         return 1000 if six == team else -1000
     return gain
 
-
-cdef inline int cw_line_threat(const cw_State* s, uint64_t m) noexcept nogil:
-    """cw_threats of one line: 2 per symbol with five in it and the sixth
-    cell empty, 1 if the sixth cell is taken."""
-    cdef int sym, n = 0
-    for sym in range(CW_NSYM):
-        if u64_popcount(s.bb[sym] & m) == 5:
-            n += 2 if (s.occ & m) != m else 1
-    return n
 
 cdef int cw_greedy(cw_State* s, int* buf) noexcept nogil:
     """The greedy player's move: an instant win (a six of its own team),

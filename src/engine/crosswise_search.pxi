@@ -68,7 +68,6 @@ ctypedef struct cw_Node:
     int32_t visits
     int32_t avail
     double value         # summed reward, for the team of the player who made `move`
-    double h             # heuristic: one-move score gain of the mover's team (cw_move_gain) / 8
     int8_t team
 
 ctypedef struct cw_Tree:
@@ -96,30 +95,20 @@ cdef int cw_tree_add(cw_Tree* tr, int parent, int move, int team) noexcept nogil
     x.visits = 0
     x.avail = 0
     x.value = 0.0
-    x.h = 0.0
     x.team = <int8_t>team
     if parent >= 0:
         x.sibling = tr.nodes[parent].child
         tr.nodes[parent].child = i
     return i
 
-cdef inline double cw_reward(const cw_State* s, int team, double margin) noexcept nogil:
-    """Terminal value for `team`: +1 / -1 / 0, plus `margin` times a squashed
-    score difference (0 by default: pure win / loss)."""
-    cdef double v
+cdef inline double cw_reward(const cw_State* s, int team) noexcept nogil:
+    """Terminal value for `team`: +1 / -1 / 0 (a draw)."""
     if s.winner == 2:
-        v = 0.0
-    elif s.winner == team:
-        v = 1.0
-    else:
-        v = -1.0
-    if margin != 0.0 and s.six < 0:
-        v += margin * (cw_team_score(s, team) - cw_team_score(s, 1 - team)) / 40.0
-    return v
+        return 0.0
+    return 1.0 if s.winner == team else -1.0
 
 cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed,
-                   double c_uct, double margin, int eps_pct, double pbias, int hexp,
-                   int root_k, int act, cw_Tree* tr,
+                   double c_uct, int eps_pct, int root_k, cw_Tree* tr,
                    int* iters_out,
                    long long* moves_out, volatile int* stop) noexcept nogil:
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse
@@ -128,12 +117,10 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
     legal in that deal (UCB with availability counts), expands one node,
     plays a playout (cw_playout: greedy placements, eps_pct% random moves)
     and backs up the team result (+1 / -1 / 0 for both partners alike).
-    Options, measured against greedy (bench/bench_crosswise.py): root_k > 0
-    searches only the root_k root moves with the best one-move gain, plus
-    winning and six-blocking moves (on by default: stronger); hexp expands
-    untried moves best-gain first and pbias adds a progressive bias of that
-    gain (both off by default: measured weaker or no better). Returns 0, or
-    -1 on an inconsistent root / out of memory."""
+    root_k > 0 searches only the root_k root moves with the best one-move
+    gain, plus winning and six-blocking moves (measured stronger against
+    greedy, bench/bench_crosswise.py). Returns 0, or -1 on an inconsistent
+    root / out of memory."""
     cdef int viewer = cw_to_move(root)
     cdef uint64_t rng = seed
     cdef cw_State d
@@ -142,7 +129,7 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
     cdef int* stamp = <int*>malloc(CW_CODE_SPACE * sizeof(int))
     cdef int* where = <int*>malloc(CW_CODE_SPACE * sizeof(int))
     cdef int* untried = <int*>malloc(CW_MAXMOVES * sizeof(int))
-    cdef int gen = 0, it = 0, node, ch, nm, nun, i, j, best, team, rc = 0, g, bestg, ng
+    cdef int gen = 0, it = 0, node, ch, nm, nun, i, j, best, team, rc = 0
     cdef int nroot
     cdef int rootmoves[CW_MAXMOVES]
     cdef double t0 = now_seconds(), bestv, v, lg
@@ -197,29 +184,17 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
                     untried[nun] = buf[i]
                     nun += 1
             if nun > 0:
-                # expand the untried move with the best one-move gain (ties at random)
+                # expand an untried move drawn at random
                 team = cw_team(cw_to_move(&d))
-                best = -1
-                bestg = -1 << 30
-                ng = 0
-                for i in range(nun):
-                    g = cw_move_gain(&d, untried[i], team) if hexp else 0
-                    if g > bestg:
-                        bestg = g
+                best = untried[0]
+                for i in range(1, nun):
+                    if cw_rand_below(&rng, i + 1) == 0:
                         best = untried[i]
-                        ng = 1
-                    elif g == bestg:
-                        ng += 1
-                        if cw_rand_below(&rng, ng) == 0:
-                            best = untried[i]
                 ch = cw_tree_add(tr, node, best, team)
                 if ch < 0:
                     # tree full: no more expansion, play out from here
                     break
                 tr.nodes[ch].avail = 1
-                if not hexp and pbias != 0.0:
-                    bestg = cw_move_gain(&d, best, team)
-                tr.nodes[ch].h = (bestg if -100 < bestg < 100 else (20 if bestg > 0 else -20)) / 8.0
                 cw_make(&d, tr.nodes[ch].move, &u)
                 moves += 1
                 node = ch
@@ -228,19 +203,19 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
             for i in range(nm):
                 x = &tr.nodes[where[buf[i]]]
                 lg = log(<double>x.avail)
-                v = x.value / x.visits + c_uct * sqrt(lg / x.visits) + pbias * x.h / (x.visits + 1)
+                v = x.value / x.visits + c_uct * sqrt(lg / x.visits)
                 if v > bestv:
                     bestv = v
                     best = where[buf[i]]
             cw_make(&d, tr.nodes[best].move, &u)
             moves += 1
             node = best
-        moves += cw_playout(&d, &rng, eps_pct, act)
+        moves += cw_playout(&d, &rng, eps_pct)
         # backpropagation
         while node > 0:
             x = &tr.nodes[node]
             x.visits += 1
-            x.value += cw_reward(&d, x.team, margin)
+            x.value += cw_reward(&d, x.team)
             node = x.parent
         tr.nodes[0].visits += 1
         it += 1
@@ -254,45 +229,27 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
 #
 # Perfect-information Monte Carlo: every pass redeals the hidden tiles from
 # the searcher's view (cw_determinize), and in that deal each root candidate
-# is scored either (roll = 2) by playing the deal out to the end with the
-# greedy move (cw_greedy) for every seat, (roll = 1) with the ISMCTS
-# playout policy, or (roll = 0) by a depth-limited negamax over the
-# alternating teams' moves (inner nodes: the `width` moves with the best
-# one-move gain, plus moves that block a live six of the other team). The
-# refill draws are the deal's bag order. Values are the exact score
-# difference (own team - other team) of the team to move, +-CW_TERMB more
-# for a finished game, +-CW_SIXV for a six. Each root move's value in a
-# deal is squashed to -1..1 (tanh(v / scale)) and averaged over deals; the
-# best average is played. Measured against greedy (bench/bench_crosswise.py,
-# 2 players, 0.2 s/move, 40 games): negamax depth 2 / 3 score about 0.58,
-# greedy rollouts 0.79 (the MCTS mode 0.79).
+# is scored by playing the deal out to the end with the greedy move
+# (cw_greedy) for every seat; the refill draws are the deal's bag order.
+# Values are the exact score difference (own team - other team) of the team
+# to move, +-CW_TERMB more for a finished game, +-CW_SIXV for a six. Each
+# root move's value in a deal is squashed to -1..1 (tanh(v / CW_SCALE): a
+# won game is about +1) and averaged over deals; the best average is
+# played. Measured against greedy (bench/bench_crosswise.py, 2 players,
+# 0.2 s/move, 40 games): greedy rollouts scored 0.79, a depth-limited
+# negamax in their place (depth 2 / 3) about 0.58.
 
 cdef enum:
     CW_SIXV = 10000
     CW_TERMB = 20
-    CW_INF = 1000000
 
-cdef inline int cw_open_six(const cw_State* s, int team, const uint8_t* hand) noexcept nogil:
-    """1 if a line of `team` holds five of a symbol in `hand` and its sixth
-    cell is empty (the holder of `hand` completes it with one placement)."""
-    cdef int i, sym
-    cdef uint64_t m, e
-    for i in range(6):
-        m = CW_ROW[i] if team == 0 else CW_COL[i]
-        e = m & ~s.occ
-        if e == 0 or (e & (e - 1)) != 0:
-            continue
-        for sym in range(CW_NSYM):
-            if hand[sym] and u64_popcount(s.bb[sym] & m) == 5:
-                return 1
-    return 0
+cdef double CW_SCALE = 5.0      # score points per unit of squashed value (30 measured no better)
 
-cdef inline int cw_term_value(const cw_State* s, int depth) noexcept nogil:
-    """Value of a finished game for the team to move (depth: plies left,
-    so that sooner sixes count more)."""
+cdef inline int cw_term_value(const cw_State* s) noexcept nogil:
+    """Value of a finished game for the team to move."""
     cdef int team = cw_team(cw_to_move(s)), d
     if s.six >= 0:
-        return (CW_SIXV + depth) if s.six == team else -(CW_SIXV + depth)
+        return CW_SIXV if s.six == team else -CW_SIXV
     d = cw_team_score(s, team) - cw_team_score(s, 1 - team)
     if d > 0:
         return d + CW_TERMB
@@ -300,110 +257,13 @@ cdef inline int cw_term_value(const cw_State* s, int depth) noexcept nogil:
         return d - CW_TERMB
     return 0
 
-cdef int cw_leaf_best(cw_State* s, const int* buf, int n, int team, int base) noexcept nogil:
-    """Best value over the moves in buf for `team` (to move) after one ply:
-    base + the move's gain; a six it makes wins, a six it leaves open for
-    the next player (who holds the symbol in this deal) loses, filling the
-    board ends the game."""
-    cdef int i, code, kind, sa, six, gain, v, best = -CW_INF
-    cdef int nxt = s.cycle[(s.slot + 1) % s.cycle_len]
-    cdef int last = u64_popcount(s.occ) == 35
-    for i in range(n):
-        code = buf[i]
-        kind = code >> 12
-        if kind == CW_K_PASS:
-            v = base
-            if v > best:
-                best = v
-            continue
-        gain = cw_try_gain(s, code, team, &six, &sa)
-        if six >= 0:
-            v = CW_SIXV if six == team else -CW_SIXV
-        elif last and kind == CW_K_PLACE:
-            v = base + gain
-            if v > 0:
-                v += CW_TERMB
-            elif v < 0:
-                v -= CW_TERMB
-        elif cw_open_six(s, 1 - team, s.hand[nxt]):
-            v = -(CW_SIXV - 1)
-        else:
-            v = base + gain
-        cw_untry(s, code, sa)
-        if v > best:
-            best = v
-            if v >= CW_SIXV:
-                break
-    return best
-
-cdef int cw_negamax(cw_State* s, int depth, int alpha, int beta, int width,
-                    long long* leaves, StopCheck* sc) noexcept nogil:
-    """Value for the team to move, searching `depth` plies (depth 1: the
-    best move by cw_leaf_best)."""
-    cdef int buf[CW_MAXMOVES]
-    cdef int gain[CW_MAXMOVES]
-    cdef int n, i, j, k, g, team, base, best, v, code, kind, a, b
-    cdef uint64_t block = 0, m, e
-    cdef cw_Undo u
-    if s.over:
-        return cw_term_value(s, depth)
-    team = cw_team(cw_to_move(s))
-    base = cw_team_score(s, team) - cw_team_score(s, 1 - team)
-    n = cw_gen_moves(s, buf)
-    leaves[0] += n
-    if depth <= 1:
-        return cw_leaf_best(s, buf, n, team, base)
-    if stop_check(sc):
-        return 0            # the caller drops this evaluation
-    # cells that block a live six of the other team (its line holds five of a
-    # symbol and one empty cell)
-    for i in range(6):
-        m = CW_ROW[i] if team == 1 else CW_COL[i]
-        e = m & ~s.occ
-        if e == 0 or (e & (e - 1)) != 0:
-            continue
-        for k in range(CW_NSYM):
-            if u64_popcount(s.bb[k] & m) == 5:
-                block |= e | (s.bb[k] & m)
-    for i in range(n):
-        code = buf[i]
-        g = cw_move_gain(s, code, team)
-        if g >= 1000:
-            return CW_SIXV + depth - 1
-        if block:
-            kind = code >> 12
-            a = code & 63
-            if (kind == CW_K_PLACE or kind == CW_K_REMOVE or kind == CW_K_REPLACE) and (block >> a) & 1:
-                g += 500
-        gain[i] = g
-    k = n if n < width else width
-    best = -CW_INF
-    for i in range(k):
-        # selection of the i-th best by gain (generation order on ties)
-        j = i
-        for b in range(i + 1, n):
-            if gain[b] > gain[j]:
-                j = b
-        g = gain[j]; gain[j] = gain[i]; gain[i] = g
-        code = buf[j]; buf[j] = buf[i]; buf[i] = code
-        cw_make(s, code, &u)
-        v = -cw_negamax(s, depth - 1, -beta, -alpha, width, leaves, sc)
-        cw_unmake(s, &u)
-        if v > best:
-            best = v
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
-    return best
-
-cdef inline double cw_squash(int v, double scale) noexcept nogil:
+cdef inline double cw_squash(int v) noexcept nogil:
     cdef double x
     if v >= CW_SIXV - 100:
         return 1.0
     if v <= -(CW_SIXV - 100):
         return -1.0
-    x = v / scale
+    x = v / CW_SCALE
     # tanh without libm's: (e^2x - 1) / (e^2x + 1), clipped
     if x > 20.0:
         return 1.0
@@ -493,37 +353,11 @@ cdef int cw_greedy_value(cw_State* e, int viewer, long long* leaves) noexcept no
     while not e.over:
         cw_make(e, cw_greedy(e, buf), &u)
         leaves[0] += 1
-    v = cw_term_value(e, 0)
+    v = cw_term_value(e)
     return v if cw_team(cw_to_move(e)) == cw_team(viewer) else -v
 
-cdef int cw_tree_value(cw_State* e, int viewer, int k, long long* leaves) noexcept nogil:
-    """A small tree over the greedy playouts (option tree=k): the other
-    team's greedy moves up to the next turn of the viewer's team, then the
-    best for that team of its k best moves by one-move gain (and every win or
-    six block, cw_root_candidates), each played out with greedy moves. The
-    value is for the viewer's team; e is changed."""
-    cdef int cand[CW_MAXMOVES]
-    cdef int buf[CW_MAXMOVES]
-    cdef cw_State f
-    cdef cw_Undo u
-    cdef int n, i, v, best = -CW_INF
-    while not e.over and cw_team(cw_to_move(e)) != cw_team(viewer):
-        cw_make(e, cw_greedy(e, buf), &u)
-        leaves[0] += 1
-    if e.over:
-        return cw_greedy_value(e, viewer, leaves)
-    n = cw_root_candidates(e, cw_to_move(e), k, 1, cand)
-    for i in range(n):
-        memcpy(&f, e, sizeof(cw_State))
-        cw_make(&f, cand[i], &u)
-        v = cw_greedy_value(&f, viewer, leaves)
-        if v > best:
-            best = v
-    return best
-
 cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
-                 int depth, int width, int root_k, double scale, int roll, int eps_pct,
-                 int halving, const cw_Undo* hist, int nhist, int infer, int tree,
+                 int root_k, int halving, const cw_Undo* hist, int nhist, int infer,
                  int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
                  int* evals_out, long long* leaves_out, volatile int* stop) noexcept nogil:
     """PIMC search from the view of the player to move. One evaluation =
@@ -539,7 +373,7 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     cdef int viewer = cw_to_move(root)
     cdef uint64_t rng = seed
     cdef cw_State d, e
-    cdef cw_Undo u, u2
+    cdef cw_Undo u
     cdef int nroot, i, j, ev = 0, v, nalive, nphase = 1, phase = 0, keep, better
     cdef double t0 = now_seconds(), frac, mi, mj
     cdef long long leaves = 0
@@ -573,31 +407,13 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
             if stop_check(&sc):
                 break
             cw_make(&d, rootmoves[i], &u)
-            if roll == 2 and tree > 1:
-                memcpy(&e, &d, sizeof(cw_State))
-                v = cw_tree_value(&e, viewer, tree, &leaves)
-            elif roll == 2:
-                # the deal played out to the end after the root move
-                memcpy(&e, &d, sizeof(cw_State))
-                v = cw_greedy_value(&e, viewer, &leaves)
-            elif roll > 0:
-                memcpy(&e, &d, sizeof(cw_State))
-                while not e.over:
-                    cw_make(&e, cw_policy_move(&e, &rng, eps_pct, 0), &u2)
-                    leaves += 1
-                v = cw_term_value(&e, 0)
-                if cw_team(cw_to_move(&e)) != cw_team(viewer):
-                    v = -v
-            elif depth > 1:
-                v = -cw_negamax(&d, depth - 1, -CW_INF, CW_INF, width, &leaves, &sc)
-            elif d.over:
-                v = -cw_term_value(&d, 0)
-            else:
-                v = cw_team_score(&d, cw_team(viewer)) - cw_team_score(&d, 1 - cw_team(viewer))
+            # the deal played out to the end after the root move
+            memcpy(&e, &d, sizeof(cw_State))
+            v = cw_greedy_value(&e, viewer, &leaves)
             cw_unmake(&d, &u)
             if sc.stopped:
                 break               # an evaluation cut short is not counted
-            acc[i] += cw_squash(v, scale)
+            acc[i] += cw_squash(v)
             cnt[i] += 1
             ev += 1
         if sims > 0 and ev >= sims:

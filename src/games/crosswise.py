@@ -78,27 +78,21 @@ KIND_PLACE, KIND_MOVE, KIND_REMOVE, KIND_REPLACE, KIND_SWAP, KIND_PASS = range(6
 PASS_CODE = KIND_PASS << 12
 TOTAL = (7, 7, 7, 7, 7, 7, 3, 3, 3, 3)
 # ismcts for Crosswise: mode "pimc" (determinized search, the default: it
-# measured stronger against greedy, see native_search) or "mcts"
+# measured stronger against greedy, see native_search) or "mcts" (the
+# information-set MCTS of Cowling et al.: the baseline it was measured against)
 DEFAULT_MODE = "pimc"
 # root_k 30 with halving and infer 2: measured stronger than root_k 12 alone
 # (README, strength of the hidden-information games)
-PIMC_DEPTH, PIMC_WIDTH, PIMC_ROOT_K, PIMC_SCALE, PIMC_ROLL, PIMC_HALVING = 3, 10, 30, 5.0, 2, 1
-PIMC_INFER = 2
-PIMC_TREE = 0
+PIMC_ROOT_K, PIMC_HALVING, PIMC_INFER = 30, 1, 2
 
 # The options of the compiled searches per ismcts mode (engine.options
 # checks them; the bounds fit the C ints they go into).
 ISMCTS_OPTIONS = {
-    "pimc": ({"mode": ("pimc", "mcts"), "depth": (int, 1, 8), "width": (int, 1, C_INT),
-              "root_k": (int, 0, C_INT), "scale": (float, 1e-3, 1e6), "roll": (int, 0, 2),
-              "eps": (int, 0, 100), "halving": FLAG, "infer": (int, 0, 64), "tree": (int, 0, 64)},
-             {"depth": PIMC_DEPTH, "width": PIMC_WIDTH, "root_k": PIMC_ROOT_K, "scale": PIMC_SCALE,
-              "roll": PIMC_ROLL, "eps": 0, "halving": PIMC_HALVING, "infer": PIMC_INFER,
-              "tree": PIMC_TREE}),
-    "mcts": ({"mode": ("pimc", "mcts"), "c": (float, 0.0, 100.0), "margin": (float, 0.0, 100.0),
-              "eps": (int, 0, 100), "pbias": (float, 0.0, 1e6), "hexp": FLAG, "root_k": (int, 0, C_INT),
-              "act": FLAG},
-             {"c": 0.7, "margin": 0.0, "eps": 20, "pbias": 0.0, "hexp": 0, "root_k": 12, "act": 0}),
+    "pimc": ({"mode": ("pimc", "mcts"), "root_k": (int, 0, C_INT), "halving": FLAG, "infer": (int, 0, 64)},
+             {"root_k": PIMC_ROOT_K, "halving": PIMC_HALVING, "infer": PIMC_INFER}),
+    "mcts": ({"mode": ("pimc", "mcts"), "c": (float, 0.0, 100.0), "eps": (int, 0, 100),
+              "root_k": (int, 0, C_INT)},
+             {"c": 0.7, "eps": 20, "root_k": 12}),
 }
 
 
@@ -654,41 +648,32 @@ class CrosswiseState(LearningState):
         mode="pimc" (the default; determinized search, Perfect-Information
         Monte Carlo):
         deal after deal, every root candidate (root_k, 30: the best by
-        one-move gain plus every win / six block; 0: every move) is scored in the deal:
-        with roll=2 (default) by playing the deal out to the end with greedy moves for
-        every seat (the bag order of the deal gives the draws), with roll=1
-        by the ISMCTS playout policy (eps % random moves, 0), with roll=0 by
-        a depth-limited negamax (depth plies, 3; inner nodes keep the width,
-        10, best moves by gain) on the exact score difference with sixes.
-        A deal's value is squashed to -1..1 (tanh(v / scale), scale 5; a
-        won game is about +1) and averaged; the best average is played.
-        halving=1 (default; 0 = off) spends the budget in phases, keeping the better half of
-        the root moves after each (sequential halving). infer=N
-        (0..64, default 2; 0 = off) reads the other team's last N moves: a deal is redealt
-        (up to 48 times) until, taken back to each of those moves, the
-        mover's dealt hand makes that move the greedy one; hands that would
-        have played otherwise are unlikely. Against greedy at 300 sims (100
-        games, the same deals) infer=2 scored 70.5%, infer=0 64.5%, root_k=30
-        with halving 70.5%, the three together (the defaults) 74.5%; at 2000
-        sims (200 games) the defaults score in the README's strength table. tree=K
-        (0..64, off; with roll=2) grows a small tree over the greedy
-        playouts: after the root move, the other team's greedy replies, then
-        the best of the K best moves by one-move gain of the mover's team,
-        each played out greedily (an evaluation costs about K playouts). sims counts
+        one-move gain plus every win / six block; 0: every move) is scored in
+        the deal by playing it out to the end with greedy moves for every
+        seat (the bag order of the deal gives the draws). A deal's value is
+        squashed to -1..1 (a won game is about +1) and averaged; the best
+        average is played. halving=1 (default; 0 = off) spends the budget in
+        phases, keeping the better half of the root moves after each
+        (sequential halving). infer=N (0..64, default 2; 0 = off) reads the
+        other team's last N moves: a deal is redealt (up to 48 times) until,
+        taken back to each of those moves, the mover's dealt hand makes that
+        move the greedy one; hands that would have played otherwise are
+        unlikely. Against greedy at 300 sims (100 games, the same deals)
+        infer=2 scored 70.5%, infer=0 64.5%, root_k=30 with halving 70.5%,
+        the three together (the defaults) 74.5%; at 2000 sims (200 games)
+        the defaults score in the README's strength table. sims counts
         evaluations (one root move in one deal); nodes = them. Against
-        greedy (bench/bench_crosswise.py, 2 players, 1 s/move; root_k 12,
-        no halving, no infer) roll=2 won
-        114 of 146 games (3 draws, 78%), with halving 59 of 76; the MCTS
-        mode 86 of 120 (72%). At 0.2 s/move (40 games): roll=2 31 wins,
-        MCTS 30, roll=0 depth 2 / 3 22.
+        greedy (bench/bench_crosswise.py, 2 players, 1 s/move; root_k 12, no
+        halving, no infer) these rollouts won 114 of 146 games (3 draws,
+        78%), with halving 59 of 76; the MCTS mode 86 of 120 (72%).
 
-        mode="mcts": single-observer information-set MCTS.
+        mode="mcts": single-observer information-set MCTS (Cowling, Powley
+        & Whitehouse 2012), the baseline the default was measured against.
         Options: c (UCB exploration, 0.7), root_k (search only the k root
         moves with the best one-move gain plus wins and six blocks, 12; 0 =
-        all), eps (percent of random moves in playouts, 20), margin (weight
-        of the score difference in the reward, 0), pbias / hexp (progressive
-        bias / best-first expansion, off). SearchResult.score is the mean
-        team return of the chosen move; nodes = simulations.
+        all), eps (percent of random moves in playouts, 20; 100: random
+        playouts). SearchResult.score is the mean team return of the chosen
+        move; nodes = simulations.
         greedy: instant win, else block a six, else best score difference
         (own team - other team); ties: first in generation order."""
         if algorithm not in ("ismcts", "greedy", "random"):
@@ -721,16 +706,14 @@ class CrosswiseState(LearningState):
         if algorithm == "ismcts" and mode == "pimc":
             try:
                 code, score, nodes, leaves, stats = self._c.pimc(
-                    sims, secs or 0.0, seed, opts["depth"], opts["width"], opts["root_k"], opts["scale"],
-                    opts["roll"], opts["eps"], opts["halving"], opts["infer"], opts["tree"])
+                    sims, secs or 0.0, seed, opts["root_k"], opts["halving"], opts["infer"])
             except ValueError as e:
                 raise CrossridorError(str(e)) from None
             extra = {"mode": "pimc", "evals": nodes, "leaf_moves": leaves,
                      "top": [(str(_move(m)), v, round(q, 4)) for m, v, q in stats[:5]]}
         elif algorithm == "ismcts":
             code, score, nodes, pmoves, stats = self._c.ismcts(
-                sims, secs or 0.0, seed, opts["c"], opts["margin"], opts["eps"], opts["pbias"],
-                opts["hexp"], opts["root_k"], opts["act"])
+                sims, secs or 0.0, seed, opts["c"], opts["eps"], opts["root_k"])
             extra = {"sims": nodes, "playout_moves": pmoves,
                      "top": [(str(_move(m)), v, round(q, 4)) for m, v, q in stats[:5]]}
         dt = time.perf_counter() - t0
