@@ -55,9 +55,15 @@ cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
     return x * <uint64_t>0x2545F4914F6CDD1DULL
 
 
+cdef inline uint32_t lemire_below(uint64_t bits, uint32_t n) noexcept nogil:
+    """Uniform in [0, n) from random bits, by Lemire's multiply-shift of
+    their high half (n > 0)."""
+    return <uint32_t>(((bits >> 32) * <uint64_t>n) >> 32)
+
+
 cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
-    """Uniform in [0, n) by Lemire's multiply-shift (n > 0)."""
-    return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)
+    """Uniform in [0, n) (n > 0)."""
+    return lemire_below(rng_next(r), n)
 
 
 cdef inline void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
@@ -112,30 +118,34 @@ cdef volatile int* current_stop_flag():
     return &f.flag
 
 
+# The one poll of every search loop (alpha-beta nodes, MCTS simulations,
+# PIMC evaluations): the stop flag at every call, the clock every `period`
+# calls (the first call reads it); once stopped, it stays stopped.
 ctypedef struct StopCheck:
     volatile int* flag          # the search's stop flag (never NULL)
     double deadline             # now_seconds() at which to stop; 0 = none
+    int period                  # calls between two reads of the clock
     int countdown               # calls left before the clock is read again
     int stopped
 
 
-cdef inline void stop_check_init(StopCheck* c, volatile int* flag, double seconds) noexcept nogil:
+cdef inline void stop_check_init(StopCheck* c, volatile int* flag, double deadline, int period) noexcept nogil:
     c.flag = flag
-    c.deadline = now_seconds() + seconds if seconds > 0 else 0.0
+    c.deadline = deadline
+    c.period = period
     c.countdown = 0
     c.stopped = 0
 
 
 cdef inline bint stop_check(StopCheck* c) noexcept nogil:
-    """True once the flag is set or the deadline has passed (the flag is read
-    every call, the clock every 256 calls)."""
+    """True once the flag is set or the deadline has passed."""
     if c.stopped or c.flag[0]:
         c.stopped = 1
         return True
     if c.deadline > 0:
         c.countdown -= 1
         if c.countdown <= 0:
-            c.countdown = 256
+            c.countdown = c.period
             if now_seconds() >= c.deadline:
                 c.stopped = 1
                 return True

@@ -99,8 +99,8 @@ ctypedef struct cw_Undo:
 # ---------------------------------------------------------------- helpers
 
 cdef inline int cw_rand_below(uint64_t* s, int n) noexcept nogil:
-    """Uniform in [0, n): splitmix64 (bitboard.pxi) and Lemire's multiply-shift."""
-    return <int>(((splitmix64(s) >> 32) * <uint64_t>n) >> 32)
+    """Uniform in [0, n) (n > 0) from the splitmix64 stream s (bitboard.pxi)."""
+    return <int>lemire_below(splitmix64(s), <uint32_t>n)
 
 cdef inline int cw_nth_bit(uint64_t x, int k) noexcept nogil:
     cdef int i

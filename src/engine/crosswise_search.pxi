@@ -132,9 +132,11 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
     cdef int gen = 0, it = 0, node, ch, nm, nun, i, j, best, team, rc = 0
     cdef int nroot
     cdef int rootmoves[CW_MAXMOVES]
-    cdef double t0 = now_seconds(), bestv, v, lg
+    cdef double bestv, v, lg
     cdef long long moves = 0
     cdef cw_Node* x
+    cdef StopCheck sc
+    stop_check_init(&sc, stop, now_seconds() + seconds if seconds > 0 else 0.0, 16)
     if buf == NULL or stamp == NULL or where == NULL or untried == NULL:
         free(buf); free(stamp); free(where); free(untried)
         return -1
@@ -148,9 +150,7 @@ cdef int cw_ismcts(const cw_State* root, int sims, double seconds, uint64_t seed
     while True:
         if sims > 0 and it >= sims:
             break
-        if seconds > 0 and (it & 15) == 0 and it > 0 and now_seconds() - t0 >= seconds:
-            break
-        if stop[0]:
+        if stop_check(&sc):
             break
         memcpy(&d, root, sizeof(cw_State))
         if cw_determinize(&d, viewer, &rng) < 0:
@@ -378,7 +378,7 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     cdef double t0 = now_seconds(), frac, mi, mj
     cdef long long leaves = 0
     cdef StopCheck sc
-    stop_check_init(&sc, stop, seconds)
+    stop_check_init(&sc, stop, t0 + seconds if seconds > 0 else 0.0, 256)
     memcpy(&d, root, sizeof(cw_State))
     cdef int forcing[CW_MAXMOVES]
     nroot = cw_root_candidates(&d, viewer, root_k, 1, rootmoves)

@@ -244,8 +244,8 @@ cdef void q_rollout(QSearch* s, Rng* rng, int mode, int depth, double* out) noex
     s.pos = saved
 
 
-cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, double deadline,
-                    int max_depth, double c, double widening, int mode, int rollout_depth) noexcept nogil:
+cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, int max_depth,
+                    double c, double widening, int mode, int rollout_depth) noexcept nogil:
     """Run simulations from the root (node 0, position s.pos); return how many."""
     cdef QPos root = s.pos
     cdef long long sims = 0
@@ -254,9 +254,7 @@ cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, double d
     cdef MNode* n
     cdef QUndo u
     while sims < max_sims:
-        if deadline > 0 and (sims & 15) == 0 and now_seconds() >= deadline:
-            break
-        if s.stop_flag[0]:
+        if stop_check(&s.check):    # the clock every 16 simulations
             break
         s.pos = root
         node = 0
@@ -356,7 +354,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
     try:
         if s == NULL or t.nodes == NULL or t.arena == NULL:
             raise MemoryError()
-        s.stop_flag = current_stop_flag()
+        stop_check_init(&s.check, current_stop_flag(), deadline, 16)
         s.draw_ply = q_draw_ply(state)
         s.pos = core.pos
         s.root_player = core.pos.to_move
@@ -366,7 +364,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
         s.learned = learned_pointer(options.get("learned"))
         mt_new_node(&t, -1, -1, -1)
         with nogil:
-            sims = q_mcts_run(s, &t, &rng, max_sims, deadline, max_depth, c, widening, mode, rollout_depth)
+            sims = q_mcts_run(s, &t, &rng, max_sims, max_depth, c, widening, mode, rollout_depth)
         elapsed = now_seconds() - start
         # the most visited line
         pv = []

@@ -54,9 +54,7 @@ ctypedef struct QSearch:
     uint64_t tt_mask
     long long nodes
     long long node_limit        # 0 = none
-    double deadline             # 0 = none
-    int stop
-    volatile int* stop_flag     # set from outside (engine.stop): stop now
+    StopCheck check             # the stop flag (engine.stop) and the deadline; check.stopped: stop now
     volatile int* abort_flag    # set by the main thread when it is done (Lazy SMP helpers)
     int root_done               # root moves fully searched in the current iteration
     int draw_ply                # plies from the root to the game's max_plies draw; 0 = none
@@ -70,7 +68,6 @@ ctypedef struct QSearch:
     int w_lone                  # evaluation: extra per wall when the other has none
     const QLearned* learned     # the learned evaluation (quoridor_features.pxi), or NULL: classic
     int sel_depth
-    int clock_countdown
     int killers[S_MAX_PLY][2]
     int history[4][512]
     int pv[S_MAX_PLY][S_MAX_PLY]
@@ -165,20 +162,11 @@ cdef inline int q_score_from_tt(int score, int ply) noexcept nogil:
 
 
 cdef inline bint q_out_of_budget(QSearch* s) noexcept nogil:
-    if s.stop or s.stop_flag[0] or s.abort_flag[0]:
-        s.stop = 1
-        return True
-    if s.node_limit and s.nodes >= s.node_limit:
-        s.stop = 1
-        return True
-    if s.deadline > 0:
-        s.clock_countdown -= 1
-        if s.clock_countdown <= 0:      # read the clock every 512 nodes
-            s.clock_countdown = 512
-            if now_seconds() >= s.deadline:
-                s.stop = 1
-                return True
-    return False
+    """The search's stop poll (the clock read every 512 nodes), plus the
+    Lazy SMP abort and the node limit."""
+    if s.abort_flag[0] or (s.node_limit and s.nodes >= s.node_limit):
+        s.check.stopped = 1
+    return stop_check(&s.check)
 
 
 cdef int q_wall_gain(QSearch* s, int mv, int* dist, u128 (*edges)[4]) noexcept nogil:
@@ -333,7 +321,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
         q_make(p, Q_PASS, &nu)
         v = -q_alphabeta(s, depth - 3, ply + 1, -beta, -beta + 1)
         q_unmake(p, &nu)
-        if s.stop:
+        if s.check.stopped:
             return 0
         if v >= beta:
             return beta
@@ -359,14 +347,14 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
                 r = 2
             v = -q_alphabeta(s, depth - 1 - r, ply + 1, -alpha - 1, -alpha) if flip \
                 else q_alphabeta(s, depth - 1 - r, ply + 1, alpha, alpha + 1)
-            if r and v > alpha and not s.stop:
+            if r and v > alpha and not s.check.stopped:
                 v = -q_alphabeta(s, depth - 1, ply + 1, -alpha - 1, -alpha) if flip \
                     else q_alphabeta(s, depth - 1, ply + 1, alpha, alpha + 1)
-            if v > alpha and v < beta and not s.stop:
+            if v > alpha and v < beta and not s.check.stopped:
                 v = -q_alphabeta(s, depth - 1, ply + 1, -beta, -alpha) if flip \
                     else q_alphabeta(s, depth - 1, ply + 1, alpha, beta)
         q_unmake(p, &s.undo[ply])
-        if s.stop:
+        if s.check.stopped:
             return best if best > -S_INF else 0
         if ply == 0:
             s.root_done += 1
@@ -471,7 +459,7 @@ cdef void q_helper_loop(QSearch* s, int max_depth, int index) noexcept nogil:
         if ((depth + SKIP_PHASE[i]) // SKIP_SIZE[i]) % 2:
             continue
         q_alphabeta(s, depth, 0, -S_INF, S_INF)
-        if s.stop:
+        if s.check.stopped:
             break
 
 
@@ -536,7 +524,6 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     cdef _Helper helper
     try:
         soft, hard = q_time_plan(limits)
-        s.stop_flag = current_stop_flag()
         s.abort_flag = &_never_stop
         s.draw_ply = q_draw_ply(state)
         s.pos = core.pos
@@ -558,8 +545,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
             s.tt_mask = entries - 1
         if limits.nodes is not None:
             s.node_limit = limits.nodes
-        if hard > 0:
-            s.deadline = start + hard
+        stop_check_init(&s.check, current_stop_flag(), start + hard if hard > 0 else 0.0, 512)
         max_depth = S_MAX_PLY - 2
         if limits.depth is not None:
             max_depth = min(limits.depth, S_MAX_PLY - 2)
@@ -575,7 +561,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         for i in range(1, threads):
             memcpy(&s[i], &s[0], sizeof(QSearch))
             s[i].node_limit = 0
-            s[i].stop_flag = &_never_stop
+            s[i].check.flag = &_never_stop
             s[i].abort_flag = &group.abort
             helper = _Helper()
             helper.group = group
@@ -598,7 +584,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
             while True:
                 with nogil:
                     score = q_alphabeta(s, depth, 0, alpha, beta)
-                if s.stop:
+                if s.check.stopped:
                     break
                 if score <= alpha and alpha > -S_INF:
                     alpha = -S_INF
@@ -606,7 +592,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
                     beta = S_INF
                 else:
                     break
-            if s.stop:
+            if s.check.stopped:
                 # A partly searched depth: the first root move (the last best
                 # move, ordered first) was searched fully, so a move that
                 # beat it is the better move at this depth.
