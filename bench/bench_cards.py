@@ -7,13 +7,13 @@
 
 A player is `algorithm[:key=value,...]`; keys: sims, time, and any search
 option (numbers are parsed; evaluator=qw-endgame is
-`games.qwatrobat.endgame_evaluator`, evaluator=kuq-stage is
-`games.kuq_rollout.stage_evaluator`). Kreuz & Quer's ismcts has game
-defaults (see `games.kreuz_und_quer`: policy prior, stage evaluator), and
-so has Qwatrobat's (see `games.qwatrobat`: table layout, endgame=10). Seats alternate; chance outcomes come from a
+`games.qwatrobat.players.endgame_evaluator`, evaluator=kuq-stage is
+`games.kreuzundquer.rollout.stage_evaluator`). Kreuz & Quer's ismcts has game
+defaults (see `games.kreuzundquer.search`: policy prior, stage evaluator), and
+so has Qwatrobat's (see `games.qwatrobat.players`: table layout, endgame=10). Seats alternate; chance outcomes come from a
 seeded generator; game i uses seed i. Prints the first player's wins, draws
 and losses, its score ((wins + draws/2) / games) with the 95% interval, and
-the number of games (`crossridor.engine.stats.result_text`).
+the number of games (`crossridor.engine.match.stats.result_text`).
 """
 
 from __future__ import annotations
@@ -24,16 +24,16 @@ import time
 
 import crossridor
 from crossridor import CHANCE
-from crossridor.engine.stats import result_text
+from crossridor.engine.match.stats import result_text
 
 
 def _qw_endgame(state):
-    from crossridor.games.qwatrobat import endgame_evaluator
+    from crossridor.games.qwatrobat.players import endgame_evaluator
     return endgame_evaluator(state)
 
 
 def _kuq_stage(state):
-    from crossridor.games.kuq_rollout import stage_evaluator
+    from crossridor.games.kreuzundquer.rollout import stage_evaluator
     return stage_evaluator(state)
 
 
@@ -105,7 +105,7 @@ def match(game, a, b, games):
 def solver_check(games):
     """The solver, from a position it solved as won (open game), plays
     against random and against ismcts: it must never lose."""
-    from crossridor.games.qwatrobat import solve
+    from crossridor.games.qwatrobat.solver import solve
     g = crossridor.load_game("qwatrobat", open=True)
     rng = random.Random(0)
     won = lost_after_win = 0

@@ -17,7 +17,7 @@ on one deal with the seats swapped (with 4 players the engines sit A B A B,
 so both seats of a team search); game i depends only on (--seed, i).
 `--concurrency`, `--records` and `--resume` work as in `crossridor match`.
 It prints the running W/D/L, then the engines, the number of games, W/D/L
-and the score with its 95% interval (`crossridor.engine.stats.result_text`).
+and the score with its 95% interval (`crossridor.engine.match.stats.result_text`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import statistics
 import time
 
 import crossridor
-from crossridor.engine.stats import result_text
+from crossridor.engine.match.stats import result_text
 
 
 def speed(n: int = 20000, players: int = 2, eps: int = 20) -> tuple[int, float]:
@@ -75,8 +75,8 @@ def match(a) -> str:
     """ISMCTS against greedy through the match runner (engine.match): rounds
     of two games with one deal and the seats swapped; game i depends only
     on (seed, i). Returns the result line."""
-    from crossridor.engine.match import MatchConfig, run_match
-    from crossridor.engine.workers import EngineSpec
+    from crossridor.engine.match.runner import MatchConfig, run_match
+    from crossridor.engine.match.workers import EngineSpec
 
     spec = engine_spec(a)
     cfg = MatchConfig("crosswise", {"players": a.players}, [EngineSpec.parse(spec), EngineSpec.parse("greedy")],

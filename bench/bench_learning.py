@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 import crossridor
-from crossridor.games.learning.quoridor import observation_batch
+from crossridor.games.quoridor.learning import observation_batch
 
 
 def positions(count: int = 1024, seed: int = 1) -> list:

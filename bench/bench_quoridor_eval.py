@@ -19,7 +19,7 @@ import pytest
 import crossridor
 from crossridor.engine._core import QuoridorWeights, q_learned_eval, q_time_eval
 from crossridor.engine.bench import POSITIONS
-from crossridor.games.quoridor_learn import CLASSIC_WEIGHTS
+from crossridor.games.quoridor.training import CLASSIC_WEIGHTS
 
 CALLS = 200_000
 CASES = {"start": "", "middlegame": next(p.moves for p in POSITIONS if p.name == "middlegame"),
@@ -35,7 +35,7 @@ def linear() -> QuoridorWeights:
 
 
 def learned(path: str | None = None) -> QuoridorWeights:
-    from crossridor.games.quoridor_weights import weights_for_search
+    from crossridor.games.quoridor.weights import weights_for_search
     return weights_for_search(path)
 
 

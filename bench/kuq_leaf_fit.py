@@ -1,5 +1,5 @@
 """How well does the stage-end leaf value of Kreuz & Quer's ISMCTS
-(`kuq_paths.outlook_values`: tanh(0.3 * (-0.25 * outlook + 0.5 * points)),
+(`scoring.outlook_values`: tanh(0.3 * (-0.25 * outlook + 0.5 * points)),
 the outlook being `Track.cost_to_goal(pos) / 2`) predict the race, and would
 a fitted mapping do better? Replays 2-player one-race records of
 `crossridor match kreuzundquer -o races=1 ... --records F` and, at the start
@@ -13,39 +13,32 @@ prints the mean log-likelihood of the fitted and of the current mapping
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 
 import numpy as np
+from kuq_replay import replay
 
-import crossridor
-from crossridor.engine.workers import new_game_state
-from crossridor.games.kuq_paths import outlook_values
+from crossridor.games.kreuzundquer.rollout import stage_outlook, unplayed
+from crossridor.games.kreuzundquer.scoring import outlook_values
 
 
 def stage_starts(paths):
     """Rows (outlook diff, points diff, stage, player 1's result as 1 / 0.5 / 0,
     player 1's winning chance by the current leaf mapping `outlook_values`)."""
-    game = crossridor.load_game("kreuzundquer", races=1)
     rows = []
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for line in filter(str.strip, f):
-                r = json.loads(line)
-                if r.get("reason") != "terminal":
-                    continue
-                s = new_game_state(game, (), r["deal_seed"])
-                seen = set()
-                for mv in r["moves"]:
-                    if s.phase == "collect" and s.tick == s.turn == 0 and not any(s.tp) \
-                            and not any(s.up) and s.stage not in seen:
-                        seen.add(s.stage)
-                        o = [s.track(p).cost_to_goal(s.pos[p]) / 2.0 for p in range(2)]
-                        pts = [s.pts[p] + len(s.aside[p]) for p in range(2)]
-                        rows.append((o[0] - o[1], pts[0] - pts[1], s.stage, (r["returns"][0] + 1) / 2,
-                                     (outlook_values(o, pts)[0] + 1) / 2))
-                    s.play(mv)
+    last = seen = None
+    for r, s, mv in replay(paths):
+        if r.get("reason") != "terminal" or len(r["returns"]) != 2 or r.get("params", {}).get("races") != 1:
+            continue
+        if r is not last:
+            last, seen = r, set()
+        if s.stage_unstarted() and s.stage not in seen:
+            seen.add(s.stage)
+            end = unplayed(s)           # the stage-end leaf's inputs, as the search scores them
+            o, pts = stage_outlook(s, end), end.points
+            rows.append((o[0] - o[1], pts[0] - pts[1], s.stage, (r["returns"][0] + 1) / 2,
+                         (outlook_values(o, pts)[0] + 1) / 2))
     return np.array(rows, float).reshape(-1, 5)
 
 

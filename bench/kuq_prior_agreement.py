@@ -1,5 +1,5 @@
 """How often did engine 1 of a Kreuz & Quer match play something other than
-the policy's move (`kuq_policy.policy_move`, the ISMCTS prior)? Replays the
+the policy's move (`policy.policy_move` of games/kreuzundquer, the ISMCTS prior)? Replays the
 records of `crossridor match kreuzundquer ... --records F` and counts, by
 phase (build, collect, decide), engine 1's moves and those that differ from
 the policy's move in the same position:
@@ -13,12 +13,11 @@ of that time.)
 from __future__ import annotations
 
 import argparse
-import json
 from collections import Counter
 
-import crossridor
-from crossridor.engine.workers import new_game_state
-from crossridor.games.kuq_policy import policy_move
+from kuq_replay import replay
+
+from crossridor.games.kreuzundquer.policy import policy_move
 
 PHASES = ("build", "collect", "decide")
 
@@ -30,18 +29,10 @@ def main(argv=None):
     ap.add_argument("--take-deny", type=float, default=None)
     args = ap.parse_args(argv)
     moves, differ = Counter(), Counter()
-    for path in args.records:
-        with open(path, encoding="utf-8") as f:
-            for line in filter(str.strip, f):
-                r = json.loads(line)
-                game = crossridor.load_game(r["game"], **r.get("params", {}))
-                s = new_game_state(game, (), r["deal_seed"])
-                seat = r["seats"].index(0)
-                for mv in r["moves"]:
-                    if s.current_player == seat and s.phase in PHASES:
-                        moves[s.phase] += 1
-                        differ[s.phase] += str(policy_move(s, args.deny, args.take_deny)) != mv
-                    s.play(mv)
+    for r, s, mv in replay(args.records):
+        if s.current_player == r["seats"].index(0) and s.phase in PHASES:
+            moves[s.phase] += 1
+            differ[s.phase] += str(policy_move(s, args.deny, args.take_deny)) != mv
     for ph in PHASES:
         print(f"{ph}: {differ[ph]} of {moves[ph]} moves differ from the policy's")
 

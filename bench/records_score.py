@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 import sys
 
-from crossridor.engine.match import Tally
-from crossridor.engine.stats import result_text
-from crossridor.engine.workers import GameRecord
+from crossridor.engine.match.runner import Tally
+from crossridor.engine.match.stats import result_text
+from crossridor.engine.match.workers import GameRecord
 
 
 def complete_rounds(path: str) -> list:

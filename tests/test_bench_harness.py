@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from crossridor.engine.cli import main as cli_main
-from crossridor.engine.stats import result_text
+from crossridor.engine.cli.main import main as cli_main
+from crossridor.engine.match.stats import result_text
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 LINE = re.compile(r"(\d+) games?: W (\d+) D (\d+) L (\d+), score ([\d.]+)%"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import crossridor
-from crossridor.engine.cli import main
+from crossridor.engine.cli.main import main
 
 # where the imported package lives (src/ in a checkout, site-packages once installed)
 
@@ -160,7 +160,7 @@ def test_bench_one_game(capsys):
 
 def test_rules_prints_the_games_file(capsys, monkeypatch, tmp_path):
     from crossridor.engine import registry
-    (tmp_path / "kreuz-und-quer.md").write_text("# Kreuz & Quer\n\nThe rules.\n", encoding="utf-8")
+    (tmp_path / "kreuzundquer.md").write_text("# Kreuz & Quer\n\nThe rules.\n", encoding="utf-8")
     monkeypatch.setattr(registry, "_rules_folders", lambda: iter([tmp_path / "absent", tmp_path]))
     for name in ("kreuz-und-quer", "kuq", "KreuzUndQuer"):
         assert main(["rules", name]) == 0

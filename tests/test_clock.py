@@ -15,14 +15,14 @@ import pytest
 
 import crossridor
 from crossridor import Limits
-from crossridor.engine import cli
+from crossridor.engine.cli import main as cli
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.match import Match, MatchConfig, time_use
+from crossridor.engine.match.runner import Match, MatchConfig, time_use
 from crossridor.engine.protocol import Clock
 from crossridor.engine.search_api import TimePlan, clock_as_time, time_for_move
 from crossridor.engine.stop import Stop
-from crossridor.engine.timecontrol import SeatClock, TimeControl
-from crossridor.engine.workers import EngineSpec, GameRecord, move_budget
+from crossridor.engine.clocks import SeatClock, TimeControl
+from crossridor.engine.match.workers import EngineSpec, GameRecord, move_budget
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MIDDLEGAME = "e2 e8 e3 e7 e4 e6 d3h d6h f5v c4v"
@@ -280,7 +280,7 @@ def test_threads_are_refused_where_there_are_none():
 
 
 def test_clock_words_for_outside_engines():
-    from crossridor.engine.uci_engine import clock_words
+    from crossridor.engine.match.outside_engine import clock_words
     two = [Clock(5.0, 0.1), Clock(4.0, 0.2, 7)]
     assert clock_words(two, 0) == ["wtime", "5000", "btime", "4000", "winc", "100", "binc", "200"]
     assert clock_words(two, 1) == ["wtime", "5000", "btime", "4000", "winc", "100", "binc", "200",

@@ -17,10 +17,10 @@ import pytest
 distributed = pytest.importorskip(
     "distributed", reason="Dask distributed is not installed: pip install '.[cluster]' to test --scheduler")
 
-from crossridor.engine.cluster import ClusterExecutor  # noqa: E402
+from crossridor.engine.match.cluster import ClusterExecutor  # noqa: E402
 from crossridor.engine.errors import CrossridorError  # noqa: E402
-from crossridor.engine.match import Match, MatchConfig  # noqa: E402
-from crossridor.engine.workers import EngineSpec  # noqa: E402
+from crossridor.engine.match.runner import Match, MatchConfig  # noqa: E402
+from crossridor.engine.match.workers import EngineSpec  # noqa: E402
 
 from test_match import run_cli  # noqa: E402
 

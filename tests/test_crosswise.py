@@ -9,8 +9,8 @@ import pytest
 
 import crossridor
 from crossridor import IllegalMoveError, InvalidMoveError, InvalidPositionError, UnknownGameError
-from crossridor.games import crosswise as cw
-from crossridor.games.crosswise import CrosswiseMove
+from crossridor.games.crosswise import game as cw
+from crossridor.games.crosswise.game import CrosswiseMove
 
 TOTAL = Counter({**{s: 7 for s in "123456"}, **{a: 3 for a in "MRPS"}})
 

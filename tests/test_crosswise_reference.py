@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as hs
 
 import crossridor
 from crossridor import Limits
-from crossridor.games import crosswise as cw
+from crossridor.games.crosswise import game as cw
 from crosswise_reference import CELLS, COLUMNS, ROWS, SYMBOLS, RefState, greedy_key, line_points, six_of
 
 TOTAL = Counter({**{s: 7 for s in "123456"}, **{a: 3 for a in "MRPS"}})

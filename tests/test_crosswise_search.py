@@ -84,8 +84,8 @@ def test_match_scoring_is_the_match_runners():
     """Crosswise's `match X` / `sumof X` are the match runner's first_to /
     sum_of (engine/match.py); a finished game's points per seat come from
     workers.seat_points (team Rows: seats 0 and 2, Columns: 1 and 3)."""
-    from crossridor.engine.match import FirstToStop, MatchConfig, MatchResult, Tally
-    from crossridor.engine.workers import EngineSpec, GameRecord, seat_points
+    from crossridor.engine.match.runner import FirstToStop, MatchConfig, MatchResult, Tally
+    from crossridor.engine.match.workers import EngineSpec, GameRecord, seat_points
     game = crossridor.load_game("crosswise", players=4)
     st = game.new_state(seed=3)
     while not st.is_terminal():

@@ -9,8 +9,8 @@ import pytest
 
 import crossridor
 from crossridor.engine.errors import CrossridorError
-from crossridor.games.learning.api import codec
-from crossridor.games.learning.quoridor import observation_batch
+from crossridor.games.learning import codec
+from crossridor.games.quoridor.learning import observation_batch
 
 CONFIGS = [
     ("quoridor", {"size": 3}), ("quoridor", {"size": 5, "players": 4}),
@@ -290,7 +290,7 @@ def test_kreuzundquer_has_no_information_state_tensor():
 
 
 def test_chance_options_from_the_command_line(capsys):
-    from crossridor.engine.cli import main
+    from crossridor.engine.cli.main import main
     assert main(["legal", "crosswise", "-o", "chance=true"]) == 0
     assert capsys.readouterr().out.split()[0] == "tile:1"
     assert main(["legal", "kuq", "-o", "chance=true", "--moves", "deal:3 deal:9"]) == 0

@@ -12,13 +12,13 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
-from crossridor.engine import cli
+from crossridor.engine.cli import main as cli
 from crossridor.engine.errors import IllegalMoveError, InvalidMoveError
-from crossridor.engine.match import (MatchConfig, RecordsFile, base_seating, parse_openings, run_match,
+from crossridor.engine.match.runner import (MatchConfig, RecordsFile, base_seating, parse_openings, run_match,
                           seating)
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult
 from crossridor.engine.registry import load_game
-from crossridor.engine.workers import EngineSpec, GameTask, play_game
+from crossridor.engine.match.workers import EngineSpec, GameTask, play_game
 
 # --- the toy game ---------------------------------------------------------------------
 
@@ -280,7 +280,7 @@ def test_four_players_four_engines():
 
 
 def test_sprt_stops_early_at_a_round_boundary():
-    from crossridor.engine.stats import SprtSpec
+    from crossridor.engine.match.stats import SprtSpec
     result = run_match(config(games=400, sprt=SprtSpec(elo0=0, elo1=50, alpha=0.05, beta=0.05)))
     assert result.stopped == "sprt H1" and result.sprt.result == "H1"
     assert result.tally.games < 400 and result.tally.games % 2 == 0
@@ -450,7 +450,7 @@ def test_quoridor_four_players_max_plies():
 
 
 def test_max_plies_defaults_per_game():
-    from crossridor.engine.match import Match, MatchConfig, default_max_plies
+    from crossridor.engine.match.runner import Match, MatchConfig, default_max_plies
     quoridor_or_skip()
     assert default_max_plies(load_game("quoridor")) == 400
     assert default_max_plies(load_game("quoridor", size=5, players=4)) == 800
@@ -603,7 +603,7 @@ def test_crosswise_first_to_and_sum_of_end_to_end(tmp_path, mode):
 
 def test_crosswise_points_follow_the_teams():
     crosswise_or_skip()
-    from crossridor.engine.workers import seat_points
+    from crossridor.engine.match.workers import seat_points
     import crossridor
     game = crossridor.load_game("crosswise", players=4)
     rec = play_game(GameTask(index=0, game="crosswise", params={"players": 4},
@@ -632,7 +632,7 @@ def test_abort_ends_the_worker_processes():
     """stop_executor(abort=True) ends busy workers at once (no private
     attribute of ProcessPoolExecutor: the pool's context tracks them)."""
     import time as _time
-    from crossridor.engine.workers import make_executor, stop_executor
+    from crossridor.engine.match.workers import make_executor, stop_executor
     executor = make_executor(2)
     futures = [executor.submit(_time.sleep, 60) for _ in range(2)]
     deadline = _time.monotonic() + 30

@@ -13,7 +13,10 @@ import crossridor
 from crossridor import CrossridorError, Limits
 from crossridor.engine.algorithms import alphabeta, common, greedy
 from crossridor.engine.options import C_INT, C_LLONG, CALLABLE_OR_NONE, FLAG, check_value
-from crossridor.games import crosswise, kreuz_und_quer, quoridor, qwatrobat
+from crossridor.games.crosswise import game as crosswise
+from crossridor.games.kreuzundquer import search as kreuzundquer_search
+from crossridor.games.quoridor import game as quoridor
+from crossridor.games.qwatrobat import players as qwatrobat
 
 BAD = [math.nan, math.inf, -math.inf, 10 ** 30, -(10 ** 30), -1, "x", [], True, 0.5]
 
@@ -36,7 +39,7 @@ CASES = [
     ("qwatrobat", {"open": True, "first": 0}, "alphabeta", Limits(depth=1), qwatrobat.SOLVER_OPTIONS, {}),
     ("qwatrobat", {}, "greedy", Limits(depth=1), qwatrobat.GREEDY_OPTIONS, {}),
     ("qwatrobat", {}, "ismcts", Limits(sims=5), {**_ismcts_schema(), **qwatrobat.ISMCTS_OPTIONS}, {}),
-    ("kreuzundquer", {}, "ismcts", Limits(sims=2), {**_ismcts_schema(), **kreuz_und_quer.PIMC_OPTIONS}, {}),
+    ("kreuzundquer", {}, "ismcts", Limits(sims=2), {**_ismcts_schema(), **kreuzundquer_search.ISMCTS_OPTIONS}, {}),
     ("kreuzundquer", {}, "greedy", Limits(depth=1), {}, {}),
     ("kreuzundquer", {}, "random", Limits(depth=1), {}, {}),
 ]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import crossridor
-from crossridor.engine.pgn import read_games
-from crossridor.engine.workers import new_game_state
+from crossridor.engine.match.pgn import read_games
+from crossridor.engine.match.workers import new_game_state
 
 from test_match import run_cli
 

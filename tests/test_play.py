@@ -10,9 +10,9 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
-from crossridor.engine import cli
-from crossridor.engine.play import PlaySession
-from crossridor.engine.workers import EngineSpec
+from crossridor.engine.cli import main as cli
+from crossridor.engine.cli.play import PlaySession
+from crossridor.engine.match.workers import EngineSpec
 from test_match import GAME, RaceGame
 
 

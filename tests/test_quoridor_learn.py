@@ -68,10 +68,10 @@ def test_learned_score_with_a_hidden_layer():
 import struct  # noqa: E402
 import zlib  # noqa: E402
 
-from crossridor.engine.cli import main  # noqa: E402
-from crossridor.games import quoridor_weights  # noqa: E402
-from crossridor.games.quoridor_learn import CLASSIC_WEIGHTS, FEATURE_NAMES, load_data, logit, train  # noqa: E402
-from crossridor.games.quoridor_weights import Model  # noqa: E402
+from crossridor.engine.cli.main import main  # noqa: E402
+from crossridor.games.quoridor import weights as quoridor_weights  # noqa: E402
+from crossridor.games.quoridor.training import CLASSIC_WEIGHTS, FEATURE_NAMES, load_data, logit, train  # noqa: E402
+from crossridor.games.quoridor.weights import Model  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -254,8 +254,8 @@ def test_selfplay_train_search_end_to_end(weights_file):
 
 
 def test_learned_eval_plays_a_match(weights_file):
-    from crossridor.engine.match import MatchConfig, run_match
-    from crossridor.engine.workers import EngineSpec, InlineExecutor
+    from crossridor.engine.match.runner import MatchConfig, run_match
+    from crossridor.engine.match.workers import EngineSpec, InlineExecutor
     engines = [EngineSpec.parse(f"alphabeta:depth=2,eval=learned,eval_file={weights_file}"),
                EngineSpec.parse("alphabeta:depth=2")]
     result = run_match(MatchConfig(game="quoridor", params={"size": 5}, engines=engines, games=4,
@@ -283,7 +283,7 @@ def test_learned_option_errors(weights_file):
 
 
 def test_default_evaluation(weights_file, monkeypatch):
-    from crossridor.games import quoridor
+    from crossridor.games.quoridor import game as quoridor
     state = load_game("quoridor").new_state("e2 e8")
     limits = Limits(depth=3)
 
@@ -322,7 +322,7 @@ def test_learned_eval_with_the_classic_weights_is_the_classic_eval():
 
 def test_shipped_weights_load_and_play():
     from importlib import resources
-    shipped = resources.files("crossridor.games") / "data" / quoridor_weights.SHIPPED
+    shipped = resources.files("crossridor.games.quoridor") / "data" / quoridor_weights.SHIPPED
     model, size = quoridor_weights.loads(shipped.read_bytes())
     assert len(model.linear) == 14 and size == 9
     state = load_game("quoridor").new_state("e2 e8")

@@ -17,7 +17,7 @@ import crossridor
 from crossridor import Limits
 from crossridor.engine._core import q_random_playout
 from crossridor.engine.algorithms import mcts as py_mcts
-from crossridor.games.quoridor import _code_table
+from crossridor.games.quoridor.game import _code_table
 
 WIN = 99000          # alpha-beta scores beyond this are forced wins (S_WIN_BOUND)
 S_WIN = 100000       # a win at ply p scores S_WIN - p

@@ -10,7 +10,9 @@ import crossridor
 from crossridor import CHANCE, TERMINAL
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError, UnsupportedGameError)
-from crossridor.games.qwatrobat import First, Push, Setup, endgame_evaluator, resolve_field, solve, solve_value
+from crossridor.games.qwatrobat.players import endgame_evaluator
+from crossridor.games.qwatrobat.rules import First, Push, Setup, resolve_field
+from crossridor.games.qwatrobat.solver import solve, solve_value
 
 
 def load(**kw):
@@ -480,8 +482,21 @@ def test_endgame_evaluator():
     assert isinstance(r.move, Push)
 
 
+def test_setup_table_matches_its_generator():
+    # SETUP_VALUES is the 6:16 weighted mean of compute_setup_values(game, 6, 1) and (game, 16, 2),
+    # rounded to 4 places; a seeded sample of 3 layouts recomputed (each 44 exact solves)
+    from crossridor.games.qwatrobat.setups import SETUP_VALUES, compute_setup_values
+    g = load(open=True)
+    sample = [Setup.parse(k) for k in random.Random(22).sample(sorted(SETUP_VALUES), 3)]
+    few = compute_setup_values(g, 6, 1, sample)
+    many = compute_setup_values(g, 16, 2, sample)
+    for layout in sample:
+        k = str(layout)
+        assert round((6 * few[k] + 16 * many[k]) / 22, 4) == SETUP_VALUES[k], k
+
+
 def test_ismcts_lays_out_from_the_setup_table():
-    from crossridor.games.qw_setups import SETUP_VALUES
+    from crossridor.games.qwatrobat.setups import SETUP_VALUES
     g = load()
     assert len(SETUP_VALUES) == len(g.setups()) and set(SETUP_VALUES) == set(map(str, g.setups()))
     ranked = sorted(SETUP_VALUES, key=lambda k: (-SETUP_VALUES[k], k))
@@ -494,29 +509,11 @@ def test_ismcts_lays_out_from_the_setup_table():
     picks = {str(lay(g, seed).move) for seed in range(24)}
     assert picks <= set(ranked[:4]) and len(picks) > 1          # the 4 best, seeded
     assert lay(g, 5).move == lay(g, 5).move
-    distinct = [k for k in ranked if len(set(k.split("/")[0])) == 4][:4]
-    picks = {str(lay(g, seed, setup_front="distinct").move) for seed in range(24)}
-    assert picks <= set(distinct) and len(picks) > 1 and picks != set(ranked[:4])
-    assert all(len(set(k.split("/")[0])) == 4 for k in picks)
     # by the tree: a search of the 126 layouts; other rules have no table
     for r in (lay(g, 1, setup="search"), lay(load(cards=10), 1), lay(load(last_round_points=5), 1)):
         assert isinstance(r.move, Setup) and "setup" not in r.extra and r.nodes == 20
     with pytest.raises(CrossridorError, match="setup"):
         lay(g, 1, setup="best")
-
-
-def test_ismcts_draw_value():
-    from crossridor.games.qwatrobat import draw_utility
-    u = draw_utility(1, -0.5)
-    assert u([0.0, 0.0]) == [0.5, -0.5] and u([1.0, -1.0]) == [1.0, -1.0] and u([-1.0, 1.0]) == [-1.0, 1.0]
-    # round 4 at 7-2, worth 5: a forced draw, so every simulation is worth the draw value
-    s = load(first=0, last_round_points=5).state_from_position(HAND.format("3,2"))
-    s.play("c1")
-    for draw in (0.0, -0.5, 0.25):
-        r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, draw=draw)
-        assert r.score == draw
-    with pytest.raises(CrossridorError, match="draw"):
-        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), draw=-2)
 
 
 def test_ismcts_endgame_leaves():
@@ -535,88 +532,6 @@ def test_ismcts_endgame_leaves():
         crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), endgame=-1)
 
 
-def test_soft_solver_values_an_erring_opponent():
-    from crossridor.games.qwatrobat import _Solver, _SoftSolver, _solver_pos
-    g = load()
-    rng = random.Random(4)
-    higher = 0
-    for _ in range(12):
-        s = g.new_state([rng.choice(g.setups()), rng.choice(g.setups()), First(rng.randrange(2))])
-        while sum(s.rem[0]) + sum(s.rem[1]) > 8:
-            s.play(rng.choice(s.legal_moves()))
-        pos = _solver_pos(s)
-        exact = _Solver(g, s.layout, "result").exact(pos)
-        for me in (0, 1):
-            assert _SoftSolver(g, s.layout, me, 0.0).exact(pos) == exact      # eps 0: minimax
-            soft = _SoftSolver(g, s.layout, me, 0.3).exact(pos)
-            sign = 1 if me == 0 else -1
-            assert sign * soft >= sign * exact - 1e-12          # the other side's errors only help me
-            higher += sign * soft > sign * exact + 1e-9
-    assert higher > 0
-    # round 4 at 7-2 (HAND, 5 points last): player 1 to move draws at best, whatever the search assumes
-    s = load(first=0, last_round_points=5).state_from_position(HAND.format("3,2"))
-    s.play("c1")
-    assert endgame_evaluator(s, soft=0.5, me=1) == [0.0, 0.0]
-    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=20), seed=1, soft=0.5)
-    assert r.score == 0.0
-    with pytest.raises(CrossridorError, match="soft"):
-        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), soft=1.5)
-
-
-def inferring_state():
-    # player 0 starts; round 1: 0 pushes 1, 1 pushes 3, 0 pushes 2, and 1 ends the round with a 1,
-    # which loses it (2 and 3 survive): only a 4 would have won it, so no 4 was on top of their columns
-    return load(first=0).new_state("1234/1234 3112/3244 c1 c1 c2 c2")
-
-
-def test_round_gain():
-    from crossridor.games.qwatrobat import _round_gain
-    field = ((1, 0), (2, 0), (3, 1))
-    # player 1 ends the round with a 1 (2 and 3 survive: player 0 wins 2) or a 4 (four survive: 4 wins)
-    assert _round_gain(field, (), ((), ()), 0, 2, True, 4) == 2.0      # as it stands: the middle card, 2, wins
-    assert _round_gain(field, (1,), ((), (1, 4)), 0, 2, True, 4) == 0.0
-    assert _round_gain(field, (1,), ((), (1, 1, 4)), 0, 2, True, 4) == pytest.approx(2 / 3)
-    assert _round_gain(field, (1,), ((), (1, 1, 4)), 1, 2, True, 4) == pytest.approx(-2 / 3)
-
-
-def test_belief_weighs_deals_by_the_opponents_pushes():
-    from crossridor.games.qwatrobat import _Belief
-    s = inferring_state()
-    assert s.current_player == 0 and s.scores == [2, 0]
-    b = _Belief(s, 0, 1.0)
-    assert [col for _, col, _ in b.pushes] == [0, 1]                 # the opponent's two pushes
-    assert [col for _, col, _ in _Belief(s, 1, 1.0).pushes] == [0, 1]
-    # the second push, valued exactly: only a 4 on top would have won the round
-    assert b.likelihood(Setup.parse("3112/3244")) > 10 * b.likelihood(Setup.parse("3142/3214"))
-    assert _Belief(s, 0, 0.0).likelihood(Setup.parse("3142/3214")) == pytest.approx(1 / 16)   # beta 0: uniform
-
-    def no_four_on_top(state, n=300):
-        rng = random.Random(2)
-        tops = (lay for lay in (state.sample_determinization(0, rng).layout[1] for _ in range(n)))
-        return sum(4 not in (t.back[0], t.front[2], t.front[3]) for t in tops) / n
-    uniform = no_four_on_top(s)
-    s.belief = b
-    inferred = no_four_on_top(s)
-    assert uniform < 0.3 and inferred > 0.6
-    assert s.clone().belief is None                   # determinizations and clones carry no belief
-
-
-def test_ismcts_infer_option(capsys):
-    from crossridor.engine.cli import main
-    s = inferring_state()
-    runs = [crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=40), seed=3, infer=1.0)
-            for _ in range(2)]
-    assert isinstance(runs[0].move, Push) and runs[0].move == runs[1].move and runs[0].score == runs[1].score
-    assert s.belief is None                            # the search's root is a copy
-    with pytest.raises(CrossridorError, match="infer"):
-        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), infer=-1)
-    for bad in ("infer=x", "infer=11", "soft=-0.1"):
-        assert main(["best", "qwatrobat", "--moves", "1234/1234 3112/3244 first0", "--sims", "5", "--seed", "1",
-                     "-e", bad]) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and bad.split("=")[0] in err
-
-
 def test_ismcts_tree_depth():
     # round 2, player 1 to answer a 2: pushing the 4 (c1) or the 3 (c4) wins the open game, the 1 or the 2
     # only draws it; with a one-level tree each push is valued by the exact leaves right after it
@@ -627,26 +542,7 @@ def test_ismcts_tree_depth():
     assert all(str(r.move) in ("c1", "c4") for r in one)
     same = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=200, depth=1), seed=0)
     assert (same.move, same.score) == (one[0].move, one[0].score)
-    deep = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=200), seed=0, tree=0)
+    deep = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=200, depth=20), seed=0)
     assert deep.depth > 1 and one[0].depth == 1
-    with pytest.raises(CrossridorError, match="tree"):
-        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), tree=-1)
-
-
-def test_playouts_finish_a_round_with_its_best_push():
-    from crossridor.games.qwatrobat import _best_finish
-    # battlefield 1 2 (player 0) and 3 (player 1): of player 1's tops only the 4 (column 3) wins the round
-    s = load(first=0).new_state("1234/1234 3142/3214 c1 c1 c2")
-    assert s.slot == 3 and s.current_player == 1
-    assert {str(_best_finish(s, s.legal_moves(), random.Random(k))) for k in range(8)} == {"c3"}
-    # every push loses: any of them
-    t = load(first=0).new_state("1234/1234 3112/3244 c1 c1 c2")
-    assert {str(_best_finish(t, t.legal_moves(), random.Random(k))) for k in range(24)} == {"c1", "c2", "c3", "c4"}
-    # a leaf 13 pushes from the end: the playout is seeded
-    u = load(first=0).new_state("1234/1234 3142/3214 c1 c1")
-    values = [endgame_evaluator(u, rng=random.Random(3), finish="best") for _ in range(2)]
-    assert values[0] == values[1] and values[0][0] in (-1.0, 0.0, 1.0)
-    r = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1, finish="best")
-    assert isinstance(r.move, Push)
-    with pytest.raises(CrossridorError, match="finish"):
-        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), finish="worst")
+    with pytest.raises(CrossridorError, match="tree"):          # no longer an option: --depth sets the depth
+        crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), tree=0)

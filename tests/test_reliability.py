@@ -18,9 +18,9 @@ import pytest
 import crossridor
 from crossridor import CrossridorError, Limits
 from crossridor.engine import stop as stop_module
-from crossridor.engine.cli import main
+from crossridor.engine.cli.main import main
 from crossridor.engine.perft import perft
-from crossridor.engine.play import PlaySession
+from crossridor.engine.cli.play import PlaySession
 from crossridor.engine.stop import Interrupted, Stop
 
 
@@ -110,8 +110,8 @@ def test_sigint_stops_a_match_with_partial_statistics(concurrency, tmp_path):
 
 
 def test_interrupted_match_counts_the_games_finished_before(tmp_path):
-    from crossridor.engine.match import Match, MatchConfig
-    from crossridor.engine.workers import EngineSpec
+    from crossridor.engine.match.runner import Match, MatchConfig
+    from crossridor.engine.match.workers import EngineSpec
     config = MatchConfig(game="quoridor", params={"size": 5},
                          engines=[EngineSpec.parse("greedy"), EngineSpec.parse("random")],
                          games=40, concurrency=1, seed=3)
@@ -327,7 +327,7 @@ def test_c_searches_honour_max_plies_like_the_python_alpha_beta():
 
 
 def test_evaluation_stays_below_the_win_band_at_the_largest_weights():
-    from crossridor.games import quoridor
+    from crossridor.games.quoridor import game as quoridor
     worst = 100 * 81 + 2 * quoridor.MAX_WEIGHT * quoridor.MAX_WALLS + 2500 + quoridor.MAX_WEIGHT
     assert worst < quoridor.WIN_BAND
     game = crossridor.load_game("quoridor", walls=quoridor.MAX_WALLS)
@@ -391,21 +391,21 @@ def play_session(name, commands, human=0, seed=5, **params):
 
 @pytest.mark.parametrize("name", ["crosswise", "qwatrobat", "kreuzundquer"])
 def test_play_default_engine_gives_hints_in_hidden_information_games(name, monkeypatch):
-    monkeypatch.setattr("crossridor.engine.play.DEFAULT_THINK", "sims=20")
+    monkeypatch.setattr("crossridor.engine.cli.play.DEFAULT_THINK", "sims=20")
     state, out = play_session(name, ["hint", "quit"])
     assert "hint: " in out and "cannot search" not in out
 
 
 def test_play_shows_crosswise_hand_of_the_human_only():
     state, out = play_session("crosswise", ["board", "quit"])
-    from crossridor.games.crosswise import _tiles_text
+    from crossridor.games.crosswise.game import _tiles_text
     mine = _tiles_text(state._c.hand(0))
     assert f"seat 1 (Rows): {mine}" in out
     assert "seat 2 (Columns): " in out and "hidden tiles" in out
 
 
 def test_play_hides_the_qwatrobat_opponent_setup(monkeypatch):
-    monkeypatch.setattr("crossridor.engine.play.DEFAULT_THINK", "sims=20")
+    monkeypatch.setattr("crossridor.engine.cli.play.DEFAULT_THINK", "sims=20")
     # the human (player 2) lays out after the engine: the engine's setup must stay secret
     state, out = play_session("qwatrobat", ["board", "quit"], human=1, first=0)
     engine_setup = state.layout[0]
@@ -416,7 +416,7 @@ def test_play_hides_the_qwatrobat_opponent_setup(monkeypatch):
 
 
 def test_play_hides_kreuz_und_quer_opponent_hand(monkeypatch):
-    monkeypatch.setattr("crossridor.engine.play.DEFAULT_THINK", "sims=5")
+    monkeypatch.setattr("crossridor.engine.cli.play.DEFAULT_THINK", "sims=5")
     state, out = play_session("kreuzundquer", ["board", "quit"], human=1)
     other = ",".join(map(str, state.hands[0])) if state.hands[0] is not None else None
     if other is not None:
@@ -467,9 +467,9 @@ def test_argument_errors_are_not_prefixed_twice(capsys):
 
 
 def test_one_game_wording():
-    from crossridor.engine.cli_match import print_report
-    from crossridor.engine.match import Match, MatchConfig
-    from crossridor.engine.workers import EngineSpec
+    from crossridor.engine.cli.match import print_report
+    from crossridor.engine.match.runner import Match, MatchConfig
+    from crossridor.engine.match.workers import EngineSpec
     config = MatchConfig(game="quoridor", params={"size": 3}, engines=[EngineSpec.parse("greedy"),
                          EngineSpec.parse("random")], games=2, concurrency=1, seed=1, first_to=1)
     result = Match(config).run()

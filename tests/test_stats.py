@@ -1,4 +1,4 @@
-"""crossridor.engine.stats against values worked out by hand (cutechess's and fishtest's
+"""crossridor.engine.match.stats against values worked out by hand (cutechess's and fishtest's
 formulas; the derivations are in the comments)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from crossridor.engine.stats import (SprtSpec, elo_error, elo_from_score, elo_interval, llr, llr_normal, los,
+from crossridor.engine.match.stats import (SprtSpec, elo_error, elo_from_score, elo_interval, llr, llr_normal, los,
                           score_from_elo, sprt, summary)
 
 

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import crossridor
-from crossridor.engine.cli import main
+from crossridor.engine.cli.main import main
 from crossridor.engine.protocol import SPECTATOR
 
 NS = "{http://www.w3.org/2000/svg}"

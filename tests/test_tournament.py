@@ -9,10 +9,10 @@ import math
 import pytest
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.match import Match, MatchConfig
-from crossridor.engine.stats import elo_from_score
-from crossridor.engine.tournament import C, bradley_terry, pairings
-from crossridor.engine.workers import EngineSpec
+from crossridor.engine.match.runner import Match, MatchConfig
+from crossridor.engine.match.stats import elo_from_score
+from crossridor.engine.match.tournament import C, bradley_terry, pairings
+from crossridor.engine.match.workers import EngineSpec
 
 from test_match import GAME, run_cli
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import crossridor
-from crossridor.engine.uci import UciSession
+from crossridor.engine.uci.engine import UciSession
 
 
 def session_output(commands: str, **game_params) -> list[str]:

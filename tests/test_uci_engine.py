@@ -11,10 +11,10 @@ import sys
 
 import pytest
 
-from crossridor.engine import cli
+from crossridor.engine.cli import main as cli
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.match import MatchConfig, run_match
-from crossridor.engine.workers import EngineSpec
+from crossridor.engine.match.runner import MatchConfig, run_match
+from crossridor.engine.match.workers import EngineSpec
 
 from test_match import run_cli
 

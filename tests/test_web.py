@@ -18,7 +18,7 @@ with warnings.catch_warnings():     # newer Starlette suggests another HTTP clie
     from starlette.testclient import TestClient  # noqa: E402
 
 import crossridor  # noqa: E402
-from crossridor.engine.cli import main  # noqa: E402
+from crossridor.engine.cli.main import main  # noqa: E402
 from crossridor.engine.web import searching  # noqa: E402
 from crossridor.engine.web.app import create_app  # noqa: E402
 from crossridor.games.svg import picture  # noqa: E402

@@ -12,13 +12,13 @@ one module per game. The rules each game implements are in the project's
 `docs/rules/`, and `crossridor rules GAME` prints them.
 """
 
-from .engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
+from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
                             InvalidPositionError, UnknownGameError, UnsupportedGameError)
-from .engine.protocol import CHANCE, TERMINAL, Clock, GameTraits, Limits, SearchResult
-from .engine.registry import game_names, load_game
-from .engine.search_api import algorithm_names, search
-from .engine.stop import Stop
-from .engine.stop import stop_all as stop
+from crossridor.engine.protocol import CHANCE, TERMINAL, Clock, GameTraits, Limits, SearchResult
+from crossridor.engine.registry import game_names, load_game
+from crossridor.engine.search_api import algorithm_names, search
+from crossridor.engine.stop import Stop
+from crossridor.engine.stop import stop_all as stop
 
 __all__ = [
     "CHANCE", "TERMINAL", "Clock", "CrossridorError", "GameTraits", "IllegalMoveError", "InvalidMoveError",

@@ -1,5 +1,5 @@
 """`python -m crossridor` runs the command line."""
 
-from .engine.cli import main
+from crossridor.engine.cli.main import main
 
 raise SystemExit(main())

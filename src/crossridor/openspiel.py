@@ -35,7 +35,7 @@ except ImportError as exc:   # pragma: no cover - depends on the environment
 
 import crossridor
 from crossridor.engine.protocol import CHANCE, TERMINAL
-from crossridor.games.learning.api import codec as _codec
+from crossridor.games.learning import codec as _codec
 
 
 def _quoridor(p):

@@ -20,11 +20,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
-from .cli_common import print_json
-from .errors import UnknownGameError
-from .protocol import Limits
-from .registry import game_key, load_game
-from .search_api import search
+from crossridor.engine.cli.common import print_json
+from crossridor.engine.errors import UnknownGameError
+from crossridor.engine.protocol import Limits
+from crossridor.engine.registry import game_key, load_game
+from crossridor.engine.search_api import search
 
 
 class Row(NamedTuple):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from .errors import CrossridorError
+from crossridor.engine.errors import CrossridorError
 
 C_INT = 2 ** 31 - 1          # the largest value of a C int
 C_LLONG = 2 ** 63 - 1        # of a C long long

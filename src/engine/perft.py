@@ -4,7 +4,7 @@ counted here through the protocol."""
 
 from __future__ import annotations
 
-from . import stop as _stop
+from crossridor.engine import stop as _stop
 
 
 def perft(state, depth: int, divide: bool = False, hash_mb: int = 0, stop: _stop.Stop | None = None):

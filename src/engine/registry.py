@@ -10,16 +10,16 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from .errors import CrossridorError, UnknownGameError
-from .protocol import Game
+from crossridor.engine.errors import CrossridorError, UnknownGameError
+from crossridor.engine.protocol import Game
 
 # name -> module; modules are imported on first use so that a pure-Python
 # game does not need the compiled core.
 GAMES = {
-    "quoridor": "crossridor.games.quoridor",
-    "crosswise": "crossridor.games.crosswise",
-    "qwatrobat": "crossridor.games.qwatrobat",
-    "kreuzundquer": "crossridor.games.kreuz_und_quer",
+    "quoridor": "crossridor.games.quoridor.game",
+    "crosswise": "crossridor.games.crosswise.game",
+    "qwatrobat": "crossridor.games.qwatrobat.game",
+    "kreuzundquer": "crossridor.games.kreuzundquer.game",
 }
 ALIASES = {"kreuz_und_quer": "kreuzundquer", "kreuz-und-quer": "kreuzundquer", "kuq": "kreuzundquer"}
 # name -> its rules file: docs/rules/<file> in the repository, installed as
@@ -28,7 +28,7 @@ RULES_FILES = {
     "quoridor": "quoridor.md",
     "crosswise": "crosswise.md",
     "qwatrobat": "qwatrobat.md",
-    "kreuzundquer": "kreuz-und-quer.md",
+    "kreuzundquer": "kreuzundquer.md",
 }
 
 

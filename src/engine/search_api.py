@@ -8,10 +8,10 @@ import dataclasses
 import importlib
 from typing import Any
 
-from . import stop as _stop
-from ._core import MAX_THREADS  # threads of a Lazy SMP search
-from .errors import CrossridorError
-from .protocol import Limits, SearchResult, State
+from crossridor.engine import stop as _stop
+from crossridor.engine._core import MAX_THREADS  # threads of a Lazy SMP search
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.protocol import Limits, SearchResult, State
 
 ALGORITHMS = {
     "alphabeta": "crossridor.engine.algorithms.alphabeta",

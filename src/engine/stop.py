@@ -23,7 +23,7 @@ from collections import Counter
 from contextlib import contextmanager
 from typing import Iterator
 
-from ._core import StopFlag
+from crossridor.engine._core import StopFlag
 
 __all__ = ["Stop", "Interrupted", "scope", "current", "stopped", "stop_all", "interrupt",
            "interrupted"]
@@ -66,7 +66,7 @@ def scope(stop: Stop | None = None) -> Iterator[Stop]:
     """Run a search with `stop` (a fresh Stop if None) as this thread's
     current token, registered for stop_all()."""
     if stop is not None and not isinstance(stop, Stop):
-        from .errors import CrossridorError
+        from crossridor.engine.errors import CrossridorError
         raise CrossridorError(f"stop must be a crossridor.Stop, got {type(stop).__name__}")
     token = stop if stop is not None else Stop()
     with _lock:

@@ -1,4 +1,4 @@
-"""Small helpers for the SVG pictures (games/svg_*.py): pure functions that
+"""Small helpers for the SVG pictures (games/<game>/svg.py): pure functions that
 build SVG text, with no fonts, images or style sheets loaded from outside
 (text uses the viewer's generic sans-serif face). Modelled on python-chess
 `chess/svg.py`."""
@@ -67,22 +67,26 @@ def picture(view: dict, last_move: bool = True, arrows=()) -> str:
     so a picture cannot show more than the view holds."""
     game = view["game"]
     if game == "quoridor":
-        from .svg_quoridor import quoridor_svg
+        from crossridor.games.quoridor.svg import quoridor_svg
         return quoridor_svg(view, last_move=last_move, arrows=arrows)
     if game == "crosswise":
-        from .svg_crosswise import crosswise_svg
+        from crossridor.games.crosswise.svg import crosswise_svg
         return crosswise_svg(view, last_move=last_move, arrows=arrows)
-    from . import svg_cards
-    return getattr(svg_cards, f"{game}_svg")(view, last_move=last_move)
+    if game == "qwatrobat":
+        from crossridor.games.qwatrobat.svg import qwatrobat_svg
+        return qwatrobat_svg(view, last_move=last_move)
+    from crossridor.games.kreuzundquer.svg import kreuzundquer_svg
+    return kreuzundquer_svg(view, last_move=last_move)
 
 
 def click_paths(game: str, move: str) -> list[list[str]]:
     """The element ids to click, in order, to make `move` on the picture."""
     if game == "quoridor":
-        from .svg_quoridor import click_paths as paths
+        from crossridor.games.quoridor.svg import click_paths as paths
     elif game == "crosswise":
-        from .svg_crosswise import click_paths as paths
+        from crossridor.games.crosswise.svg import click_paths as paths
+    elif game == "qwatrobat":
+        from crossridor.games.qwatrobat.svg import click_paths as paths
     else:
-        from . import svg_cards
-        paths = getattr(svg_cards, f"{game}_click_paths")
+        from crossridor.games.kreuzundquer.svg import click_paths as paths
     return paths(move)

@@ -7,10 +7,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from ..errors import CrossridorError
-from ..options import C_LLONG, CALLABLE_OR_NONE, check_options
-from ..protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
-from ..stop import stopped
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.options import C_LLONG, CALLABLE_OR_NONE, check_options
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
+from crossridor.engine.stop import stopped
 
 __all__ = [
     "CHANCE", "TERMINAL", "now", "traits_of", "check_root", "move_list", "sample_chance",

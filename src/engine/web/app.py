@@ -22,13 +22,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..errors import CrossridorError
-from ..registry import game_names
-from ..search_api import algorithm_names
-from ..stop import Stop
-from ..workers import GameRecord, new_game_state, resolve_game
-from . import searching
-from .sessions import Tab, legal_list, make_state, state_message
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.registry import game_names
+from crossridor.engine.search_api import algorithm_names
+from crossridor.engine.stop import Stop
+from crossridor.engine.match.workers import GameRecord, new_game_state, resolve_game
+from crossridor.engine.web import searching
+from crossridor.engine.web.sessions import Tab, legal_list, make_state, state_message
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 20 * 1024 * 1024          # a records file of a few thousand games

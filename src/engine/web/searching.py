@@ -17,10 +17,10 @@ import threading
 from dataclasses import replace
 from typing import Callable
 
-from ..protocol import Limits, SearchResult
-from ..search_api import search
-from ..stop import Stop
-from ..workers import EngineSpec
+from crossridor.engine.protocol import Limits, SearchResult
+from crossridor.engine.search_api import search
+from crossridor.engine.stop import Stop
+from crossridor.engine.match.workers import EngineSpec
 
 # Enough threads that tabs waiting on the engine do not queue behind each
 # other; the searches' own time limits bound the work.

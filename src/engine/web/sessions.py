@@ -13,13 +13,13 @@ import asyncio
 import random
 from typing import Awaitable, Callable
 
-from ...games.svg import click_paths, picture
-from ..errors import CrossridorError
-from ..protocol import CHANCE, SearchResult
-from ..registry import load_game
-from ..stop import Stop
-from ..workers import derive_seed, winner_seat
-from .searching import analyse, check_spec, in_thread, stoppable_search
+from crossridor.games.svg import click_paths, picture
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.protocol import CHANCE, SearchResult
+from crossridor.engine.registry import load_game
+from crossridor.engine.stop import Stop
+from crossridor.engine.match.workers import derive_seed, winner_seat
+from crossridor.engine.web.searching import analyse, check_spec, in_thread, stoppable_search
 
 MAX_PLIES = 1000           # a game longer than this is stopped (a draw)
 

@@ -1,0 +1,2 @@
+"""The command line `crossridor` (`main`): it parses and prints; the work is
+in the library."""

@@ -1,0 +1,157 @@
+"""Argument helpers shared by every subcommand: game options, move lists,
+and the one-line error exit (status 2, no traceback)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import signal
+import sys
+import threading
+
+from crossridor.engine import stop
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.registry import load_game
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit status 2."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that raises UsageError instead of printing usage and exiting,
+    so every bad input leaves by the same one-line path."""
+
+    def error(self, message):
+        # fail() adds "crossridor: error: "; a subcommand names itself
+        command = self.prog.partition(" ")[2]
+        raise UsageError(f"{command}: {message}" if command else message)
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """`key=value` -> (key, value) with ints, floats and booleans converted."""
+    if "=" not in text:
+        raise UsageError(f"option {text!r} is not of the form key=value")
+    key, _, raw = text.partition("=")
+    key = key.strip()
+    raw = raw.strip()
+    if not key:
+        raise UsageError(f"option {text!r} has no key")
+    return key, convert_value(raw)
+
+
+def convert_value(raw: str):
+    low = raw.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("none", "null"):
+        return None
+    for cast in (int, float):
+        try:
+            return cast(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, moves: bool = True,
+                       default_game: str | None = None) -> None:
+    """The game name and its options, common to legal/perft/show/best/play/match/uci."""
+    if default_game is None:
+        parser.add_argument("game", help="quoridor, crosswise, qwatrobat or kreuzundquer")
+    else:
+        parser.add_argument("game", nargs="?", default=default_game,
+                            help=f"quoridor, crosswise, qwatrobat or kreuzundquer (default {default_game})")
+    parser.add_argument("--size", type=int, help="board size (Quoridor: odd, 3..9)")
+    parser.add_argument("--players", type=int, help="number of players")
+    parser.add_argument("--walls", type=int, help="walls per player (Quoridor)")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="any other game option, e.g. -o open=true (repeatable)")
+    if moves:
+        parser.add_argument("--moves", default="", help='moves from the start, e.g. "e2 e8 e3h"')
+        parser.add_argument("--position", help="a position string (instead of --moves)")
+        parser.add_argument("--seed", type=int, default=None, help="seed for deals and random choices")
+
+
+def game_params(args) -> dict:
+    params = {}
+    for name in ("size", "players", "walls"):
+        value = getattr(args, name, None)
+        if value is not None:
+            params[name] = value
+    for text in getattr(args, "option", []) or []:
+        key, value = parse_option(text)
+        if key in params:
+            given = f"--{key}" if key in ("size", "players", "walls") and getattr(args, key, None) is not None \
+                else f"-o {key}"
+            raise UsageError(f"game option {key} is given twice ({given} and -o {text})")
+        params[key] = value
+    return params
+
+
+def load_game_from_args(args):
+    return load_game(args.game, **game_params(args))
+
+
+def state_from_args(game, args):
+    """The position the user asked for: --position, else --moves from the start."""
+    if getattr(args, "position", None):
+        if args.moves:
+            raise UsageError("give --moves or --position, not both")
+        return game.state_from_position(args.position)
+    seed = getattr(args, "seed", None)
+    if seed is None and (game.traits.chance or game.traits.hidden_information):
+        # a random deal: say which, so that it can be played again
+        seed = random.SystemRandom().randrange(2 ** 32)
+        sys.stderr.write(f"crossridor: note: deal seed {seed} (--seed {seed} deals it again)\n")
+    if seed is not None:
+        return game.new_state(args.moves or None, seed=seed)
+    return game.new_state(args.moves or None)
+
+
+def print_json(obj) -> None:
+    json.dump(obj, sys.stdout)
+    sys.stdout.write("\n")
+
+
+def fail(message: str) -> int:
+    """Print one line on stderr and return exit status 2."""
+    sys.stderr.write(f"crossridor: error: {message}\n")
+    return 2
+
+
+USER_ERRORS = (UsageError, CrossridorError, ValueError)
+
+
+def run_stoppable(fn, *args):
+    """Run fn(*args) in a worker thread while this (main) thread waits, so
+    that SIGINT/SIGTERM are handled at once even while the worker is in a C
+    loop: the handler stops every search (engine.stop.interrupt), and the
+    work returns what it has. Returns (fn's value, whether interrupted);
+    fn's exception is raised here."""
+    box: dict = {}
+
+    def target():
+        try:
+            box["value"] = fn(*args)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
+            box["error"] = exc
+
+    def on_signal(signum, frame):
+        stop.interrupt()
+
+    worker = threading.Thread(target=target, name="crossridor-work", daemon=True)
+    main = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
+    try:
+        worker.start()
+        worker.join()    # interruptible: the handler runs here, then the wait goes on
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if "error" in box:
+        raise box["error"]
+    return box.get("value"), stop.interrupted()

@@ -1,0 +1,150 @@
+"""Subcommands `selfplay` and `train` (argument parsing and printing only;
+the work is in crossridor.games.quoridor.training and quoridor_weights)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from crossridor.engine.cli.common import UsageError, add_game_arguments, game_params
+
+DEFAULT_SELFPLAY_ENGINE = "alphabeta:depth=2"
+DEFAULT_HIDDEN = 0
+
+
+def _writable(path: str, option: str) -> None:
+    """Refuse an output path whose folder does not exist before the work, not after it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise UsageError(f"{option} {path!r}: cannot write in {folder!r}")
+    if os.path.isdir(path):
+        raise UsageError(f"{option} {path!r} is a folder")
+
+
+def _only_quoridor(args) -> None:
+    if args.game.lower() != "quoridor":
+        raise UsageError(f"{args.cmd} works for quoridor only (its learned evaluation), not {args.game!r}")
+
+
+def cmd_selfplay(args) -> int:
+    import numpy as np
+
+    from crossridor.games.quoridor.training import selfplay_arrays, selfplay_match
+    from crossridor.engine.match.workers import EngineSpec
+
+    _only_quoridor(args)
+    for name, value, low in (("--games", args.games, 1), ("--concurrency", args.concurrency, 1),
+                             ("--random-openings", args.random_openings, 0), ("--max-plies", args.max_plies, 0)):
+        if value is not None and value < low:
+            raise UsageError(f"{name} must be >= {low}, got {value}")
+    if not args.out.endswith(".npz"):
+        raise UsageError(f"--out must name a .npz file, got {args.out!r}")
+    _writable(args.out, "--out")
+    match = selfplay_match(EngineSpec.parse(args.engine), args.games, game_params(args), args.concurrency,
+                           args.seed, args.random_openings, args.max_plies)
+    bar = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(total=match.total_games, desc="selfplay", unit="game", file=sys.stderr, dynamic_ncols=True)
+
+    def on_record(record, tally):
+        if bar is not None:
+            bar.update(1)
+
+    def on_term(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        result = match.run(on_record=on_record)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if bar is not None:
+            bar.close()
+    arrays = selfplay_arrays(match, result.records)
+    np.savez_compressed(args.out, **arrays)
+    results = arrays["result"]
+    cut = sum(r.reason == "max_plies" for r in result.records)
+    print(f"{len(result.records)} games ({cut} cut at the ply cap), {len(results)} positions "
+          f"-> {args.out}" + (" (interrupted: the games finished so far)" if result.interrupted else ""))
+    print(f"engine {arrays['engine']}, seed {match.seed}")
+    return 0
+
+
+def cmd_train(args) -> int:
+    from crossridor.games.quoridor import weights as quoridor_weights
+    from crossridor.games.quoridor.training import FEATURE_NAMES, load_data, train
+
+    _only_quoridor(args)
+    for name, value, low in (("--epochs", args.epochs, 1), ("--hidden", args.hidden, 0), ("--passes", args.passes, 1)):
+        if value < low:
+            raise UsageError(f"{name} must be >= {low}, got {value}")
+    _writable(args.out, "--out")
+    data = load_data(args.data)
+
+    def on_epoch(phase, epoch, train_loss, val_loss):
+        print(f"{phase} {'epoch' if phase == 'linear' else 'pass'} {epoch}: train loss {train_loss:.4f}"
+              + (f", validation loss {val_loss:.4f}" if val_loss is not None else ""))
+
+    report = train(data, epochs=args.epochs, lr=args.lr, lam=args.lam, validation=args.validation,
+                   seed=args.seed, hidden=args.hidden, passes=args.passes, on_epoch=on_epoch)
+    print(f"{report.train_positions} training and {report.val_positions} validation positions")
+    if report.val_loss is not None:
+        line = f"validation loss {report.val_loss:.4f} (classic evaluation {report.val_loss_classic:.4f}"
+        if report.val_loss_constant is not None:
+            line += f", constant {report.val_loss_constant:.4f}"
+        print(line + ")")
+    else:
+        print("no validation split (--validation 0 or a single game)")
+    print("linear weights: " + ", ".join(f"{n} {w:+.4f}" for n, w in zip(FEATURE_NAMES, report.model.linear)))
+    if report.model.hidden_units:
+        print(f"and a hidden layer of {report.model.hidden_units} units")
+    quoridor_weights.save(args.out, report.model, data["size"] or 0)
+    print(f"-> {args.out}")
+    return 0
+
+
+def add_parsers(sub) -> None:
+    """Register the `selfplay` and `train` subcommands on the CLI's subparsers."""
+    p = sub.add_parser(
+        "selfplay", help="play an engine against itself; write positions, scores and results (.npz)",
+        description="Play an engine against itself with the match runner, each game from its own seeded "
+                    "random opening, and write every searched position's features, search score and game "
+                    "result to a numpy .npz file (arrays documented in the README).")
+    add_game_arguments(p, moves=False)
+    p.add_argument("--games", type=int, required=True, help="number of games")
+    p.add_argument("--out", required=True, metavar="FILE.npz", help="the data file to write")
+    p.add_argument("--engine", default=DEFAULT_SELFPLAY_ENGINE, metavar="SPEC",
+                   help=f"the engine playing both sides (default {DEFAULT_SELFPLAY_ENGINE})")
+    p.add_argument("--concurrency", type=int, default=None, metavar="K",
+                   help="games played at once, in worker processes (default: the number of cores)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the run (default: random, printed)")
+    p.add_argument("--random-openings", type=int, default=4, metavar="PLIES",
+                   help="plies of seeded random moves opening each game (default 4)")
+    p.add_argument("--max-plies", type=int, default=None, metavar="N",
+                   help="a game still running after N plies is a draw (0: no cap; default 200 per player)")
+    p.set_defaults(func=cmd_selfplay, cmd="selfplay")
+
+    p = sub.add_parser(
+        "train", help="fit the learned evaluation to selfplay data (numpy); write a weights file",
+        description="Fit the logit of the side to move winning, a linear model over the features, by "
+                    "gradient descent on the cross-entropy against LAMBDA * result + (1 - LAMBDA) * "
+                    "sigmoid(score / 200), then optionally a hidden layer of ReLU units added to it. Whole games "
+                    "are held out for validation.")
+    p.add_argument("game", help="quoridor")
+    p.add_argument("data", nargs="+", metavar="DATA.npz", help="files written by crossridor selfplay")
+    p.add_argument("--out", required=True, metavar="WEIGHTS", help="the weights file to write")
+    p.add_argument("--epochs", type=int, default=1000, help="full-batch steps (default 1000)")
+    p.add_argument("--lr", type=float, default=0.05, help="Adam step size (default 0.05)")
+    p.add_argument("--lambda", dest="lam", type=float, default=0.5,
+                   help="weight of the game result against the search score in the target (default 0.5)")
+    p.add_argument("--validation", type=float, default=0.1,
+                   help="share of the games held out (default 0.1)")
+    p.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN, metavar="H",
+                   help=f"ReLU units of a hidden layer added to the linear model (0: linear; default {DEFAULT_HIDDEN})")
+    p.add_argument("--passes", type=int, default=20,
+                   help="minibatch passes over the data fitting the hidden layer (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the validation split and the hidden "
+                                                        "layer's start (default 0)")
+    p.set_defaults(func=cmd_train, cmd="train")

@@ -1,0 +1,337 @@
+"""`crossridor`: the command-line tool. It parses arguments and prints;
+the work is done by the library."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from crossridor.engine.cli import learn as cli_learn
+
+from crossridor.engine.cli import match as cli_match
+from crossridor.engine.cli.common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
+                         load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
+from crossridor.engine.perft import perft
+from crossridor.engine.protocol import Clock, Limits
+from crossridor.engine.search_api import MAX_THREADS, algorithm_names, default_algorithm, search
+from crossridor.engine.views import seat_view
+
+
+def cmd_legal(args) -> int:
+    state = state_from_args(load_game_from_args(args), args)
+    moves = [str(m) for m in state.legal_moves()]
+    if args.json:
+        print_json({"moves": moves, "to_move": state.current_player})
+    else:
+        print(" ".join(moves) if moves else "(no legal moves: the game is over)")
+    return 0
+
+
+def cmd_perft(args) -> int:
+    if args.depth < 0:
+        raise UsageError(f"--depth must be >= 0, got {args.depth}")
+    if args.hash < 0:
+        raise UsageError(f"--hash must be >= 0 MB, got {args.hash}")
+    state = state_from_args(load_game_from_args(args), args)
+    start = time.perf_counter()
+    result, _ = run_stoppable(perft, state, args.depth, args.divide, args.hash)
+    seconds = time.perf_counter() - start
+    nodes = result if not args.divide else sum(n for _, n in result)
+    nps = nodes / seconds if seconds > 0 else 0.0
+    if args.json:
+        out = {"depth": args.depth, "nodes": nodes, "seconds": round(seconds, 6), "nps": round(nps)}
+        if args.divide:
+            out["divide"] = {str(m): n for m, n in result}
+        print_json(out)
+    else:
+        if args.divide:
+            for move, n in result:
+                print(f"{move}: {n}")
+        print(f"perft {args.depth}: {nodes} nodes in {seconds:.3f} s ({nps / 1e6:.2f} M nodes/s)")
+    return 0
+
+
+def state_from_pgn(args):
+    """The position of `show --pgn FILE --game K [--ply N]`."""
+    from crossridor.engine.match.pgn import read_file
+    from crossridor.engine.registry import ALIASES
+    from crossridor.engine.match.workers import new_game_state
+    if args.moves or args.position or args.size or args.players or args.walls or args.option:
+        raise UsageError("--pgn takes the moves and the game options from the file: "
+                         "give no --moves, --position or game options")
+    games = read_file(args.pgn)
+    if not games:
+        raise UsageError(f"--pgn {args.pgn}: no game in the file")
+    k = 1 if args.game_number is None else args.game_number
+    if not 1 <= k <= len(games):
+        raise UsageError(f"--game must be 1..{len(games)} (games in {args.pgn}), got {k}")
+    record = games[k - 1]
+    name = record.tags.get("Game", "")
+    wanted = ALIASES.get(args.game.lower(), args.game.lower())
+    if name != wanted:
+        raise UsageError(f"--pgn {args.pgn}: game {k} is {name or 'of no game'!r}, not {args.game!r}")
+    ply = len(record.moves) if args.ply is None else args.ply
+    if not 0 <= ply <= len(record.moves):
+        raise UsageError(f"--ply must be 0..{len(record.moves)} (plies of game {k}), got {ply}")
+    from crossridor.engine.registry import load_game
+    return new_game_state(load_game(name, **record.params), record.moves[:ply], record.deal_seed)
+
+
+def cmd_show(args) -> int:
+    if args.pgn is not None:
+        state = state_from_pgn(args)
+    elif args.game_number is not None or args.ply is not None:
+        raise UsageError("--game and --ply need --pgn FILE")
+    else:
+        state = state_from_args(load_game_from_args(args), args)
+    viewer = None
+    if args.viewer is not None:
+        # a hidden-information game seen by one player: only what they may see
+        if not state.game.traits.hidden_information:
+            raise UsageError(f"--viewer: {args.game} has no hidden information to hide")
+        players = state.game.traits.num_players
+        if not 1 <= args.viewer <= players:
+            raise UsageError(f"--viewer must be 1..{players}, got {args.viewer}")
+        viewer = args.viewer - 1
+        board = seat_view(state, viewer)
+    else:
+        board = str(state)
+    if args.svg or args.png:
+        write_pictures(state.to_svg(viewer=viewer), args.svg, args.png)
+    if args.json:
+        out = {"to_move": state.current_player, "terminal": state.is_terminal(), "board": board}
+        if args.viewer is None:
+            out["position"] = state.position()
+        print_json(out)
+    else:
+        print(board)
+        if args.viewer is None:
+            print(f"position: {state.position()}")
+    return 0
+
+
+def write_pictures(svg: str, svg_path: str | None, png_path: str | None) -> None:
+    """`show --svg FILE` / `--png FILE` (PNG needs the optional cairosvg)."""
+    png = None
+    if png_path:
+        try:
+            import cairosvg
+        except ImportError:
+            raise UsageError('--png needs cairosvg: pip install "crossridor[png]"') from None
+        png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    for path, data, mode in ((svg_path, svg, "w"), (png_path, png, "wb")):
+        if path:
+            try:
+                with open(path, mode, **({"encoding": "utf-8"} if mode == "w" else {})) as f:
+                    f.write(data)
+            except OSError as exc:
+                raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def limits_from_args(args, default_time: float = 1.0, state=None) -> Limits:
+    fields = {k: getattr(args, k) for k in ("time", "depth", "nodes", "sims")
+              if getattr(args, k) is not None}
+    clock = clock_from_args(args, state) if state is not None else None
+    if clock is not None:
+        fields["clock"] = clock
+    if not fields:
+        fields = {"time": default_time}
+    return Limits(**fields)
+
+
+def clock_from_args(args, state) -> Clock | None:
+    """`--wtime/--btime/--inc/--movestogo`: the clock of the player to move
+    (players 1 and 3 take --wtime, players 2 and 4 --btime, as in UCI)."""
+    wtime, btime = getattr(args, "wtime", None), getattr(args, "btime", None)
+    if wtime is None and btime is None:
+        for name in ("inc", "movestogo"):
+            if getattr(args, name, None) is not None:
+                raise UsageError(f"--{name} needs a clock: --wtime and/or --btime")
+        return None
+    mover = state.current_player
+    name, left = ("--wtime", wtime) if mover % 2 == 0 else ("--btime", btime)
+    if left is None:
+        raise UsageError(f"{name}: player {mover + 1} is to move and uses the {name} clock; give {name}")
+    try:
+        return Clock(left, args.inc if args.inc is not None else 0.0, args.movestogo)
+    except ValueError as exc:
+        raise UsageError(str(exc).replace("clock: time left", name).replace("clock: increment", "--inc")
+                         .replace("clock: moves to go", "--movestogo")) from None
+
+
+def format_score(score) -> str:
+    return f"{score:+.3f}" if isinstance(score, float) else f"{score:+d}"
+
+
+def cmd_best(args) -> int:
+    state = state_from_args(load_game_from_args(args), args)
+    if state.is_terminal():
+        raise UsageError("the game is over: there is no move to search")
+    options = dict(parse_option(o) for o in args.engine_option)
+    if "threads" in options:
+        raise UsageError("give the threads as --threads N, not -e threads=N")
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise UsageError(f"--threads must be 1..{MAX_THREADS}, got {args.threads}")
+    if args.threads != 1:
+        options["threads"] = args.threads
+    if args.verbose:
+        def report(info):
+            pv = " ".join(str(m) for m in info.pv)
+            print(f"info depth {info.depth} score {format_score(info.score)} nodes {info.nodes} "
+                  f"nps {info.nps:.0f} time {info.seconds:.3f} pv {pv}", flush=True)
+        options["on_iteration"] = report
+    algorithm = args.algorithm
+    if algorithm is None:
+        algorithm = default_algorithm(state)
+    limits = limits_from_args(args, state=state)
+    result, interrupted = run_stoppable(
+        lambda: search(state, algorithm=algorithm, limits=limits, seed=args.seed, **options))
+    if args.json:
+        print_json(dict(result.as_dict(), interrupted=interrupted))
+    else:
+        pv = " ".join(str(m) for m in result.pv)
+        print(f"bestmove {result.move}")
+        print(f"score {format_score(result.score)}  depth {result.depth}  nodes {result.nodes}  "
+              f"nps {result.nps:.0f}  time {result.seconds:.3f}s")
+        print(f"pv {pv}")
+        if interrupted:
+            print("interrupted: the best move found before the stop")
+    return 130 if interrupted else 0
+
+
+def cmd_rules(args) -> int:
+    from crossridor.engine.registry import rules_text
+    text = rules_text(args.game)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def cmd_serve(args) -> int:
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0..65535, got {args.port}")
+    try:
+        from crossridor.engine.web.app import serve
+    except ImportError as exc:
+        raise UsageError(f'serve needs the web extra: pip install "crossridor[web]" ({exc})') from None
+    def ready(port):
+        print(f"crossridor: serving on http://{args.host}:{port}/ (Ctrl-C stops)", flush=True)
+    try:
+        serve(args.host, args.port, on_ready=ready)
+    except OSError as exc:
+        raise UsageError(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from crossridor.engine.bench import run_bench
+    return run_bench(args)
+
+
+def cmd_uci(args) -> int:
+    from crossridor.engine.uci.engine import run
+    return run(load_game_from_args(args))
+
+
+def add_limit_arguments(parser) -> None:
+    parser.add_argument("--time", type=float, help="seconds to think (default 1)")
+    parser.add_argument("--depth", type=int, help="search depth in plies")
+    parser.add_argument("--nodes", type=int, help="node budget")
+    parser.add_argument("--sims", type=int, help="MCTS simulations")
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="crossridor",
+                            description="Game-AI engine for Quoridor, Crosswise, Qwatrobat and Kreuz & Quer.")
+    from crossridor import __version__
+    parser.add_argument("--version", action="version", version=f"crossridor {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
+
+    p = sub.add_parser("legal", help="list the legal moves of a position")
+    add_game_arguments(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_legal)
+
+    p = sub.add_parser("perft", help="count the leaves of the move tree to a depth")
+    add_game_arguments(p)
+    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("--divide", action="store_true", help="the count under each first move")
+    p.add_argument("--hash", type=int, default=0, metavar="MB", help="cache subtree counts (MB)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("show", help="print the board of a position")
+    add_game_arguments(p)
+    p.add_argument("--viewer", type=int, metavar="N",
+                   help="show only what player N sees (hidden-information games)")
+    p.add_argument("--pgn", metavar="FILE", help="a position of a game in a PGN-style file (match --pgn)")
+    p.add_argument("--game", dest="game_number", type=int, metavar="K", help="with --pgn: the K-th game (default 1)")
+    p.add_argument("--ply", type=int, metavar="N", help="with --pgn: after N plies (default: the end)")
+
+    p.add_argument("--svg", metavar="FILE", help="also write the picture as SVG")
+    p.add_argument("--png", metavar="FILE", help="also write the picture as PNG (needs cairosvg)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("best", help="search the best move of a position")
+    add_game_arguments(p)
+    add_limit_arguments(p)
+    p.add_argument("--algorithm", default=None, choices=algorithm_names(),
+                   help="default: alphabeta, or ismcts for games with hidden information")
+    p.add_argument("--threads", type=int, default=1,
+                   help="Lazy SMP search threads (Quoridor alphabeta; default 1, deterministic)")
+    p.add_argument("--wtime", type=float, metavar="S",
+                   help="clock: seconds left for players 1 and 3 (the search allots itself a share)")
+    p.add_argument("--btime", type=float, metavar="S", help="clock: seconds left for players 2 and 4")
+    p.add_argument("--inc", type=float, metavar="S", help="clock: increment per move in seconds")
+    p.add_argument("--movestogo", type=int, metavar="N",
+                   help="clock: moves until the next time control (default: sudden death)")
+    p.add_argument("-e", "--engine-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="algorithm option, e.g. -e hash=64 or -e rollout=random (repeatable)")
+    p.add_argument("--verbose", action="store_true", help="one line per finished depth")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_best)
+
+    p = sub.add_parser("bench", help="search fixed positions; print nodes, speed and signatures")
+    p.add_argument("--game", default=None, metavar="GAME",
+                   help="only this game (quoridor, crosswise, qwatrobat); default: all")
+    p.add_argument("--depth", type=int, default=None, help="override the Quoridor alpha-beta depths")
+    p.add_argument("--sims", type=int, default=None,
+                   help="simulations per position (Quoridor MCTS, Crosswise playouts, ISMCTS and PIMC)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("rules", help="print the rules of a game as this engine implements them")
+    p.add_argument("game", metavar="GAME", help="quoridor, crosswise, qwatrobat or kreuz-und-quer")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("uci", help="run as a UCI-style engine on stdin/stdout",
+                       description="A UCI-style text engine: uci, isready, ucinewgame, setoption, "
+                                   "position startpos|pos STRING [moves ...], go, stop, quit.")
+    add_game_arguments(p, moves=False, default_game="quoridor")
+    p.set_defaults(func=cmd_uci)
+
+    p = sub.add_parser("serve", help="a local web app: play, analyse and replay in a browser")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.set_defaults(func=cmd_serve)
+
+    cli_match.add_parsers(sub)
+    cli_learn.add_parsers(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except USER_ERRORS as exc:
+        return fail(str(exc))
+    except KeyboardInterrupt:
+        sys.stderr.write("crossridor: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""`crossridor play`: a game against the engine in the terminal.
+
+The session reads commands line by line from any text stream (a terminal or
+a pipe) and writes to another, so it can be driven by a script or a test:
+a move in notation, `undo` (take back your last move and the engine's
+replies), `hint` (the engine's move for you), `moves` (the legal moves),
+`board`, `help`, `quit`. End of input quits.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import TextIO
+
+from crossridor.engine.protocol import CHANCE
+from crossridor.engine.search_api import default_algorithm
+from crossridor.engine.views import move_view, seat_view
+from crossridor.engine.match.workers import EngineSpec, derive_seed, winner_seat
+
+DEFAULT_THINK = "time=1"     # the default engine: the default algorithm of the position, 1 s a move
+
+HELP = ("commands: a move in notation | undo (take back your last move) | hint (the engine's move) | "
+        "moves (legal moves) | board | help | quit")
+
+
+class PlaySession:
+    """One human seat (`human`, 0-based) against `engine` in every other seat
+    (None: the default algorithm of each position, as `best` picks it, with
+    1 s a move). The human sees only what their seat may see (engine.views)."""
+
+    def __init__(self, state, engine: EngineSpec | None, human: int = 0, seed: int | None = None,
+                 stdin: TextIO | None = None, stdout: TextIO | None = None):
+        self.state = state
+        self.engine = engine
+        self.human = human
+        self.seed = random.SystemRandom().randrange(2 ** 32) if seed is None else seed
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.stdout = stdout if stdout is not None else sys.stdout
+        self.plies = 0                 # plies played in this session
+        self.human_plies: list = []    # self.plies before each human move
+        self.chance_rng = random.Random(derive_seed(self.seed, "chance"))
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def show(self) -> None:
+        self.say(seat_view(self.state, self.human))
+
+    def play(self, move) -> None:
+        self.state.play(move)
+        self.plies += 1
+
+    def engine_for(self, state) -> EngineSpec:
+        if self.engine is not None:
+            return self.engine
+        return EngineSpec.parse(f"{default_algorithm(state)}:{DEFAULT_THINK}")
+
+    def engine_move(self):
+        engine = self.engine_for(self.state)
+        return engine.search(self.state.clone(), derive_seed(self.seed, self.plies)).move
+
+    def run(self) -> int:
+        n = self.state.game.traits.num_players
+        engine = self.engine if self.engine is not None else f"default algorithm, {DEFAULT_THINK}"
+        self.say(f"you are player {self.human + 1} of {n}; the engine ({engine}) plays the others. "
+                 f"Type 'help' for commands.")
+        self.show()
+        while True:
+            if self.state.is_terminal():
+                self.say(self.result_text())
+                return 0
+            player = self.state.current_player
+            if player == CHANCE:
+                outcomes = self.state.chance_outcomes()
+                move = self.chance_rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes])[0]
+                text = move_view(self.state, move, self.human)
+                self.play(move)
+                self.say(f"chance: {text}")
+                continue
+            if player != self.human:
+                move = self.engine_move()
+                text = move_view(self.state, move, self.human)
+                self.play(move)
+                self.say(f"engine (player {player + 1}) plays {text}")
+                self.show()
+                continue
+            self.stdout.write(f"player {self.human + 1} to move> ")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                self.say("\nend of input: quitting")
+                return 0
+            if self.command(line.strip()) == "quit":
+                return 0
+
+    def command(self, text: str) -> str | None:
+        word = text.lower()
+        if not word:
+            return None
+        if word in ("quit", "exit", "q"):
+            self.say("quitting")
+            return "quit"
+        if word in ("help", "?"):
+            self.say(HELP)
+        elif word == "moves":
+            self.say(" ".join(str(m) for m in self.state.legal_moves()))
+        elif word in ("board", "show"):
+            self.show()
+        elif word == "hint":
+            self.say(f"hint: {self.engine_move()}")
+        elif word == "undo":
+            self.undo()
+        else:
+            try:
+                move = self.state.parse_move(text)
+            except ValueError as exc:
+                self.say(f"{exc}; type 'moves' for the legal moves, 'help' for the commands")
+                return None
+            self.human_plies.append(self.plies)
+            self.play(move)
+            self.say(f"you play {move}")
+            self.show()
+        return None
+
+    def undo(self) -> None:
+        if not self.human_plies:
+            self.say("nothing to undo")
+            return
+        target = self.human_plies.pop()
+        taken = self.plies - target
+        while self.plies > target:
+            self.state.undo()
+            self.plies -= 1
+        self.say(f"took back {taken} {'move' if taken == 1 else 'moves'}")
+        self.show()
+
+    def result_text(self) -> str:
+        winner = winner_seat(list(self.state.returns()))
+        if winner is None:
+            return "game over: a draw"
+        if winner == self.human:
+            return "game over: you win"
+        return f"game over: the engine (player {winner + 1}) wins"

@@ -1,0 +1,687 @@
+"""The match runner: engines play each other over many games, in parallel,
+and the result comes with its statistics (`crossridor.engine.match.stats`).
+
+    >>> from crossridor.engine.match.runner import MatchConfig, run_match
+    >>> from crossridor.engine.match.workers import EngineSpec
+    >>> cfg = MatchConfig("quoridor", {"size": 5},
+    ...                   [EngineSpec.parse("alphabeta:depth=2"), EngineSpec.parse("random")],
+    ...                   games=20, concurrency=2, seed=1)
+    >>> result = run_match(cfg)          # doctest: +SKIP
+    >>> result.summary()["score"]        # doctest: +SKIP
+
+Fairness. Games come in *rounds*: round k plays opening k once from every
+seat (2 players: twice, seats swapped; n players: n times, seating rotated).
+With two engines and four seats the engines sit alternately (A B A B).
+Chance games deal from the same seed for every game of a round.
+
+Determinism. Game i is seeded from (match seed, i) and depends on nothing
+else, so the records are the same whatever the concurrency (for engines
+without a time limit). Results are counted in game-index order: the SPRT
+(and any other stop rule) is checked after each complete round of that
+order, so the stopping point and the final statistics do not depend on which
+game happened to finish first. Games already running when it decides finish
+and are written to the records file, but are not counted.
+
+Scoring, from the first engine's side. A win: the game was won by a seat of
+engine 1; a loss: won by engine 2; a draw: nobody won (including the
+`max_plies` cap) or, with four different engines, engine 3 or 4 won. So W/D/L
+is always engine 1 against engine 2 and 50% means equal strength.
+
+Match modes (two engines; from Crosswise's `match X` / `sumof X`, for any
+game):
+
+* first_to=X: the match ends as soon as one engine has X wins (`FirstToStop`,
+  checked after every game of the index order, not per round, so the games
+  counted and the winner do not depend on the concurrency). The games are
+  capped at `games` (default 10 X); a cap reached first leaves no winner.
+* sum_of=X: exactly X games (`games` defaults to X and must equal it); the
+  engine with the higher total of points wins. A game's points are the
+  per-seat `points` of its record (`workers.seat_points`: the final state's
+  `points()`, or its per-team `scores()`); an engine's points in a game are
+  the mean over its seats (in a team game: its team's points). A game
+  without points is refused.
+
+Both set `match_winner` (1, 2, or None for no winner / equal totals) in the
+summary, and "points" (totals per engine) when the game has points.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import json
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+from crossridor.engine import stop as _stop
+from crossridor.engine.match.appendfile import AppendFile
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.stats import SprtResult, SprtSpec, sprt, summary
+from crossridor.engine.match.pgn import PgnFile
+from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, TimeControl
+from crossridor.engine.match.tournament import pairings, tournament_summary
+from crossridor.engine.match.workers import (GameRecord, GameTask, dealt, derive_seed, make_executor,
+                      new_game_state, play_game, resolve_game, seat_points, stop_executor)
+
+# Quoridor can go on for ever (pawns shuffling, walls in hand), so a match
+# caps it: 200 plies per player (400 for 2 players, 800 for 4), far beyond
+# any real game. The other games always end, so they get no cap.
+QUORIDOR_PLIES_PER_PLAYER = 200
+DEFAULT_GAMES = 100
+FIRST_TO_CAP = 10          # first_to=X without `games`: at most 10 X games
+
+
+@dataclass
+class MatchConfig:
+    game: str                                  # registry name (or module:function)
+    params: dict
+    engines: list                              # EngineSpec, command-line order
+    games: int | None = None                   # None: 100, or 10 X with first_to, X with sum_of
+    concurrency: int | None = None             # None: the number of cores
+    openings: list | None = None               # move lists (tuples of notation)
+    random_openings: int = 0                   # plies of seeded random moves
+    seed: int | None = None                    # None: random (or the records' on resume)
+    max_plies: int | None = None               # None: the game's default; 0: no cap
+    sprt: SprtSpec | None = None
+    records: str | None = None                 # JSON-lines file, one finished game a line
+    resume: bool = False
+    first_to: int | None = None                # stop when an engine has this many wins
+    sum_of: int | None = None                  # play this many games; most points wins
+    tournament: str | None = None              # "round-robin" or "gauntlet": `games` per pairing
+    pgn: str | None = None                     # PGN-style text file, one finished game appended at a time
+    tc: TimeControl | str | None = None        # a game clock for every engine without its own tc=
+    time_margin: float = DEFAULT_TIME_MARGIN   # seconds a move may run past its clock
+
+    def __post_init__(self):
+        if isinstance(self.tc, str):
+            self.tc = TimeControl.parse(self.tc)
+        if self.tc is not None:
+            self.engines = [e.with_tc(self.tc) for e in self.engines]
+        if self.games is None:
+            if _positive_int(self.sum_of):
+                self.games = self.sum_of
+            elif _positive_int(self.first_to):
+                self.games = FIRST_TO_CAP * self.first_to
+            else:
+                self.games = DEFAULT_GAMES
+
+    def validate(self) -> None:
+        if self.tournament is not None:
+            for name, value in (("first-to", self.first_to), ("sum-of", self.sum_of), ("sprt", self.sprt)):
+                if value is not None:
+                    raise CrossridorError(f"a tournament and {name} exclude each other")
+        if self.first_to is not None and self.sum_of is not None:
+            raise CrossridorError("give first-to or sum-of, not both")
+        for name, value in (("first-to", self.first_to), ("sum-of", self.sum_of)):
+            if value is not None and not _positive_int(value):
+                raise CrossridorError(f"{name} must be a positive number, got {value!r}")
+        if self.sum_of is not None and self.games != self.sum_of:
+            raise CrossridorError(f"sum-of {self.sum_of} plays {self.sum_of} games, not {self.games}: "
+                                  f"give one number of games")
+        if (self.first_to is not None or self.sum_of is not None) and self.sprt is not None:
+            raise CrossridorError(f"{'first-to' if self.first_to is not None else 'sum-of'} and sprt "
+                                  f"exclude each other")
+        if (self.first_to is not None or self.sum_of is not None) and len(self.engines) != 2:
+            raise CrossridorError(f"{'first-to' if self.first_to is not None else 'sum-of'} needs two "
+                                  f"engines, got {len(self.engines)} engines")
+        if self.games < 1:
+            raise CrossridorError(f"games must be >= 1, got {self.games}")
+        if self.concurrency is not None and self.concurrency < 1:
+            raise CrossridorError(f"concurrency must be >= 1, got {self.concurrency}")
+        if self.max_plies is not None and self.max_plies < 0:
+            raise CrossridorError(f"max plies must be >= 0 (0: no cap), got {self.max_plies}")
+        if self.random_openings < 0:
+            raise CrossridorError(f"random openings must be >= 0 plies, got {self.random_openings}")
+        if self.openings is not None and self.random_openings:
+            raise CrossridorError("give an openings file or random openings, not both")
+        if self.openings is not None and not self.openings:
+            raise CrossridorError("the openings file holds no opening")
+        if self.resume and not self.records:
+            raise CrossridorError("resume needs a records file")
+        m = self.time_margin
+        if isinstance(m, bool) or not isinstance(m, (int, float)) or not 0 <= m < 1e7:
+            raise CrossridorError(f"time margin must be a number of seconds >= 0, got {m!r}")
+
+
+def default_max_plies(game) -> int | None:
+    """The match's ply cap for `game` when none is given: Quoridor
+    200 plies per player; None (no cap) for games that always end."""
+    if game.traits.name == "quoridor":
+        return QUORIDOR_PLIES_PER_PLAYER * game.traits.num_players
+    return None
+
+
+def _positive_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+# --- seating and openings -----------------------------------------------------------
+
+def base_seating(num_players: int, num_engines: int) -> tuple:
+    """Engine index per seat in the first game of a round."""
+    if num_engines == num_players or (num_engines == 2 and num_players > 2):
+        return tuple(seat % num_engines for seat in range(num_players))
+    want = "2" if num_players == 2 else f"2 or {num_players}"
+    raise CrossridorError(f"a {num_players}-player game needs {want} engines, got {num_engines}")
+
+
+def seating(base: tuple, rotation: int) -> tuple:
+    return base[rotation:] + base[:rotation]
+
+
+def parse_openings(text: str, source: str = "openings") -> list:
+    """One move list per line; blank lines and `#` comments are skipped."""
+    openings = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            openings.append(tuple(line.replace(",", " ").split()))
+    return openings
+
+
+def read_openings(path: str) -> list:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return parse_openings(f.read(), path)
+    except OSError as exc:
+        raise CrossridorError(f"openings file {path!r}: {exc.strerror or exc}") from None
+
+
+def _brief(opening, shown: int = 8) -> str:
+    """An opening for a one-line message: its first moves and its length."""
+    head = " ".join(opening[:shown])
+    return repr(head) if len(opening) <= shown else f"'{head} ...' ({len(opening)} plies)"
+
+
+def random_opening(game, plies: int, seed: int, deal_seed: int | None = None) -> tuple:
+    """`plies` seeded random legal moves that do not end the game."""
+    rng = random.Random(seed)
+    for _ in range(100):
+        state = new_game_state(game, (), deal_seed)
+        moves = []
+        while len(moves) < plies and not state.is_terminal():
+            move = rng.choice(list(state.legal_moves()))
+            state.play(move)
+            moves.append(str(move))
+        if not state.is_terminal():
+            return tuple(moves)
+    raise CrossridorError(f"cannot find a random opening of {plies} plies that does not end the game")
+
+
+# --- scoring and stop rules ---------------------------------------------------------
+
+def game_outcome(record: GameRecord) -> str:
+    """"win", "draw" or "loss" for engine 1 (index 0) against engine 2."""
+    if record.winner_engine is None:
+        return "draw"
+    if record.winner_engine == 0:
+        return "win"
+    if record.winner_engine == 1:
+        return "loss"
+    return "draw"
+
+
+def engine_points(record: GameRecord, num_engines: int) -> list | None:
+    """Each engine's points in the game: the mean of its seats' points (in
+    a team game its team's points); None if the record has no points."""
+    if record.points is None:
+        return None
+    out = []
+    for engine in range(num_engines):
+        mine = [p for p, e in zip(record.points, record.seats) if e == engine]
+        out.append(sum(mine) / len(mine) if mine else 0)
+    return out
+
+
+def _number(value):
+    return int(value) if float(value).is_integer() else round(value, 6)
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    wins_by_engine: list = field(default_factory=list)
+    max_plies_draws: int = 0
+    points: list = field(default_factory=lambda: [0, 0])   # engines 1 and 2, over the games with points
+    games_without_points: int = 0
+    failures: dict = field(default_factory=dict)            # reason -> games lost by an outside engine
+
+    def add(self, record: GameRecord) -> None:
+        if record.failure is not None:
+            self.failures[record.reason] = self.failures.get(record.reason, 0) + 1
+        pts = engine_points(record, len(self.points))
+        if pts is None:
+            self.games_without_points += 1
+        else:
+            self.points = [_number(a + b) for a, b in zip(self.points, pts)]
+        outcome = game_outcome(record)
+        if outcome == "win":
+            self.wins += 1
+        elif outcome == "loss":
+            self.losses += 1
+        else:
+            self.draws += 1
+        if record.winner_engine is not None:
+            while len(self.wins_by_engine) <= record.winner_engine:
+                self.wins_by_engine.append(0)
+            self.wins_by_engine[record.winner_engine] += 1
+        if record.reason == "max_plies":
+            self.max_plies_draws += 1
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float | None:
+        return None if not self.games else (self.wins + 0.5 * self.draws) / self.games
+
+
+class StopRule(Protocol):
+    """Checked after each complete round of the index order, or after every
+    game if the rule has `every_game = True`."""
+
+    def check(self, tally: Tally) -> str | None:
+        """None to go on, or a reason to stop the match."""
+
+
+@dataclass
+class SprtStop:
+    spec: SprtSpec
+
+    def check(self, tally: Tally) -> str | None:
+        result = sprt(tally.wins, tally.draws, tally.losses, self.spec)
+        return None if result.result == "continue" else f"sprt {result.result}"
+
+
+@dataclass
+class FirstToStop:
+    """`match X`: stop when engine 1 or 2 has X wins (after every game, so
+    the count never passes X)."""
+
+    wins: int
+    every_game = True
+
+    def check(self, tally: Tally) -> str | None:
+        winner = self.winner(tally)
+        return None if winner is None else f"first to {self.wins} wins: engine {winner}"
+
+    def winner(self, tally: Tally) -> int | None:
+        if tally.wins >= self.wins:
+            return 1
+        if tally.losses >= self.wins:
+            return 2
+        return None
+
+
+def time_use(records: list, num_engines: int) -> list:
+    """Per engine (match order): its moves, mean seconds a move, and over
+    the moves with a time budget the mean share of it used (`budget_used`:
+    seconds / soft limit, the move time or the clock's share) and the largest
+    overrun of the hard limit (`max_overrun`, seconds; negative: always
+    within it). None where no move had a budget."""
+    think = [[] for _ in range(num_engines)]
+    for record in records:
+        for seat, seconds, soft, hard in record.think or ():
+            think[record.seats[seat]].append((seconds, soft, hard))
+    out = []
+    for engine, moves in enumerate(think, 1):
+        timed = [(s, soft, hard) for s, soft, hard in moves if soft]
+        out.append({
+            "engine": engine, "moves": len(moves),
+            "mean_seconds": round(sum(s for s, _, _ in moves) / len(moves), 4) if moves else None,
+            "budget_used": round(sum(s / soft for s, soft, _ in timed) / len(timed), 4) if timed else None,
+            "max_overrun": round(max(s - hard for s, _, hard in timed), 4) if timed else None,
+        })
+    return out
+
+
+# --- records file ------------------------------------------------------------------
+
+class RecordsFile(AppendFile):
+    """The JSON-lines records file. Each finished game is appended and
+    flushed at once; on load, a torn last line (a match killed while
+    writing) is dropped and cut from the file."""
+
+    def __init__(self, path: str):
+        super().__init__(path, "records file")
+
+    def load(self) -> list:
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise CrossridorError(f"records file {self.path!r}: {exc.strerror or exc}") from None
+        records, pos, good_end = [], 0, 0
+        while pos < len(data):
+            newline = data.find(b"\n", pos)
+            if newline < 0:
+                break                      # a torn last line: no newline yet
+            line = data[pos:newline]
+            if line.strip():
+                try:
+                    records.append(GameRecord.from_dict(json.loads(line)))
+                except (ValueError, TypeError) as exc:
+                    number = data.count(b"\n", 0, pos) + 1
+                    raise CrossridorError(f"records file {self.path!r}, line {number}: "
+                                          f"not a game record ({exc})") from None
+            pos = good_end = newline + 1
+        if good_end < len(data):
+            with open(self.path, "r+b") as f:
+                f.truncate(good_end)
+        return records
+
+    def append(self, record: GameRecord) -> None:
+        self.write(json.dumps(record.as_dict(), separators=(",", ":")) + "\n")
+
+
+# --- the match ---------------------------------------------------------------------
+
+@dataclass
+class MatchResult:
+    config: MatchConfig
+    seed: int
+    records: list            # counted games, in index order
+    tally: Tally
+    sprt: SprtResult | None
+    stopped: str | None      # why the match stopped early, e.g. "sprt H1"
+    uncounted: int = 0       # games finished after the stop rule decided
+    max_plies: int | None = None   # the cap in force (None: no cap)
+    interrupted: bool = False  # Ctrl-C / stop(): the games finished before it
+
+    def summary(self) -> dict:
+        t = self.tally
+        if self.config.tournament is not None:
+            out = {"games": t.games, **tournament_summary(self.config.tournament, self.config.engines,
+                                                          self.records)}
+        else:
+            out = summary(t.wins, t.draws, t.losses, self.config.sprt)
+        out["engines"] = [str(e) for e in self.config.engines]
+        out["seed"] = self.seed
+        out["max_plies"] = self.max_plies
+        out["max_plies_draws"] = t.max_plies_draws
+        if t.failures:
+            out["engine_failures"] = dict(sorted(t.failures.items()))
+        usage = time_use(self.records, len(self.config.engines))
+        if any(u["budget_used"] is not None for u in usage):   # only with time limits: timings vary
+            out["time_use"] = usage
+        if len(self.config.engines) > 2 and self.config.tournament is None:
+            out["wins_by_engine"] = t.wins_by_engine + [0] * (len(self.config.engines) - len(t.wins_by_engine))
+        if self.stopped:
+            out["stopped"] = self.stopped
+        if self.interrupted:
+            out["interrupted"] = True
+        cfg = self.config
+        if cfg.first_to is not None or cfg.sum_of is not None:
+            has_points = bool(self.records) and t.games_without_points == 0
+            if has_points:
+                out["points"] = list(t.points)
+            if cfg.first_to is not None:
+                out["first_to"] = cfg.first_to
+                out["match_winner"] = FirstToStop(cfg.first_to).winner(t)
+            else:
+                out["sum_of"] = cfg.sum_of
+                a, b = t.points
+                out["match_winner"] = None if a == b else (1 if a > b else 2)
+        return out
+
+
+class Match:
+    """A match being set up and run; `run_match` is the one-call form."""
+
+    def __init__(self, config: MatchConfig):
+        config.validate()
+        if not config.engines:
+            raise CrossridorError("give the engines of the match")
+        self.config = config
+        self.game = resolve_game(config.game, config.params)
+        self.num_players = self.game.traits.num_players
+        self.round_size = self.num_players
+        if config.tournament is not None:
+            # each pairing is a two-engine match of `games` games; their rounds interleave
+            self.pairs = pairings(config.tournament, len(config.engines))
+            two = base_seating(self.num_players, 2)
+            self.pair_bases = [tuple(pair[k] for k in two) for pair in self.pairs]
+        else:
+            self.pairs = None
+            self.pair_bases = [base_seating(self.num_players, len(config.engines))]
+        # the game indices to play, in counting order (see game_index)
+        self.order = sorted(self.game_index(pair, local) for pair in range(len(self.pair_bases))
+                            for local in range(config.games))
+        self.total_games = len(self.order)
+        # the cap in force: None when there is none
+        if config.max_plies is None:
+            self.max_plies = default_max_plies(self.game)
+        else:
+            self.max_plies = config.max_plies or None
+        if self.max_plies is not None and config.random_openings >= self.max_plies:
+            raise CrossridorError(f"random openings of {config.random_openings} plies are not shorter than "
+                                  f"max plies ({self.max_plies})")
+        traits = self.game.traits
+        if any(e.command is not None for e in config.engines) and (traits.chance or traits.hidden_information):
+            raise CrossridorError(f"outside (uci:) engines play only games without chance or hidden "
+                                  f"information (e.g. quoridor), not {traits.name}")
+        if config.sum_of is not None and seat_points(self.game, new_game_state(self.game)) is None:
+            raise CrossridorError("sum-of needs a game with points")
+        self.records_file = RecordsFile(config.records) if config.records else None
+        self.pgn_file = PgnFile(config.pgn, config.engines,
+                                f"crossridor {config.tournament or 'match'}",
+                                dealt(self.game)) if config.pgn else None
+        self._wanted = set(self.order)
+        prior = self._load_prior()
+        self.seed = self._choose_seed(prior)
+        self._openings: dict = {}
+        self.done: dict = {}
+        for record in prior:
+            if record.index in self._wanted:
+                self._check_prior(record)
+                self.done.setdefault(record.index, record)
+
+    # setup
+    def _load_prior(self) -> list:
+        if self.records_file is None:
+            return []
+        prior = self.records_file.load()
+        if prior and not self.config.resume:
+            raise CrossridorError(f"records file {self.config.records!r} already holds {len(prior)} games: "
+                                  f"add --resume to continue that match, or choose another file")
+        return prior
+
+    def _choose_seed(self, prior: list) -> int:
+        seed = self.config.seed
+        if prior:
+            if seed is not None and seed != prior[0].match_seed:
+                raise CrossridorError(f"--seed {seed} differs from the seed of the records file "
+                                      f"({prior[0].match_seed})")
+            return prior[0].match_seed
+        return seed if seed is not None else random.SystemRandom().randrange(2 ** 32)
+
+    def _check_prior(self, record: GameRecord) -> None:
+        cfg = self.config
+        mine = {"game": cfg.game, "params": cfg.params, "match_engines": [str(e) for e in cfg.engines],
+                "match_seed": self.seed, "max_plies": self.max_plies}
+        for key, value in mine.items():
+            if getattr(record, key) != value:
+                raise CrossridorError(f"records file {cfg.records!r}: game {record.index} was played with "
+                                      f"{key} {getattr(record, key)!r}, not {value!r}: a different match")
+        task = self.task(record.index)
+        if tuple(record.moves[:record.opening_plies]) != task.opening or tuple(record.seats) != task.seats:
+            raise CrossridorError(f"records file {cfg.records!r}: game {record.index} has another "
+                                  f"opening or seating than this match would play")
+        if cfg.sum_of is not None and record.points is None:
+            raise CrossridorError(f"records file {cfg.records!r}: game {record.index} has no points "
+                                  f"(recorded without them): sum-of cannot count it")
+
+    def opening(self, round_index: int) -> tuple:
+        if round_index not in self._openings:
+            cfg = self.config
+            deal = self.deal_seed(round_index)
+            if cfg.openings:
+                opening = tuple(cfg.openings[round_index % len(cfg.openings)])
+                try:
+                    new_game_state(self.game, opening, deal)
+                except ValueError as exc:
+                    raise CrossridorError(f"opening {round_index % len(cfg.openings) + 1} "
+                                          f"({' '.join(opening)!r}): {exc}") from None
+            elif cfg.random_openings:
+                opening = random_opening(self.game, cfg.random_openings,
+                                         derive_seed(self.seed, "opening", round_index), deal)
+            else:
+                opening = ()
+            state = new_game_state(self.game, opening, deal)
+            if state.is_terminal():
+                raise CrossridorError(f"opening {_brief(opening)} ends the game")
+            if self.max_plies is not None and len(opening) >= self.max_plies:
+                raise CrossridorError(f"opening {_brief(opening)} is as long as --max-plies "
+                                      f"({self.max_plies})")
+            self._openings[round_index] = opening
+        return self._openings[round_index]
+
+    def deal_seed(self, round_index: int) -> int:
+        return derive_seed(self.seed, "deal", round_index)
+
+    def game_index(self, pair: int, local: int) -> int:
+        """The index of game `local` of pairing `pair`: a tournament plays
+        round k of every pairing before round k + 1 of any, so a larger
+        --games (with --resume) extends it and keeps every index; a match
+        is one pairing, index = local."""
+        rs, n = self.round_size, len(self.pair_bases)
+        return (local // rs) * rs * n + pair * rs + local % rs
+
+    def round_number(self, index: int) -> int:
+        """The round of game `index`, from 1 (its opening's number)."""
+        return index // self.round_size // len(self.pair_bases) + 1
+
+    def task(self, index: int) -> GameTask:
+        rs, n = self.round_size, len(self.pair_bases)
+        block, rotation = divmod(index, rs)
+        round_index, pair = divmod(block, n)
+        return GameTask(index=index, game=self.config.game, params=dict(self.config.params),
+                        engines=tuple(self.config.engines), seats=seating(self.pair_bases[pair], rotation),
+                        opening=self.opening(round_index), seed=derive_seed(self.seed, "game", index),
+                        deal_seed=self.deal_seed(round_index), max_plies=self.max_plies,
+                        match_seed=self.seed, time_margin=self.config.time_margin)
+
+    def preflight(self) -> None:
+        """Each engine searches the first start position once (with at most
+        0.05 s), so a bad option or an algorithm that refuses the game fails
+        before the match starts."""
+        state = new_game_state(self.game, self.opening(0), self.deal_seed(0))
+        if state.current_player < 0:
+            return
+        from crossridor.engine.match.outside_engine import EngineFailure
+        moves = list(self.opening(0))
+        for spec in dict.fromkeys(self.config.engines):
+            limits = spec.limits
+            if limits.clock is not None or (limits.time is not None and limits.time > 0.05):
+                limits = dataclasses.replace(limits, time=0.05, clock=None)
+            try:
+                player = dataclasses.replace(spec, limits=limits).open()
+                try:
+                    player.choose(state.clone(), moves, 0)
+                finally:
+                    player.close()
+            except EngineFailure as exc:
+                tail = f" (stderr: {' | '.join(exc.stderr[-3:])})" if exc.stderr else ""
+                raise CrossridorError(f"engine {spec} fails before the match: {exc}{tail}") from None
+
+    # running
+    def run(self, executor: concurrent.futures.Executor | None = None,
+            on_record: Callable[[GameRecord, Tally], None] | None = None,
+            preflight: bool = True) -> MatchResult:
+        cfg = self.config
+        # games in flight: as asked, else what the executor can run at once (a
+        # cluster's worker threads), else the number of cores
+        capacity = getattr(executor, "capacity", None)
+        concurrency = cfg.concurrency or (capacity() if capacity else None) or os.cpu_count() or 1
+        rules: list = [SprtStop(cfg.sprt)] if cfg.sprt else []
+        if cfg.first_to is not None:
+            rules.append(FirstToStop(cfg.first_to))
+        counted = Tally()
+        live = Tally()
+        for index in sorted(self.done):
+            live.add(self.done[index])
+        state = {"prefix": 0, "stopped": None}
+
+        def advance():
+            # Count finished games in index order; check the stop rules
+            # after each complete round (or each game, for an every_game rule).
+            while (state["stopped"] is None and state["prefix"] < self.total_games
+                   and self.order[state["prefix"]] in self.done):
+                counted.add(self.done[self.order[state["prefix"]]])
+                state["prefix"] += 1
+                p = state["prefix"]
+                boundary = p % self.round_size == 0 or p == self.total_games
+                for rule in rules:
+                    if not (boundary or getattr(rule, "every_game", False)):
+                        continue
+                    reason = rule.check(counted)
+                    if reason:
+                        state["stopped"] = reason
+                        break
+
+        advance()
+        todo = iter([i for i in self.order if i not in self.done])
+        if state["stopped"] is None and preflight and len(self.done) < self.total_games:
+            self.preflight()
+        own_executor = executor is None
+        if own_executor:
+            executor = make_executor(min(concurrency, max(1, self.total_games - len(self.done))))
+        in_flight: dict = {}
+        finished_cleanly = interrupted = False
+        try:
+            def fill():
+                while state["stopped"] is None and len(in_flight) < concurrency:
+                    index = next(todo, None)
+                    if index is None:
+                        return
+                    in_flight[executor.submit(play_game, self.task(index))] = index
+
+            fill()
+            while in_flight:
+                # a short timeout, so that an interrupt (engine.stop) is seen at once
+                finished, _ = concurrent.futures.wait(in_flight, timeout=0.05,
+                                                      return_when=concurrent.futures.FIRST_COMPLETED)
+                if _stop.interrupted():
+                    raise _stop.Interrupted("match interrupted")
+                for future in sorted(finished, key=in_flight.get):
+                    in_flight.pop(future)
+                    record = future.result()
+                    if self.records_file is not None:
+                        self.records_file.append(record)
+                    if self.pgn_file is not None:
+                        self.pgn_file.append(record, self.round_number(record.index))
+                    self.done[record.index] = record
+                    live.add(record)
+                    advance()
+                    if on_record is not None:
+                        on_record(record, live)
+                fill()
+            finished_cleanly = True
+        except KeyboardInterrupt:
+            interrupted = True      # report the games finished so far
+        finally:
+            for future in in_flight:
+                future.cancel()
+            if own_executor:
+                stop_executor(executor, abort=not finished_cleanly)
+            if self.records_file is not None:
+                self.records_file.close()
+            if self.pgn_file is not None:
+                self.pgn_file.close()
+        end = state["prefix"]
+        records = [self.done[i] for i in self.order[:end]]
+        sprt_result = sprt(counted.wins, counted.draws, counted.losses, cfg.sprt) if cfg.sprt else None
+        return MatchResult(cfg, self.seed, records, counted, sprt_result, state["stopped"],
+                           len(self.done) - end, self.max_plies, interrupted)
+
+
+def run_match(config: MatchConfig, executor=None, on_record=None) -> MatchResult:
+    """Play the match `config` describes; see the module docstring."""
+    return Match(config).run(executor, on_record)

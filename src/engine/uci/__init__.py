@@ -1,0 +1,1 @@
+"""`crossridor uci`: the engine as a UCI-style text engine (`engine`)."""

@@ -1,0 +1,300 @@
+"""`crossridor uci`: the engine as a UCI-style text engine on stdin/stdout.
+
+The loop only tokenises lines and calls the library (`crossridor.search`
+in a thread, `info` lines from its `on_iteration` callback); the dialect is
+written down in the README ("UCI-style engine"). In short:
+
+    uci                      -> id name/author, option lines, uciok
+    isready                  -> readyok (also while searching)
+    ucinewgame               -> back to the start position
+    setoption name N value V -> Hash, Threads, Algorithm, or any search
+                                option of `crossridor best -e` (e.g. prune_walls)
+    position startpos [moves m1 m2 ...]
+    position pos <position string> [moves ...]
+    go [movetime MS] [depth D] [nodes N] [sims N] [wtime MS btime MS winc MS binc MS
+       movestogo K] [infinite]   -> info ... lines, then bestmove M
+    stop                     -> the running search returns its best move now
+    quit                     -> stops an infinite search, waits for a bounded one, exits
+
+Other commands sent during a bounded search wait for its `bestmove` (so a
+script can pipe a whole session in); during `go infinite` they get an error.
+
+Moves are in the project's notation; players 3 and 4 of four-player Quoridor
+take their clocks from `wtime`/`btime` as well (the clock of the player to
+move is the one used). A bad command gets `info string error ...` and the
+engine keeps running.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import TextIO
+
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.stop import Stop
+from crossridor.engine.protocol import Clock, Limits
+from crossridor.engine.search_api import MAX_THREADS, algorithm_names, search
+
+ENGINE_NAME = "crossridor"
+DEFAULT_TIME = 1.0          # seconds, for a bare `go`
+INFINITE = Limits(time=1e6)  # `go infinite`: until `stop`
+GO_INTS = {"movetime", "depth", "nodes", "sims", "wtime", "btime", "winc", "binc", "movestogo"}
+
+
+class UciError(Exception):
+    """A bad command: reported as `info string error ...`."""
+
+
+def score_text(state, algorithm: str, score) -> str:
+    """`cp X`, or `win N` / `loss N` for a forced result in N plies."""
+    if algorithm in ("mcts", "ismcts"):
+        return f"cp {round(100 * float(score))}"      # mean return in [-1, 1], times 100
+    if algorithm != "alphabeta":
+        return f"cp {round(float(score))}"
+    if state.game.traits.name == "quoridor":
+        from crossridor.engine._core import WIN_BOUND, WIN_SCORE
+    else:
+        from crossridor.engine.algorithms.alphabeta import MATE_BAND as WIN_BOUND, WIN as WIN_SCORE
+    if abs(score) > WIN_BOUND:
+        plies = round(WIN_SCORE - abs(score))
+        return f"win {plies}" if score > 0 else f"loss {plies}"
+    return f"cp {round(float(score))}"
+
+
+class UciSession:
+    """One engine session: the position, the options, the running search."""
+
+    def __init__(self, game, out: TextIO = sys.stdout):
+        self.game = game
+        self.out = out
+        self._lock = threading.Lock()
+        self.algorithm = "ismcts" if game.traits.hidden_information else "alphabeta"
+        self.options: dict = {}
+        self.hash_mb = 16
+        self.threads = 1
+        self.state = game.new_state()
+        self._thread: threading.Thread | None = None
+        self._stop = None
+        self._infinite = False
+
+    # output
+    def send(self, line: str) -> None:
+        with self._lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def error(self, message: str) -> None:
+        self.send(f"info string error {message}")
+
+    # the loop
+    def run(self, lines) -> int:
+        for line in lines:
+            if not self.handle(line):
+                break
+        self.finish()
+        return 0
+
+    def handle(self, line: str) -> bool:
+        """Handle one command line; False after `quit`."""
+        tokens = line.split()
+        if not tokens:
+            return True
+        command, args = tokens[0], tokens[1:]
+        if command == "quit":
+            return False
+        handler = getattr(self, "cmd_" + command, None)
+        if handler is None:
+            self.error(f"unknown command {command!r}")
+            return True
+        if self.searching() and command not in ("isready", "stop"):
+            if self._infinite:
+                self.error(f"{command}: an infinite search is running (send stop first)")
+                return True
+            self._thread.join()     # a bounded search: the command waits for its bestmove
+        try:
+            handler(args)
+        except (UciError, ValueError) as exc:
+            self.error(f"{command}: {exc}")
+        return True
+
+    def finish(self) -> None:
+        """End of input or `quit`: stop an infinite search, let a bounded one end."""
+        if self._thread is not None:
+            if self._infinite:
+                self._stop.set()
+            self._thread.join()
+
+    def searching(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # commands
+    def cmd_uci(self, args) -> None:
+        from crossridor import __version__
+        traits = self.game.traits
+        self.send(f"id name {ENGINE_NAME} {__version__} ({traits.name}, {traits.num_players} players)")
+        self.send("id author the crossridor developers")
+        self.send("option name Hash type spin default 16 min 0 max 65536")
+        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
+        self.send(f"option name Algorithm type combo default {self.algorithm}"
+                  + "".join(f" var {name}" for name in algorithm_names()))
+        self.send("uciok")
+
+    def cmd_isready(self, args) -> None:
+        self.send("readyok")
+
+    def cmd_ucinewgame(self, args) -> None:
+        self.state = self.game.new_state()
+
+    def cmd_setoption(self, args) -> None:
+        if not args or args[0] != "name":
+            raise UciError("expected: setoption name NAME [value VALUE]")
+        rest = args[1:]
+        if "value" in rest:
+            at = rest.index("value")
+            name, value = " ".join(rest[:at]), " ".join(rest[at + 1:])
+        else:
+            name, value = " ".join(rest), ""
+        if not name:
+            raise UciError("no option name")
+        key = name.lower()
+        if key == "hash":
+            self.hash_mb = _int(value, "Hash", 0, 65536)
+        elif key == "threads":
+            self.threads = _int(value, "Threads", 1, MAX_THREADS)
+        elif key == "algorithm":
+            if value not in algorithm_names():
+                raise UciError(f"Algorithm: unknown algorithm {value!r} (known: {', '.join(algorithm_names())})")
+            self.algorithm = value
+        else:
+            from crossridor.engine.cli.common import convert_value
+            if key in ("seed", "stop", "on_iteration"):
+                raise UciError(f"{name}: not an option")
+            if value == "":
+                self.options.pop(key, None)     # an empty value restores the default
+            else:
+                self.options[key] = convert_value(value)
+
+    def cmd_position(self, args) -> None:
+        if not args:
+            raise UciError("expected: position startpos|pos STRING [moves ...]")
+        moves_at = args.index("moves") if "moves" in args else len(args)
+        head, moves = args[:moves_at], args[moves_at + 1:]
+        if head == ["startpos"]:
+            state = self.game.new_state()
+        elif head[0] == "pos" and len(head) > 1:
+            state = self.game.state_from_position(" ".join(head[1:]))
+        else:
+            raise UciError(f"expected startpos or pos STRING, got {' '.join(head)!r}")
+        for text in _split_moves(moves):
+            if state.is_terminal():
+                raise UciError(f"the game is over before {text!r}")
+            state.play(text)
+        self.state = state
+
+    def cmd_go(self, args) -> None:
+        values, infinite = _parse_go(args)
+        if self.state.is_terminal():
+            raise UciError("the game is over: there is no move to search")
+        limits = self.limits(values, infinite)
+        algorithm = self.algorithm
+        options = dict(self.options)
+        if algorithm == "alphabeta" and self.game.traits.name == "quoridor":
+            options["hash"] = self.hash_mb
+        if self.threads != 1:
+            options["threads"] = self.threads    # search() refuses an algorithm without threads
+        state = self.state.clone()
+        self._stop = options["stop"] = Stop()      # every search polls its Stop
+        if algorithm == "alphabeta":
+            options["on_iteration"] = lambda info: self.send(self.info_line(state, algorithm, info))
+        self._infinite = infinite
+        self._thread = threading.Thread(target=self._search, args=(state, algorithm, limits, options),
+                                        name="uci-search", daemon=True)
+        self._thread.start()
+
+    def cmd_stop(self, args) -> None:
+        if self._stop is not None and self.searching():
+            self._stop.set()
+            self._thread.join()     # its bestmove comes before anything else
+
+    # helpers
+    def limits(self, values: dict, infinite: bool) -> Limits:
+        if infinite:
+            return INFINITE
+        fields = {k: values[k] for k in ("depth", "nodes", "sims") if k in values}
+        if "movetime" in values:
+            fields["time"] = values["movetime"] / 1000.0
+        player = self.state.current_player
+        clock = ("wtime", "winc") if player % 2 == 0 else ("btime", "binc")
+        try:
+            if clock[0] in values:
+                # the search allots itself a share (search_api.time_for_move)
+                fields["clock"] = Clock(max(values[clock[0]], 1) / 1000.0, values.get(clock[1], 0) / 1000.0,
+                                        values.get("movestogo"))
+            if not fields:
+                fields["time"] = DEFAULT_TIME
+            return Limits(**fields)
+        except ValueError as exc:
+            raise UciError(str(exc)) from None
+
+    def info_line(self, state, algorithm: str, info) -> str:
+        line = (f"info depth {info.depth} score {score_text(state, algorithm, info.score)} "
+                f"nodes {info.nodes} nps {round(info.nps)} time {round(1000 * info.seconds)}")
+        if info.pv:
+            line += " pv " + " ".join(_move_token(m) for m in info.pv)
+        return line
+
+    def _search(self, state, algorithm, limits, options) -> None:
+        try:
+            result = search(state, algorithm, limits, **options)
+        except (CrossridorError, ValueError, TypeError) as exc:
+            self.error(f"go: {exc}")
+            self.send("bestmove (none)")
+            return
+        if algorithm != "alphabeta" or not result.pv:
+            self.send(self.info_line(state, algorithm, result))
+        self.send(f"bestmove {_move_token(result.move)}")
+
+
+def _int(text: str, name: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UciError(f"{name}: expected an integer, got {text!r}") from None
+    if not low <= value <= high:
+        raise UciError(f"{name}: must be in [{low}, {high}], got {value}")
+    return value
+
+
+def _parse_go(args) -> tuple[dict, bool]:
+    values: dict = {}
+    infinite = False
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == "infinite":
+            infinite = True
+            i += 1
+        elif word in GO_INTS:
+            if i + 1 >= len(args):
+                raise UciError(f"{word}: no value")
+            low = 0 if word in ("wtime", "btime", "winc", "binc") else 1
+            values[word] = _int(args[i + 1], word, low, 1 << 62)
+            i += 2
+        else:
+            raise UciError(f"unknown go parameter {word!r}")
+    return values, infinite
+
+
+def _move_token(move) -> str:
+    """A move as one token: moves with spaces (Crosswise's `move c4>d5`) use `_`."""
+    return str(move).replace(" ", "_")
+
+
+def _split_moves(tokens) -> list:
+    return [t.replace("_", " ") for t in tokens]
+
+
+def run(game, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """Serve the protocol on stdin/stdout until `quit` or end of input."""
+    return UciSession(game, stdout).run(stdin)

@@ -1,0 +1,2 @@
+"""Crosswise (2 to 4 players): the state and notation over the compiled core
+(`game`), its learning codec (`learning`) and its picture (`svg`)."""

@@ -1,0 +1,723 @@
+"""Crosswise (Cravotta, 2011): notation, rendering and the game protocol over
+the compiled core `crossridor.engine._core.CrosswiseCore`.
+
+Rules: docs/rules/crosswise.md. Decisions this module adds, beyond
+the rule file's own **[decision]** points:
+
+- Replace with a symbol identical to the tile on the board is a no-op and not
+  legal (like the rule file's Swap of two identical symbols).
+- Once every seat has passed since the last move (nobody can move), the game ends and
+  is scored as it stands. (Without it a board emptied by Removes and hands of
+  action tiles only would loop forever.)
+- Seats: team Rows = seats 0 and 2, team Columns = seats 1 and 3; with three
+  players seat 1 is the solo player (6 tiles) and the turn order is
+  0, 1, 2, 1, 0, ...; with two players seat 0 plays Rows, seat 1 Columns.
+- A tile taken into a hand by Remove or Replace is seen by everybody, so it
+  is *known* to be in that hand until a tile of the same kind is played from
+  it. Information states and determinizations keep these known tiles.
+
+Notation
+--------
+Cells `a1`..`f6`: file (column) letter a-f, rank (row) number 1-6. Row 1 is
+team Rows' first line, column a team Columns' first line.
+Tiles: symbols `1`..`6`; action tiles `M` Move, `R` Remove, `P` Replace
+(rePlace), `S` Swap.
+Moves: `3@c4` (put symbol 3 on c4), `move c4>d5`, `remove c4`,
+`replace c4=2` (the 2 from the hand goes to c4, c4's tile to the hand),
+`swap c4,d5` (written with the smaller cell first), `--` (pass, only when no
+other move is legal). Keywords and cells are case-insensitive on input.
+A move list in one string separates moves with `;`: "3@c4; move c4>d5".
+
+Position string (six space-separated fields)
+--------------------------------------------
+    <board> <turn> <hands> <bag> <played> <passes>
+
+- board: ranks 6 down to 1 separated by `/`, six characters each, `1`-`6`
+  or `.` for an empty cell (file a first).
+- turn: the seat to move; with three players when the solo seat 1 is to
+  move, `1>0` or `1>2` names the partner who moves after it.
+- hands: one field per seat, comma-separated, seat 0 first. A visible hand
+  is its tiles in the order 123456MRPS (`-` if empty); a hidden hand is
+  `?n` (n tiles). Either may end with `:tiles`, the tiles publicly known to
+  be in that hand.
+- bag: `?n` (n tiles, order hidden) or the tiles in draw order (`-` empty).
+- played: the action tiles played so far, e.g. `MMS`, or `-`.
+- passes: consecutive passes so far.
+
+`state.position()` shows everything (a full position: every hand and the
+bag order); `state.position(viewer=p)` shows what seat p knows, which is
+also `state.information_state(p)`. `game.state_from_position(s, seed=0)`
+reads either; hidden tiles are dealt at random from the unseen ones
+(seeded), so `game.state_from_position(s).position(viewer=p) == s` for a
+position seen by p, and `.position() == s` for a full position.
+
+Example, the start of a two-player game (seat 1 to move):
+    ....../....../....../....../....../...... 1 1556,124R ?46 - 0
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import time
+from dataclasses import dataclass
+from typing import Iterable
+
+from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
+                           InvalidPositionError, UnknownGameError)
+from crossridor.engine.options import C_INT, FLAG, check_options
+from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult, play_moves
+from crossridor.games.learning import LearningGame, LearningState
+
+TILE_CHARS = "123456MRPS"
+ACTION_NAMES = ("Move", "Remove", "Replace", "Swap")
+TEAM_NAMES = ("Rows", "Columns")
+FILES = "abcdef"
+KIND_PLACE, KIND_MOVE, KIND_REMOVE, KIND_REPLACE, KIND_SWAP, KIND_PASS = range(6)
+PASS_CODE = KIND_PASS << 12
+TOTAL = (7, 7, 7, 7, 7, 7, 3, 3, 3, 3)
+# ismcts for Crosswise: mode "pimc" (determinized search, the default: it
+# measured stronger against greedy, see native_search) or "mcts" (the
+# information-set MCTS of Cowling et al.: the baseline it was measured against)
+DEFAULT_MODE = "pimc"
+# root_k 30 with halving and infer 2: measured stronger than root_k 12 alone
+# (README, strength of the hidden-information games)
+PIMC_ROOT_K, PIMC_HALVING, PIMC_INFER = 30, 1, 2
+
+# The options of the compiled searches per ismcts mode (engine.options
+# checks them; the bounds fit the C ints they go into).
+ISMCTS_OPTIONS = {
+    "pimc": ({"mode": ("pimc", "mcts"), "root_k": (int, 0, C_INT), "halving": FLAG, "infer": (int, 0, 64)},
+             {"root_k": PIMC_ROOT_K, "halving": PIMC_HALVING, "infer": PIMC_INFER}),
+    "mcts": ({"mode": ("pimc", "mcts"), "c": (float, 0.0, 100.0), "eps": (int, 0, 100),
+              "root_k": (int, 0, C_INT)},
+             {"c": 0.7, "eps": 20, "root_k": 12}),
+}
+
+
+def _core():
+    from crossridor.engine import _core
+    return _core
+
+
+# ------------------------------------------------------------------ cells and moves
+
+def cell_name(c: int) -> str:
+    return f"{FILES[c % 6]}{c // 6 + 1}"
+
+
+def parse_cell(text: str) -> int:
+    t = text.strip().lower()
+    if len(t) != 2 or t[0] not in FILES or t[1] not in "123456":
+        raise ValueError(text)
+    return (int(t[1]) - 1) * 6 + FILES.index(t[0])
+
+
+_CELL = r"([a-fA-F][1-6])"
+_RE = [
+    (KIND_PLACE, re.compile(rf"^([1-6])\s*@\s*{_CELL}$")),
+    (KIND_MOVE, re.compile(rf"^move\s+{_CELL}\s*>\s*{_CELL}$", re.I)),
+    (KIND_REMOVE, re.compile(rf"^remove\s+{_CELL}$", re.I)),
+    (KIND_REPLACE, re.compile(rf"^replace\s+{_CELL}\s*=\s*([1-6])$", re.I)),
+    (KIND_SWAP, re.compile(rf"^swap\s+{_CELL}\s*,\s*{_CELL}$", re.I)),
+]
+
+
+@dataclass(frozen=True, order=True)
+class CrosswiseMove:
+    """One move; `code` is the core's int (layout in crosswise.pxi):
+    bits 0-5 cell a, bits 6-11 symbol or second cell, bits 12-14 kind."""
+
+    code: int
+
+    @property
+    def kind(self) -> int:
+        return self.code >> 12
+
+    @property
+    def a(self) -> int:
+        return self.code & 63
+
+    @property
+    def b(self) -> int:
+        return (self.code >> 6) & 63
+
+    @classmethod
+    def parse(cls, text: str) -> "CrosswiseMove":
+        """A move from its text (syntax only). Raises InvalidMoveError."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"crosswise: a move is text, got {text!r}")
+        t = text.strip()
+        if t == "--":
+            return cls(PASS_CODE)
+        for kind, rx in _RE:
+            m = rx.match(t)
+            if not m:
+                continue
+            g = m.groups()
+            if kind == KIND_PLACE:
+                return cls(parse_cell(g[1]) | ((int(g[0]) - 1) << 6))
+            if kind == KIND_MOVE:
+                a, b = parse_cell(g[0]), parse_cell(g[1])
+                if a == b:
+                    raise InvalidMoveError(f"crosswise: {text!r} moves a tile onto itself")
+                return cls(a | (b << 6) | (KIND_MOVE << 12))
+            if kind == KIND_REMOVE:
+                return cls(parse_cell(g[0]) | (KIND_REMOVE << 12))
+            if kind == KIND_REPLACE:
+                return cls(parse_cell(g[0]) | ((int(g[1]) - 1) << 6) | (KIND_REPLACE << 12))
+            a, b = sorted((parse_cell(g[0]), parse_cell(g[1])))
+            if a == b:
+                raise InvalidMoveError(f"crosswise: {text!r} swaps a cell with itself")
+            return cls(a | (b << 6) | (KIND_SWAP << 12))
+        raise InvalidMoveError(
+            f"crosswise: {text!r} is not a move (expected e.g. '3@c4', 'move c4>d5', "
+            f"'remove c4', 'replace c4=2', 'swap c4,d5' or '--')")
+
+    def __str__(self) -> str:
+        k, a, b = self.kind, self.a, self.b
+        if k == KIND_PLACE:
+            return f"{b + 1}@{cell_name(a)}"
+        if k == KIND_MOVE:
+            return f"move {cell_name(a)}>{cell_name(b)}"
+        if k == KIND_REMOVE:
+            return f"remove {cell_name(a)}"
+        if k == KIND_REPLACE:
+            return f"replace {cell_name(a)}={b + 1}"
+        if k == KIND_SWAP:
+            return f"swap {cell_name(a)},{cell_name(b)}"
+        return "--"
+
+    def __repr__(self) -> str:
+        return f"CrosswiseMove.parse({str(self)!r})"
+
+
+_MOVES: dict[int, CrosswiseMove] = {}
+
+
+def _move(code: int) -> CrosswiseMove:
+    m = _MOVES.get(code)
+    if m is None:
+        m = _MOVES[code] = CrosswiseMove(code)
+    return m
+
+
+# ------------------------------------------------------------------ tiles text
+
+def _tiles_text(counts) -> str:
+    s = "".join(TILE_CHARS[t] * counts[t] for t in range(10))
+    return s or "-"
+
+
+def _parse_tiles(text: str, what: str, position: str) -> list[int]:
+    counts = [0] * 10
+    if text == "-":
+        return counts
+    for ch in text:
+        i = TILE_CHARS.find(ch.upper())
+        if i < 0 or not ch.strip():
+            raise InvalidPositionError(f"crosswise: bad tile {ch!r} in {what} of position {position!r}")
+        counts[i] += 1
+    return counts
+
+
+# ------------------------------------------------------------------ game
+
+class CrosswiseGame(LearningGame):
+    """`load_game("crosswise", players=2|3|4)`."""
+
+    name = "crosswise"
+
+    def __init__(self, players: int = 2):
+        self.players = players
+        self.params = {"players": players}
+        teams = {2: ((0,), (1,)), 3: ((0, 2), (1,)), 4: ((0, 2), (1, 3))}[players]
+        self.traits = GameTraits(name="crosswise", num_players=players, chance=False,
+                                 hidden_information=True, zero_sum=(players != 3),
+                                 min_return=-1.0, max_return=1.0, teams=teams)
+
+    def __repr__(self) -> str:
+        return f"load_game('crosswise', players={self.players})"
+
+    def team_of(self, seat: int) -> int:
+        """0 Rows, 1 Columns."""
+        return seat & 1
+
+    def new_state(self, moves: str | Iterable | None = None, seed: int | None = None) -> "CrosswiseState":
+        """A new deal. `seed` fixes the bag order (and so every draw) and the
+        starting seat; None draws a random seed. `moves`: moves to play, as a
+        `;`-separated string or an iterable of moves / texts."""
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise CrossridorError(f"crosswise: seed must be an int, got {seed!r}")
+        core = _core().CrosswiseCore()
+        core.deal(self.players, seed % (1 << 64))
+        st = CrosswiseState(self, core)
+        st.seed = seed
+        return play_moves(st, moves, sep=";")
+
+    def state_from_position(self, position: str, seed: int = 0) -> "CrosswiseState":
+        """Read a position string (format in the module docstring). Hidden
+        hand tiles and a hidden bag order are dealt from the unseen tiles with
+        `seed`."""
+        if not isinstance(position, str):
+            raise InvalidPositionError(f"crosswise: a position is text, got {position!r}")
+        fields = position.split()
+        if len(fields) != 6:
+            raise InvalidPositionError(
+                f"crosswise: position {position!r} needs 6 fields "
+                f"(board turn hands bag played passes), got {len(fields)}")
+        fboard, fturn, fhands, fbag, fplayed, fpasses = fields
+        ranks = fboard.split("/")
+        if len(ranks) != 6 or any(len(r) != 6 for r in ranks):
+            raise InvalidPositionError(f"crosswise: board of {position!r} must be 6 ranks of 6 cells")
+        board = [-1] * 36
+        for i, rank in enumerate(ranks):
+            row = 5 - i
+            for col, ch in enumerate(rank):
+                if ch == ".":
+                    continue
+                if ch not in "123456":
+                    raise InvalidPositionError(f"crosswise: bad cell {ch!r} in position {position!r}")
+                board[row * 6 + col] = int(ch) - 1
+        n = self.players
+        cycle = {2: [0, 1], 3: [0, 1, 2, 1], 4: [0, 1, 2, 3]}[n]
+        turns = {str(s): i for i, s in enumerate(cycle)}
+        if n == 3:
+            turns = {"0": 0, "1>2": 1, "2": 2, "1>0": 3}
+        if fturn not in turns:
+            raise InvalidPositionError(
+                f"crosswise: bad turn {fturn!r} in position {position!r} (expected one of {', '.join(turns)})")
+        slot = turns[fturn]
+        hand_fields = fhands.split(",")
+        if len(hand_fields) != n:
+            raise InvalidPositionError(f"crosswise: position {position!r} needs {n} hands, got {len(hand_fields)}")
+        hands, known, hidden = [], [], []
+        for p, hf in enumerate(hand_fields):
+            body, _, kn = hf.partition(":")
+            k = _parse_tiles(kn, f"known tiles of seat {p + 1}", position) if kn else [0] * 10
+            if body.startswith("?"):
+                if not body[1:].isdigit():
+                    raise InvalidPositionError(f"crosswise: bad hidden hand {hf!r} in {position!r}")
+                cnt = int(body[1:])
+                if cnt < sum(k):
+                    raise InvalidPositionError(f"crosswise: seat {p + 1} known tiles exceed its hand in {position!r}")
+                hands.append(list(k))
+                hidden.append(cnt - sum(k))
+            else:
+                h = _parse_tiles(body, f"hand of seat {p + 1}", position)
+                if any(k[t] > h[t] for t in range(10)):
+                    raise InvalidPositionError(f"crosswise: seat {p + 1} known tiles not in its hand in {position!r}")
+                hands.append(h)
+                hidden.append(0)
+            known.append(k)
+        if fbag.startswith("?"):
+            if not fbag[1:].isdigit():
+                raise InvalidPositionError(f"crosswise: bad bag {fbag!r} in {position!r}")
+            bag_hidden, bag = int(fbag[1:]), []
+        else:
+            bag_hidden = 0
+            bag = [] if fbag == "-" else [TILE_CHARS.find(ch.upper()) for ch in fbag]
+            if any(t < 0 for t in bag):
+                raise InvalidPositionError(f"crosswise: bad tile in bag {fbag!r} of {position!r}")
+        played_counts = _parse_tiles(fplayed, "played tiles", position)
+        if any(played_counts[t] for t in range(6)):
+            raise InvalidPositionError(f"crosswise: only action tiles are played aside, in {position!r}")
+        played = played_counts[6:]
+        if not fpasses.isdigit():
+            raise InvalidPositionError(f"crosswise: bad passes {fpasses!r} in {position!r}")
+        # the unseen tiles, dealt into the hidden places
+        pool_counts = list(TOTAL)
+        for c in board:
+            if c >= 0:
+                pool_counts[c] -= 1
+        for p in range(n):
+            for t in range(10):
+                pool_counts[t] -= hands[p][t]
+        for t in bag:
+            pool_counts[t] -= 1
+        for i in range(4):
+            pool_counts[6 + i] -= played[i]
+        if any(c < 0 for c in pool_counts):
+            raise InvalidPositionError(f"crosswise: position {position!r} uses more tiles than the set holds")
+        pool = [t for t in range(10) for _ in range(pool_counts[t])]
+        if len(pool) != sum(hidden) + bag_hidden:
+            raise InvalidPositionError(
+                f"crosswise: position {position!r} accounts for {54 - len(pool) + sum(hidden) + bag_hidden} "
+                f"tiles, the set has 54")
+        rng = random.Random(seed)
+        rng.shuffle(pool)
+        k = 0
+        for p in range(n):
+            for _ in range(hidden[p]):
+                hands[p][pool[k]] += 1
+                k += 1
+        bag = bag + pool[k:]
+        core = _core().CrosswiseCore()
+        try:
+            core.setup(n, board, hands, known, bag, played, slot, int(fpasses))
+        except (ValueError, OverflowError) as e:
+            raise InvalidPositionError(f"{e} (position {position!r})") from None
+        st = CrosswiseState(self, core)
+        st.seed = None
+        return st
+
+
+def load(**params) -> CrosswiseGame:
+    unknown = set(params) - {"players", "chance"}
+    if unknown:
+        raise UnknownGameError(f"crosswise: unknown option(s) {', '.join(sorted(unknown))} (known: players, chance)")
+    chance = params.pop("chance", False)
+    if chance not in (True, False, "true", "false"):
+        raise UnknownGameError(f"crosswise: chance must be true or false, got {chance!r}")
+    if chance in (True, "true"):    # the deal and the draws as chance nodes (for learning agents)
+        from crossridor.games.crosswise.learning import ChanceCrosswise
+        return ChanceCrosswise(load(**params).players)
+    players = params.get("players", 2)
+    if isinstance(players, str) and players.strip().isdigit():
+        players = int(players)
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise UnknownGameError(f"crosswise: players must be 2, 3 or 4, got {players!r}")
+    return CrosswiseGame(int(players))
+
+
+# ------------------------------------------------------------------ state
+
+class CrosswiseState(LearningState):
+    """A full Crosswise state (every hand and the bag order are inside; the
+    protocol's hidden-information methods give each player only their view)."""
+
+    def __init__(self, game: CrosswiseGame, core):
+        self.game = game
+        self._c = core
+        self.seed = None
+
+    # -- protocol ----------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self._c.over else self._c.to_move
+
+    def legal_moves(self) -> list[CrosswiseMove]:
+        if self._c.over:
+            return []
+        return [_move(c) for c in self._c.legal_codes()]
+
+    def parse_move(self, text: str) -> CrosswiseMove:
+        m = CrosswiseMove.parse(text)
+        if not self._c.is_legal(m.code):
+            raise IllegalMoveError(f"crosswise: {text!r} is not legal here ({self._why_illegal(m)})")
+        return _move(m.code)
+
+    def _why_illegal(self, m: CrosswiseMove) -> str:
+        if self._c.over:
+            return "the game is over"
+        p = self._c.to_move
+        hand = self._c.hand(p)
+        board = self._c.board()
+        k, a, b = m.kind, m.a, m.b
+        need = {KIND_MOVE: 6, KIND_REMOVE: 7, KIND_REPLACE: 8, KIND_SWAP: 9}.get(k)
+        if need is not None and not hand[need]:
+            return f"seat {p + 1} holds no {ACTION_NAMES[need - 6]} tile"
+        if k == KIND_PLACE:
+            if not hand[b]:
+                return f"seat {p + 1} holds no {b + 1}"
+            return f"{cell_name(a)} is occupied"
+        if k == KIND_PASS:
+            return "a pass is legal only without any other move"
+        if board[a] < 0:
+            return f"{cell_name(a)} is empty"
+        if k == KIND_MOVE:
+            return f"{cell_name(b)} is occupied"
+        if k == KIND_REPLACE:
+            if not hand[b]:
+                return f"seat {p + 1} holds no {b + 1}"
+            return f"{cell_name(a)} already holds a {b + 1}"
+        if k == KIND_SWAP:
+            if board[b] < 0:
+                return f"{cell_name(b)} is empty"
+            return "both tiles are the same symbol"
+        return "illegal"
+
+    def play(self, move) -> None:
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        if not isinstance(move, CrosswiseMove):
+            raise InvalidMoveError(f"crosswise: not a move: {move!r}")
+        if self._c.over:
+            raise IllegalMoveError(f"crosswise: {str(move)!r} is not legal here (the game is over)")
+        if not self._c.is_legal(move.code):
+            raise IllegalMoveError(f"crosswise: {str(move)!r} is not legal here ({self._why_illegal(move)})")
+        self._c.play(move.code)
+
+    def undo(self) -> None:
+        self._c.undo()
+
+    def clone(self) -> "CrosswiseState":
+        st = CrosswiseState(self.game, self._c.clone())
+        st.seed = self.seed
+        return st
+
+    def is_terminal(self) -> bool:
+        return self._c.over
+
+    def winner_team(self) -> int | None:
+        """0 Rows, 1 Columns, 2 draw, None while the game goes on."""
+        w = self._c.winner
+        return None if w < 0 else w
+
+    def returns(self) -> list[float]:
+        w = self._c.winner
+        n = self.game.players
+        if w < 0 or w == 2:
+            return [0.0] * n
+        return [1.0 if (p & 1) == w else -1.0 for p in range(n)]
+
+    def evaluate(self) -> list[float]:
+        if self._c.over:
+            return self.returns()
+        r, c = self._c.scores()
+        v = math.tanh((r - c) / 20.0)
+        return [v if (p & 1) == 0 else -v for p in range(self.game.players)]
+
+    def information_state(self, player: int) -> str:
+        self._check_seat(player)
+        return self.position(viewer=player)
+
+    def sample_determinization(self, player: int, rng: random.Random) -> "CrosswiseState":
+        """A full state consistent with what `player` knows: the other hands
+        (beyond their known tiles) and the bag redealt from the unseen tiles.
+        The copy has no move history."""
+        self._check_seat(player)
+        st = CrosswiseState(self.game, self._c.determinize(player, rng.getrandbits(64)))
+        st.seed = None
+        return st
+
+    def _check_seat(self, player) -> None:
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.players:
+            raise CrossridorError(f"crosswise: no seat {player!r} in a {self.game.players}-player game")
+
+    # -- queries -------------------------------------------------------------
+
+    def scores(self) -> tuple[int, int]:
+        """(Rows, Columns) points of the board as it stands."""
+        return tuple(self._c.scores())
+
+    def line_scores(self):
+        return self._c.line_scores()
+
+    def board(self) -> list[int]:
+        """36 cells (a1, b1, ..., f6): symbol 1-6, or 0 for empty."""
+        return [c + 1 for c in self._c.board()]
+
+    def hand(self, seat: int) -> str:
+        self._check_seat(seat)
+        return _tiles_text(self._c.hand(seat))
+
+    def history(self) -> list[CrosswiseMove]:
+        return [_move(c) for c in self._c.history()]
+
+    # -- text ----------------------------------------------------------------
+
+    def position(self, viewer: int | None = None) -> str:
+        """The position string; with `viewer`, only what that seat sees."""
+        if viewer is not None:
+            self._check_seat(viewer)
+        c = self._c
+        board = c.board()
+        ranks = []
+        for row in range(5, -1, -1):
+            ranks.append("".join("." if board[row * 6 + col] < 0 else str(board[row * 6 + col] + 1)
+                                 for col in range(6)))
+        n = self.game.players
+        slot = c.slot
+        if n == 3:
+            turn = ["0", "1>2", "2", "1>0"][slot]
+        else:
+            turn = str(c.cycle[slot])
+        hands = []
+        for p in range(n):
+            h, k = c.hand(p), c.known(p)
+            body = _tiles_text(h) if viewer is None or viewer == p else f"?{sum(h)}"
+            if sum(k):
+                body += ":" + _tiles_text(k)
+            hands.append(body)
+        if viewer is None:
+            bag = _tiles_text([0] * 10) if c.bag_count == 0 else "".join(TILE_CHARS[t] for t in c.bag())
+        else:
+            bag = f"?{c.bag_count}"
+        played = "".join(TILE_CHARS[6 + i] * k for i, k in enumerate(c.played())) or "-"
+        return f"{'/'.join(ranks)} {turn} {','.join(hands)} {bag} {played} {c.passes}"
+
+    def view(self, viewer: int | None = None) -> dict:
+        """What seat `viewer` may see, as plain data (None: everything). The
+        one filter of hidden tiles: `render`, `to_svg` and the web app use it.
+        Other seats' hands are a count and the tiles publicly known to be in
+        them; the bag is a count. Moves are public, so the history is whole."""
+        if viewer is not None:
+            self._check_seat(viewer)
+        c = self._c
+        rows, cols = c.line_scores()
+        hands = []
+        for p in range(self.game.players):
+            h, k = c.hand(p), c.known(p)
+            hand = {"seat": p, "team": TEAM_NAMES[p & 1], "count": sum(h),
+                    "known": _tiles_text(k) if sum(k) else ""}
+            if viewer is None or viewer == p:
+                hand["tiles"] = _tiles_text(h) if sum(h) else ""
+            hands.append(hand)
+        over = bool(c.over)
+        return {
+            "game": "crosswise", "players": self.game.players, "viewer": viewer,
+            "board": self.board(), "row_scores": list(rows), "col_scores": list(cols),
+            "scores": list(self.scores()), "hands": hands, "bag": c.bag_count,
+            "played": list(c.played()), "to_move": None if over else c.to_move,
+            "over": over, "winner_team": self.winner_team(), "six": c.six >= 0,
+            "status": self._status(), "history": [str(m) for m in self.history()],
+            "position": self.position(viewer),
+        }
+
+    @staticmethod
+    def _board_lines(v: dict) -> list[str]:
+        board, rows, cols = v["board"], v["row_scores"], v["col_scores"]
+        lines = ["    a b c d e f   Rows"]
+        for row in range(5, -1, -1):
+            cells = " ".join("." if board[row * 6 + col] == 0 else str(board[row * 6 + col])
+                             for col in range(6))
+            lines.append(f" {row + 1}  {cells}   {rows[row]:2d}")
+        lines.append("    " + " ".join(str(v) for v in cols) + "   Columns")  # a line scores at most 7
+        r, c = v["scores"]
+        lines.append(f"Rows {r}  Columns {c}")
+        return lines
+
+    def _status(self) -> str:
+        c = self._c
+        if c.over:
+            w = c.winner
+            how = " (six identical)" if c.six >= 0 else ""
+            return "game over: draw" if w == 2 else f"game over: {TEAM_NAMES[w]} win{how}"
+        p = c.to_move
+        return f"to move: seat {p + 1} ({TEAM_NAMES[p & 1]})"
+
+    def __str__(self) -> str:
+        v = self.view()
+        return "\n".join(self._board_lines(v) + [v["status"]])
+
+    def render(self, viewer: int | None = None) -> str:
+        """The board, scores, and the hands as `viewer` may see them (all of
+        them when viewer is None): `view(viewer)` as text."""
+        v = self.view(viewer)
+        out = self._board_lines(v)
+        for hand in v["hands"]:
+            who = f"seat {hand['seat'] + 1} ({hand['team']})"
+            if "tiles" in hand:
+                txt = hand["tiles"] or "-"
+            else:
+                txt = f"{hand['count']} hidden tiles"
+                if hand["known"]:
+                    txt += f", known to include {hand['known']}"
+            out.append(f"{who}: {txt}")
+        out.append(f"bag: {v['bag']} tiles")
+        out.append("played: " + ", ".join(f"{ACTION_NAMES[i]} {k}" for i, k in enumerate(v["played"])))
+        out.append(v["status"])
+        return "\n".join(out)
+
+    def to_svg(self, viewer: int | None = None, last_move: bool = True, arrows=()) -> str:
+        """The table as `viewer` sees it, as SVG text (see crosswise/svg.py)."""
+        from crossridor.games.crosswise.svg import crosswise_svg
+        return crosswise_svg(self.view(viewer), last_move=last_move, arrows=arrows)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def __repr__(self) -> str:
+        return f"<CrosswiseState {self.position()!r}>"
+
+    # -- search ----------------------------------------------------------------
+
+    def native_search(self, algorithm, limits, seed, options):
+        """ISMCTS, greedy and random in the compiled core.
+
+        ismcts: option mode picks one of two searches from the view of the
+        player to move; both never read the hidden tiles (every simulation
+        or deal redeals them from what the mover has seen). Limits: time
+        and/or sims (nodes is read as sims).
+
+        mode="pimc" (the default; determinized search, Perfect-Information
+        Monte Carlo):
+        deal after deal, every root candidate (root_k, 30: the best by
+        one-move gain plus every win / six block; 0: every move) is scored in
+        the deal by playing it out to the end with greedy moves for every
+        seat (the bag order of the deal gives the draws). A deal's value is
+        squashed to -1..1 (a won game is about +1) and averaged; the best
+        average is played. halving=1 (default; 0 = off) spends the budget in
+        phases, keeping the better half of the root moves after each
+        (sequential halving). infer=N (0..64, default 2; 0 = off) reads the
+        other team's last N moves: a deal is redealt (up to 48 times) until,
+        taken back to each of those moves, the mover's dealt hand makes that
+        move the greedy one; hands that would have played otherwise are
+        unlikely. Against greedy at 300 sims (100 games, the same deals)
+        infer=2 scored 70.5%, infer=0 64.5%, root_k=30 with halving 70.5%,
+        the three together (the defaults) 74.5%; at 2000 sims (200 games)
+        the defaults score in the README's strength table. sims counts
+        evaluations (one root move in one deal); nodes = them. Against
+        greedy (bench/bench_crosswise.py, 2 players, 1 s/move; root_k 12, no
+        halving, no infer) these rollouts won 114 of 146 games (3 draws,
+        78%), with halving 59 of 76; the MCTS mode 86 of 120 (72%).
+
+        mode="mcts": single-observer information-set MCTS (Cowling, Powley
+        & Whitehouse 2012), the baseline the default was measured against.
+        Options: c (UCB exploration, 0.7), root_k (search only the k root
+        moves with the best one-move gain plus wins and six blocks, 12; 0 =
+        all), eps (percent of random moves in playouts, 20; 100: random
+        playouts). SearchResult.score is the mean team return of the chosen
+        move; nodes = simulations.
+        greedy: instant win, else block a six, else best score difference
+        (own team - other team); ties: first in generation order."""
+        if algorithm not in ("ismcts", "greedy", "random"):
+            return NotImplemented
+        if self._c.over:
+            raise CrossridorError("crosswise: cannot search a finished game")
+        if algorithm == "ismcts":
+            mode = options.get("mode", DEFAULT_MODE)
+            if mode not in ISMCTS_OPTIONS:
+                raise CrossridorError(f"crosswise ismcts: option mode must be one of pimc, mcts, got {mode!r}")
+            schema, defaults = ISMCTS_OPTIONS[mode]
+            opts = check_options(f"crosswise ismcts (mode {mode})", options, schema, defaults)
+            sims = limits.sims if limits.sims is not None else limits.nodes
+            secs = limits.time
+            if sims is None and secs is None:
+                raise CrossridorError("crosswise ismcts: limits need time, sims or nodes")
+            # the core counts simulations in a C int: 2^31 of them take days, i.e. no bound
+            sims = min(sims or 0, C_INT)
+        else:
+            check_options(f"crosswise {algorithm}", options, {})
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        seed = int(seed) % (1 << 64)
+        t0 = time.perf_counter()
+        extra = {}
+        if algorithm == "greedy":
+            code, score, nodes = self._c.greedy(), 0.0, len(self._c.legal_codes())
+        elif algorithm == "random":
+            code, score, nodes = self._c.random_move(seed), 0.0, 1
+        if algorithm == "ismcts" and mode == "pimc":
+            try:
+                code, score, nodes, leaves, stats = self._c.pimc(
+                    sims, secs or 0.0, seed, opts["root_k"], opts["halving"], opts["infer"])
+            except ValueError as e:
+                raise CrossridorError(str(e)) from None
+            extra = {"mode": "pimc", "evals": nodes, "leaf_moves": leaves,
+                     "top": [(str(_move(m)), v, round(q, 4)) for m, v, q in stats[:5]]}
+        elif algorithm == "ismcts":
+            code, score, nodes, pmoves, stats = self._c.ismcts(
+                sims, secs or 0.0, seed, opts["c"], opts["eps"], opts["root_k"])
+            extra = {"sims": nodes, "playout_moves": pmoves,
+                     "top": [(str(_move(m)), v, round(q, 4)) for m, v, q in stats[:5]]}
+        dt = time.perf_counter() - t0
+        move = _move(code)
+        score = max(-1.0, min(1.0, score))
+        return SearchResult(move=move, score=score, depth=1, nodes=nodes, seconds=dt,
+                            nps=nodes / dt if dt > 0 else 0.0, pv=(move,), extra=extra)

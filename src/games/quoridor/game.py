@@ -1,0 +1,540 @@
+"""Quoridor: notation, rendering and the game protocol, over the compiled
+core (`crossridor.engine._core.QuoridorCore`). Rules: docs/rules/quoridor.md.
+
+    >>> import crossridor
+    >>> state = crossridor.load_game("quoridor").new_state("e2 e8 e3h")
+    >>> str(state.parse_move("E7"))
+    'e7'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from crossridor.engine._core import QuoridorCore, q_native_search
+from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
+                           UnknownGameError)
+from crossridor.engine.options import CALLABLE_OR_NONE, check_options
+from crossridor.engine.protocol import TERMINAL, GameTraits
+from crossridor.games.learning import LearningGame, LearningState
+
+# Move codes of the core (see quoridor.pxi): bits 0-6 index, bits 7-8 kind;
+# square index = row * 9 + col, wall anchor index = row * 8 + col.
+_STEP, _HWALL, _VWALL, _PASS = 0, 1 << 7, 2 << 7, 3 << 7
+SQ, AS = 9, 8
+_KINDS = {"": _STEP, "h": _HWALL, "v": _VWALL}
+_MOVE_RE = re.compile(r"^([a-i])([1-9])([hv]?)$")
+_NUMBER_RE = re.compile(r"^\d+\.+$")
+COLUMNS = "abcdefghi"
+
+# Options of the compiled searches (see engine/quoridor_search.pxi, quoridor_mcts.pxi).
+# The evaluation's weights and the walls per player are bounded so that no
+# evaluation reaches the forced-win band (S_WIN_BOUND = 99000): at most
+# 100 * 81 (paths) + 2 * MAX_WEIGHT * MAX_WALLS + 2500 (race) + MAX_WEIGHT (tempo).
+MAX_WEIGHT = 400
+MAX_WALLS = 100
+WIN_BAND = 99000
+_EVAL_OPTIONS = {"wall_value": (int, 0, MAX_WEIGHT), "tempo": (int, 0, MAX_WEIGHT),
+                 "lone_wall_value": (int, 0, MAX_WEIGHT)}
+# eval=learned: the learned evaluation of quoridor_features.pxi, with the
+# shipped weights or those of eval_file (crossridor.games.quoridor.weights)
+_LEARNED_OPTIONS = {"eval": ("classic", "learned"), "eval_file": str}
+# Where eval is not given: the algorithms whose default is the learned
+# evaluation, on the board the shipped weights were trained on; elsewhere
+# the classic one. An algorithm goes in here once the learned evaluation is
+# measured stronger with it (README, "The learned Quoridor evaluation").
+LEARNED_BY_DEFAULT = ("alphabeta",)
+LEARNED_BOARD = (9, 10)      # size, walls per player
+NATIVE_OPTIONS = {
+    "alphabeta": {"hash": (int, 0, 65536), "threads": (int, 1, 256), "tt": bool, "prune_walls": bool, "lmr": bool,
+                  "null_move": bool, "wall_gain": bool, "aspiration": bool, "on_iteration": CALLABLE_OR_NONE,
+                  **_EVAL_OPTIONS, **_LEARNED_OPTIONS},
+    "greedy": {**_EVAL_OPTIONS, **_LEARNED_OPTIONS},
+    "mcts": {"rollout": ("eval", "random"), "c": (float, 0.0, 100.0),
+             "widening": (float, 0.01, 100.0), "rollout_depth": (int, 0, 1000), **_LEARNED_OPTIONS},
+}
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """A Quoridor move: a pawn move to (col, row), a wall anchored at
+    (col, row) with orientation 'h' or 'v', or the pass. 0-based col/row."""
+
+    kind: str   # "" pawn move, "h", "v", or "--" for the pass
+    col: int = 0
+    row: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> "Move":
+        """Move from notation ('e2', 'e3h', 'E3V', '--'); InvalidMoveError if malformed.
+        Whether it fits the board is checked by the state (`parse_move`)."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move must be text, got {type(text).__name__}")
+        t = text.strip().lower()
+        if t == "--":
+            return PASS
+        m = _MOVE_RE.match(t)
+        if not m:
+            raise InvalidMoveError(f"invalid move {text!r}: expected a square like 'e2', "
+                                   f"a wall like 'e3h' / 'e3v', or '--'")
+        return cls(m.group(3), COLUMNS.index(m.group(1)), int(m.group(2)) - 1)
+
+    @property
+    def is_wall(self) -> bool:
+        return self.kind in ("h", "v")
+
+    def __str__(self) -> str:
+        if self.kind == "--":
+            return "--"
+        return f"{COLUMNS[self.col]}{self.row + 1}{self.kind}"
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+PASS = Move("--")
+
+
+@lru_cache(maxsize=None)
+def _code_table(size: int) -> tuple[dict, dict]:
+    """Move <-> core code, for one board size."""
+    to_code, from_code = {}, {}
+    for row in range(size):
+        for col in range(size):
+            mv = Move("", col, row)
+            to_code[mv] = _STEP | (row * SQ + col)
+    m = size - 1
+    for row in range(m):
+        for col in range(m):
+            to_code[Move("h", col, row)] = _HWALL | (row * AS + col)
+            to_code[Move("v", col, row)] = _VWALL | (row * AS + col)
+    to_code[PASS] = _PASS
+    for mv, code in to_code.items():
+        from_code[code] = mv
+    return to_code, from_code
+
+
+def square_name(index: int) -> str:
+    return f"{COLUMNS[index % SQ]}{index // SQ + 1}"
+
+
+def split_moves(moves) -> list:
+    """A move list from text ('e2 e8', '1. e2 e8 2. e3') or an iterable."""
+    if moves is None:
+        return []
+    if isinstance(moves, str):
+        tokens = moves.replace(",", " ").split()
+        return [t for t in tokens if not _NUMBER_RE.match(t)]
+    return list(moves)
+
+
+@dataclass(frozen=True)
+class QuoridorGame(LearningGame):
+    """Quoridor with its options: size (odd, 3..9), players (2 or 4), walls
+    per player (default 10 with 2 players, 5 with 4), max_plies (a draw after
+    that many moves; None = no limit)."""
+
+    size: int = 9
+    players: int = 2
+    walls: int = 10
+    max_plies: int | None = None
+
+    name = "quoridor"
+
+    @property
+    def traits(self) -> GameTraits:
+        if self.players == 2:
+            return GameTraits("quoridor", 2)
+        return GameTraits("quoridor", 4, min_return=-1 / 3, max_return=1.0)
+
+    @property
+    def params(self) -> dict:
+        return {"size": self.size, "players": self.players, "walls": self.walls,
+                "max_plies": self.max_plies}
+
+    def new_state(self, moves=None, seed=None) -> "QuoridorState":
+        """The start position, then `moves` (text or a list) played in order.
+        `seed` is accepted for uniformity with the card games (unused)."""
+        state = QuoridorState(self, QuoridorCore(self.size, self.players, self.walls))
+        for i, mv in enumerate(split_moves(moves)):
+            try:
+                state.play(mv)
+            except (InvalidMoveError, IllegalMoveError) as exc:
+                raise type(exc)(f"move {i + 1}: {exc}") from None
+        return state
+
+    def state_from_position(self, position: str) -> "QuoridorState":
+        """The inverse of `state.position()`:
+        'SIZExPLAYERS:pawns:walls-left:walls:to-move', e.g.
+        '9x2:e1,e9:10,10:e3h,d5v:1' ('-' for no walls; to-move is 1-based)."""
+        if not isinstance(position, str):
+            raise InvalidPositionError("a position must be text")
+        parts = position.strip().lower().split(":")
+        if len(parts) != 5:
+            raise InvalidPositionError(f"invalid position {position!r}: expected "
+                                       "'SIZExPLAYERS:pawns:walls-left:walls:to-move'")
+        head, pawns_s, left_s, walls_s, turn_s = parts
+        try:
+            size, players = (int(x) for x in head.split("x"))
+        except ValueError:
+            raise InvalidPositionError(f"invalid position {position!r}: bad size/players {head!r}") from None
+        if (size, players) != (self.size, self.players):
+            raise InvalidPositionError(f"position is for {size}x{size} with {players} players, "
+                                       f"the game is {self.size}x{self.size} with {self.players}")
+        to_code, _ = _code_table(size)
+        try:
+            last_sq, last_anchor = f"{COLUMNS[size - 1]}{size}", f"{COLUMNS[size - 2]}{size - 1}"
+            pawns = []
+            for name in pawns_s.split(","):
+                mv = Move.parse(name)
+                if mv.kind != "" or mv.col >= size or mv.row >= size:
+                    raise ValueError(f"pawn {name!r} is not a square a1..{last_sq}")
+                pawns.append(mv.row * SQ + mv.col)
+            try:
+                left = [int(x) for x in left_s.split(",")]
+            except ValueError:
+                raise ValueError(f"walls left {left_s!r} are not numbers") from None
+            hw = vw = 0
+            if walls_s not in ("-", ""):
+                for name in walls_s.split(","):
+                    mv = Move.parse(name)
+                    if not mv.is_wall or mv.col >= size - 1 or mv.row >= size - 1:
+                        raise ValueError(f"wall {name!r} is not a wall a1h..{last_anchor}v "
+                                         f"(anchor square, then h or v)")
+                    bit = 1 << (mv.row * AS + mv.col)
+                    if (hw | vw) & bit:
+                        raise ValueError(f"wall {name!r} is given twice, or crosses another wall at its centre")
+                    if mv.kind == "h":
+                        hw |= bit
+                    else:
+                        vw |= bit
+            try:
+                turn = int(turn_s) - 1
+            except ValueError:
+                raise ValueError(f"to-move {turn_s!r} is not a player number") from None
+            # checked here, before the core's C ints
+            if not 0 <= turn < players:
+                raise ValueError(f"to-move must be 1..{players}, got {turn_s!r}")
+            if any(not 0 <= x <= MAX_WALLS for x in left):
+                raise ValueError(f"walls left {left_s!r} must each be 0..{MAX_WALLS}")
+            core = QuoridorCore(size, players, self.walls)
+            core.set_position(pawns, left, hw, vw, turn)
+        except ValueError as exc:
+            raise InvalidPositionError(f"invalid position {position!r}: {exc}") from None
+        return QuoridorState(self, core)
+
+
+class QuoridorState(LearningState):
+    """A Quoridor position (mutable: play/undo), implementing the protocol."""
+
+    __slots__ = ("game", "core", "_to_code", "_from_code")
+
+    def __init__(self, game: QuoridorGame, core: QuoridorCore):
+        self.game = game
+        self.core = core
+        self._to_code, self._from_code = _code_table(game.size)
+
+    # --- protocol
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else self.core.to_move
+
+    def legal_moves(self) -> list[Move]:
+        if self._draw_by_length():
+            return []
+        fc = self._from_code
+        return [fc[c] for c in self.core.legal_codes()]
+
+    def play(self, move) -> None:
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif not isinstance(move, Move):
+            raise InvalidMoveError(f"not a Quoridor move: {move!r}")
+        code = self._to_code.get(move)
+        if code is None or self._draw_by_length() or not self.core.is_legal(code):
+            raise IllegalMoveError(f"illegal move {str(move)!r}{self._why_illegal(move)}")
+        self.core.play(code)
+
+    def undo(self) -> None:
+        self.core.undo()
+
+    def clone(self) -> "QuoridorState":
+        return QuoridorState(self.game, self.core.clone())
+
+    def is_terminal(self) -> bool:
+        return self.core.winner >= 0 or self._draw_by_length()
+
+    @property
+    def winner(self) -> int | None:
+        w = self.core.winner
+        return None if w < 0 else w
+
+    def returns(self) -> list[float]:
+        w = self.core.winner
+        n = self.game.players
+        if w < 0:
+            return [0.0] * n
+        other = -1.0 / (n - 1)
+        return [1.0 if i == w else other for i in range(n)]
+
+    def parse_move(self, text: str) -> Move:
+        move = Move.parse(text)
+        if move not in self._to_code:
+            raise InvalidMoveError(f"invalid move {text.strip()!r}: off the "
+                                   f"{self.game.size}x{self.game.size} board")
+        if self.is_terminal():
+            raise IllegalMoveError(f"illegal move {text.strip()!r}: the game is over")
+        if not self.core.is_legal(self._to_code[move]):
+            raise IllegalMoveError(f"illegal move {text.strip()!r}{self._why_illegal(move)}")
+        return move
+
+    def key(self):
+        return (self.core.hash, self.core.ply if self.game.max_plies else 0)
+
+    def evaluate(self) -> list[float]:
+        """Value per player in (-1, 1): the engine's one evaluation (path
+        lengths, walls in hand, tempo; src/engine/quoridor_eval.pxi), as the
+        MCTS leaf uses it."""
+        return self.core.values()
+
+    # --- fast paths
+    # search_api: algorithms that manage a clock themselves and run threads
+    native_clock_algorithms = ("alphabeta",)
+    threaded_algorithms = ("alphabeta",)
+
+    def native_search(self, algorithm, limits, seed, options):
+        schema = NATIVE_OPTIONS.get(algorithm)
+        if schema is None:
+            return NotImplemented
+        options = self._learned_option(algorithm, check_options(algorithm, options, schema))
+        if algorithm != "mcts" and limits.time is None and limits.depth is None \
+                and limits.nodes is None and limits.clock is None:
+            raise CrossridorError(f"{algorithm} needs a time, depth or nodes limit (sims is for mcts)")
+        return q_native_search(self, algorithm, limits, seed, options)
+
+    def _learned_option(self, algorithm, options: dict) -> dict:
+        """eval / eval_file -> the C-side weights as option `learned` (None: classic)."""
+        path = options.pop("eval_file", None)
+        evaluation = options.pop("eval", None) or self._default_eval(algorithm, options, path)
+        if evaluation == "classic":
+            if path is not None:
+                raise CrossridorError("eval_file needs eval=learned")
+            return options
+        if self.game.players != 2:
+            raise CrossridorError("eval=learned is for 2-player Quoridor (4 players: eval=classic)")
+        tuned = sorted(set(options) & set(_EVAL_OPTIONS))
+        if tuned:
+            raise CrossridorError(f"{', '.join(tuned)} {'tunes' if len(tuned) == 1 else 'tune'} the classic evaluation, not eval=learned")
+        if algorithm == "mcts" and options.get("rollout") == "random":
+            raise CrossridorError("mcts with rollout=random evaluates no position: eval=learned needs rollout=eval")
+        from crossridor.games.quoridor.weights import weights_for_search
+        options["learned"] = weights_for_search(path)
+        return options
+
+    def _default_eval(self, algorithm, options: dict, path) -> str:
+        """The evaluation where none is asked for: learned for the algorithms of
+        LEARNED_BY_DEFAULT on the 2-player 9x9 board with 10 walls each, unless an option tunes the
+        classic one; classic elsewhere (no data was made for other boards)."""
+        if path is not None:
+            return "learned"
+        if algorithm in LEARNED_BY_DEFAULT and self.game.players == 2 \
+                and (self.game.size, self.game.walls) == LEARNED_BOARD and not set(options) & set(_EVAL_OPTIONS):
+            return "learned"
+        return "classic"
+
+    def native_perft(self, depth: int, divide: bool, hash_mb: int):
+        if self.game.max_plies is not None and self.core.ply + depth > self.game.max_plies:
+            return NotImplemented   # the move limit cuts the tree: count through the protocol
+        if not divide:
+            return self.core.perft(depth, hash_mb)
+        out = []
+        for code in self.core.legal_codes():
+            self.core.play(code)
+            out.append((self._from_code[code], self.core.perft(max(depth - 1, 0), hash_mb)))
+            self.core.undo()
+        return out
+
+    # --- extras
+    @property
+    def ply(self) -> int:
+        return self.core.ply
+
+    @property
+    def pawns(self) -> tuple[str, ...]:
+        return tuple(square_name(s) for s in self.core.pawns)
+
+    @property
+    def walls_left(self) -> tuple[int, ...]:
+        return self.core.walls_left
+
+    @property
+    def placed_walls(self) -> list[Move]:
+        out = []
+        for kind, bits in (("h", self.core.hwalls), ("v", self.core.vwalls)):
+            for a in range(64):
+                if bits >> a & 1:
+                    out.append(Move(kind, a % AS, a // AS))
+        return sorted(out, key=lambda mv: (mv.row, mv.col, mv.kind))
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played since the start (or since the position set up)."""
+        return [self._from_code[c] for c in self.core.history()]
+
+    def distances(self) -> tuple[int, ...]:
+        return tuple(self.core.distance(i) for i in range(self.game.players))
+
+    def game_record(self) -> str:
+        """The moves in numbered form: '1. e2 e8 2. e3 e7'."""
+        per = self.game.players
+        moves = [str(m) for m in self.moves]
+        parts = []
+        for i in range(0, len(moves), per):
+            parts.append(f"{i // per + 1}. " + " ".join(moves[i:i + per]))
+        return " ".join(parts)
+
+    def position(self) -> str:
+        g = self.game
+        walls = ",".join(str(w) for w in self.placed_walls) or "-"
+        return (f"{g.size}x{g.players}:{','.join(self.pawns)}:"
+                f"{','.join(str(w) for w in self.walls_left)}:{walls}:{self.core.to_move + 1}")
+
+    def view(self, viewer: int | None = None) -> dict:
+        """The position as plain data (the game protocol's `view`; Quoridor
+        hides nothing, so every viewer sees the same)."""
+        if viewer is not None and not (viewer == -1 or 0 <= viewer < self.game.players):
+            raise CrossridorError(f"quoridor: no seat {viewer!r} in a {self.game.players}-player game")
+        history = [str(m) for m in self.moves]
+        last = None
+        if history:
+            mover = (self.core.to_move - 1) % self.game.players
+            before = self.clone()
+            before.undo()
+            last = {"move": history[-1], "player": mover, "from": before.pawns[mover]}
+        over = self.is_terminal()
+        return {"game": "quoridor", "viewer": viewer, "size": self.game.size, "players": self.game.players,
+                "pawns": list(self.pawns), "walls": [str(w) for w in self.placed_walls],
+                "walls_left": list(self.walls_left), "to_move": None if over else self.core.to_move,
+                "over": over, "winner": self.winner, "history": history, "last": last,
+                "position": self.position()}
+
+    def to_svg(self, viewer: int | None = None, last_move: bool = True, arrows=()) -> str:
+        """The board as SVG text (quoridor/svg.py). `arrows`: moves
+        ('e4': from the pawn to move; 'e3h': a ghost wall) or (from, to)
+        square pairs, e.g. the principal variation from `pv_arrows`."""
+        from crossridor.games.quoridor.svg import quoridor_svg
+        return quoridor_svg(self.view(viewer), last_move=last_move, arrows=arrows)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def pv_arrows(self, pv) -> list:
+        """A principal variation as `to_svg` arrows: each pawn move from the
+        square its pawn stands on then, each wall as a ghost wall."""
+        st = self.clone()
+        out = []
+        for mv in pv:
+            mv = st.parse_move(str(mv))
+            out.append(str(mv) if mv.is_wall else (st.pawns[st.core.to_move], str(mv)))
+            st.play(mv)
+        return out
+
+    def _draw_by_length(self) -> bool:
+        mp = self.game.max_plies
+        return mp is not None and self.core.ply >= mp and self.core.winner < 0
+
+    def _why_illegal(self, move: Move) -> str:
+        if self.core.winner >= 0:
+            return ": the game is over"
+        if self._draw_by_length():
+            return ": the game is over (move limit)"
+        if move.is_wall and self.core.walls_left[self.core.to_move] == 0:
+            return ": no walls left"
+        if move.is_wall:
+            return ": the wall overlaps or crosses another, or blocks a pawn's last path"
+        if move == PASS:
+            return ": a pass is legal only with no other move"
+        return ": the pawn cannot reach that square"
+
+    def __str__(self) -> str:
+        return render_board(self)
+
+    def __repr__(self) -> str:
+        return f"<QuoridorState {self.position()!r}>"
+
+
+def render_board(state: QuoridorState) -> str:
+    """The board as players draw it: row 1 at the bottom, walls as '=' and '#'."""
+    n = state.game.size
+    m = n - 1
+    hw, vw = state.core.hwalls, state.core.vwalls
+    pawn_at = {sq: str(i + 1) for i, sq in enumerate(state.core.pawns)}
+
+    def hwall(col, row):  # wall segment below square (col, row+1), i.e. between rows row and row+1
+        for c in (col - 1, col):
+            if 0 <= c < m and 0 <= row < m and hw >> (row * AS + c) & 1:
+                return True
+        return False
+
+    def vwall(col, row):  # between columns col and col+1 at row
+        for r in (row - 1, row):
+            if 0 <= r < m and 0 <= col < m and vw >> (r * AS + col) & 1:
+                return True
+        return False
+
+    header = "    " + "   ".join(COLUMNS[:n])
+    lines = [header]
+    border = "  +" + "+".join("---" for _ in range(n)) + "+"
+    lines.append(border)
+    for row in range(n - 1, -1, -1):
+        cells = []
+        for col in range(n):
+            cells.append(f" {pawn_at.get(row * SQ + col, '.')} ")
+            if col < n - 1:
+                cells.append("#" if vwall(col, row) else "|")
+        lines.append(f"{row + 1:>2}|" + "".join(cells) + f"|{row + 1}")
+        if row > 0:
+            seg = []
+            for col in range(n):
+                seg.append("===" if hwall(col, row - 1) else "---")
+                if col < n - 1:
+                    a = (row - 1) * AS + col
+                    if hw >> a & 1:
+                        seg.append("=")
+                    elif vw >> a & 1:
+                        seg.append("#")
+                    else:
+                        seg.append("+")
+            lines.append("  +" + "".join(seg) + "+")
+    lines.append(border)
+    lines.append(header)
+    left = "  ".join(f"{i + 1}: {w}" for i, w in enumerate(state.walls_left))
+    status = (f"player {state.winner + 1} wins" if state.winner is not None
+              else "draw (move limit)" if state.is_terminal()
+              else f"player {state.core.to_move + 1} to move")
+    lines.append(f"walls left  {left}   {status}")
+    return "\n".join(lines)
+
+
+def load(size=9, players=2, walls=None, max_plies=None, **unknown) -> QuoridorGame:
+    """Validated Quoridor config (crossridor.load_game('quoridor', ...))."""
+    if unknown:
+        raise UnknownGameError(f"unknown quoridor option(s): {', '.join(sorted(unknown))} "
+                               "(known: size, players, walls, max_plies)")
+    for name, value in (("size", size), ("players", players)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise UnknownGameError(f"quoridor option {name} must be an integer, got {value!r}")
+    if size not in (3, 5, 7, 9):
+        raise UnknownGameError(f"quoridor size must be odd, 3..9, got {size}")
+    if players not in (2, 4):
+        raise UnknownGameError(f"quoridor players must be 2 or 4, got {players}")
+    if walls is None:
+        walls = 10 if players == 2 else 5
+    if isinstance(walls, bool) or not isinstance(walls, int) or not 0 <= walls <= MAX_WALLS:
+        raise UnknownGameError(f"quoridor walls must be an integer 0..{MAX_WALLS}, got {walls!r}")
+    if max_plies is not None and (isinstance(max_plies, bool) or not isinstance(max_plies, int)
+                                  or max_plies < 1):
+        raise UnknownGameError(f"quoridor max_plies must be a positive integer, got {max_plies!r}")
+    return QuoridorGame(size, players, walls, max_plies)

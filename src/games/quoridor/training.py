@@ -1,0 +1,319 @@
+"""Self-play data and training for Quoridor's learned evaluation (numpy).
+
+`selfplay` plays an engine against itself with the match runner
+(crossridor.engine.match.runner: its workers, seeds and ply cap), each game from its
+own seeded random opening, and turns every searched position into one row:
+
+    features  float32 (N, 14)  quoridor_features.pxi's vector, side to move's view
+    score     float32 (N,)     the search's score for the side to move, in
+                               centi-steps (an MCTS value v becomes 400 atanh v,
+                               the same scale: tanh(x / 400) = v)
+    result    float32 (N,)     the game's result for the side to move: 1 win,
+                               0 loss, 0.5 a draw by the ply cap
+    game      int32 (N,)       the game's index in the run
+    ply       int32 (N,)       the position's ply from the start
+    feature_names  str (14,)
+    size, walls    int         the board
+    engine         str         the engine spec that played
+
+`train` fits the logit of the side to move winning, z = w . features, by
+plain gradient descent (Adam) on the cross-entropy against the target
+lam * result + (1 - lam) * sigmoid(score / 200) (Texel-style), with a
+validation split by whole games. It starts from the classic evaluation's
+weights and its L2 penalty pulls towards them. With hidden units H > 0 it
+then adds a hidden layer, z = w . f + sum_j v_j relu(W_j . f), and fits all
+of it by minibatch Adam, starting from the linear fit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from crossridor.engine._core import Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, q_fill_features
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.runner import Match, MatchConfig
+from crossridor.games.quoridor.weights import Model
+
+FEATURE_NAMES = ("bias", "d_me", "d_op", "walls_me", "walls_op", "lone_me", "lone_op", "race",
+                 "squares_me", "squares_op", "neck_me", "neck_op", "adjacent", "lead_x_walls")
+assert len(FEATURE_NAMES) == Q_NUM_FEATURES
+SCORE_SCALE = 200.0        # centi-steps per unit of logit (quoridor_features.pxi)
+# The classic evaluation (quoridor_eval.pxi) written over the same features,
+# in logit units: 100 per step and per wall, 100 per lone wall, 2500 for a
+# won race, 40 for the tempo, all / 200. A baseline for the validation loss.
+CLASSIC_WEIGHTS = np.array([40, -100, 100, 100, -100, 100, -100, 2500, 0, 0, 0, 0, 0, 0],
+                           np.float64) / SCORE_SCALE
+DATA_ARRAYS = ("features", "score", "result", "game", "ply")
+
+
+class SelfPlayMatch(Match):
+    """A match of an engine against itself where every game gets its own
+    random opening (a plain match shares one per round, and the same engine
+    in both seats would play the round's games alike) and keeps its scores."""
+
+    def task(self, index: int):
+        task = super().task(index)
+        return dataclasses.replace(task, opening=self.opening(index), record_scores=True)
+
+
+def selfplay_match(engine, games: int, params: dict, concurrency=None, seed=None,
+                   random_openings: int = 4, max_plies=None) -> SelfPlayMatch:
+    if engine.command is not None:
+        raise CrossridorError("selfplay needs a built-in engine (its search scores are recorded), "
+                              f"not {engine}")
+    if params.get("players", 2) != 2:
+        raise CrossridorError("selfplay data exists for 2-player Quoridor only")
+    return SelfPlayMatch(MatchConfig(game="quoridor", params=params, engines=[engine, engine], games=games,
+                                     concurrency=concurrency, random_openings=random_openings,
+                                     seed=seed, max_plies=max_plies))
+
+
+def score_in_centi_steps(algorithm: str, score) -> float:
+    if algorithm == "mcts":
+        v = max(-0.999, min(0.999, float(score)))
+        return 400.0 * math.atanh(v)
+    return float(score)
+
+
+def positions(game, record) -> dict:
+    """The rows of one finished self-play game (see the module docstring)."""
+    state = game.new_state()
+    rows = {"features": [], "score": [], "result": [], "ply": []}
+    algorithm = record.engines[0].partition(":")[0]
+    for ply, move in enumerate(record.moves):
+        k = ply - record.opening_plies
+        if k >= 0 and record.scores[k] is not None:
+            f = np.zeros(Q_NUM_FEATURES, np.float32)
+            q_fill_features(state.core, f)
+            me = state.current_player
+            rows["features"].append(f)
+            rows["score"].append(score_in_centi_steps(algorithm, record.scores[k]))
+            rows["result"].append((record.returns[me] - (-1.0)) / 2.0 if record.reason != "max_plies" else 0.5)
+            rows["ply"].append(ply)
+        state.play(move)
+    return rows
+
+
+def selfplay_arrays(match: SelfPlayMatch, records: list) -> dict:
+    """The .npz arrays of a finished self-play run."""
+    game = match.game
+    out = {"features": [], "score": [], "result": [], "game": [], "ply": []}
+    for record in records:
+        rows = positions(game, record)
+        out["features"] += rows["features"]
+        out["score"] += rows["score"]
+        out["result"] += rows["result"]
+        out["ply"] += rows["ply"]
+        out["game"] += [record.index] * len(rows["ply"])
+    return {
+        "features": np.array(out["features"], np.float32).reshape(-1, Q_NUM_FEATURES),
+        "score": np.array(out["score"], np.float32),
+        "result": np.array(out["result"], np.float32),
+        "game": np.array(out["game"], np.int32),
+        "ply": np.array(out["ply"], np.int32),
+        "feature_names": np.array(FEATURE_NAMES),
+        "size": np.int32(game.size), "walls": np.int32(game.walls),
+        "engine": np.array(str(match.config.engines[0])),
+    }
+
+
+# --- training ----------------------------------------------------------------------
+
+def load_data(paths) -> dict:
+    """The rows of one or more self-play files, game indices made distinct."""
+    parts = {name: [] for name in DATA_ARRAYS}
+    sizes = set()
+    offset = 0
+    for path in paths:
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                missing = [name for name in DATA_ARRAYS if name not in data.files]
+                if missing:
+                    raise CrossridorError(f"{path}: not a selfplay data file (lacks {', '.join(missing)})")
+                arrays = {name: data[name] for name in DATA_ARRAYS}
+                sizes.add(int(data["size"]) if "size" in data.files else None)
+        except (OSError, ValueError, EOFError) as exc:
+            if isinstance(exc, CrossridorError):
+                raise
+            raise CrossridorError(f"cannot read selfplay data {path!r}: {exc}") from None
+        f = arrays["features"]
+        n = len(arrays["result"])
+        if f.ndim != 2 or f.shape[1] != Q_NUM_FEATURES:
+            raise CrossridorError(f"{path}: features of shape {f.shape}, expected (N, {Q_NUM_FEATURES})")
+        if any(len(arrays[name]) != n for name in DATA_ARRAYS):
+            raise CrossridorError(f"{path}: arrays of different lengths")
+        arrays["game"] = arrays["game"].astype(np.int64) + offset
+        offset = int(arrays["game"].max()) + 1 if n else offset
+        for name in DATA_ARRAYS:
+            parts[name].append(arrays[name])
+    data = {name: np.concatenate(parts[name]) for name in DATA_ARRAYS}
+    if len(data["result"]) == 0:
+        raise CrossridorError("the selfplay data holds no positions")
+    data["size"] = sizes.pop() if len(sizes) == 1 else None
+    return data
+
+
+def _sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -60.0, 60.0)))
+
+
+def cross_entropy(z, t) -> float:
+    p = np.clip(_sigmoid(z), 1e-12, 1 - 1e-12)
+    return float(-np.mean(t * np.log(p) + (1 - t) * np.log(1 - p)))
+
+
+def logit(model: Model, X) -> np.ndarray:
+    """The model's logits of the rows of raw features X (as the C code computes them)."""
+    z = X @ np.asarray(model.linear, np.float64)
+    if model.hidden_units:
+        z = z + np.maximum(X @ np.asarray(model.hidden, np.float64).T, 0.0) @ np.asarray(model.output, np.float64)
+    return z
+
+
+class _Adam:
+    def __init__(self, lr: float):
+        self.lr, self.t, self.m, self.v = lr, 0, None, None
+
+    def step(self, params: list, grads: list) -> None:
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        if self.m is None:
+            self.m = [np.zeros_like(p) for p in params]
+            self.v = [np.zeros_like(p) for p in params]
+        self.t += 1
+        for p, g, m, v in zip(params, grads, self.m, self.v):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            p -= self.lr * (m / (1 - b1 ** self.t)) / (np.sqrt(v / (1 - b2 ** self.t)) + eps)
+
+
+def _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_epoch, history):
+    """Add `hidden` ReLU units to the standardized linear fit w and fit all
+    of it by minibatch Adam; returns (w, W, v) in standardized units."""
+    nf = St.shape[1]
+    W = rng.normal(0.0, math.sqrt(2.0 / nf), (hidden, nf))
+    v = rng.normal(0.0, 0.01, hidden)
+    adam = _Adam(lr / 10)
+    batch = 4096
+    every = max(1, passes // 10)
+
+    def z_of(S):
+        return S @ w + np.maximum(S @ W.T, 0.0) @ v
+
+    for epoch in range(1, passes + 1):
+        order = rng.permutation(len(tt))
+        for start in range(0, len(tt), batch):
+            rows = order[start:start + batch]
+            S, t = St[rows], tt[rows]
+            pre = S @ W.T
+            act = np.maximum(pre, 0.0)
+            g = (_sigmoid(S @ w + act @ v) - t) / len(t)
+            gw = S.T @ g + reg * (w - prior)
+            gv = act.T @ g + l2 * v
+            gW = ((np.outer(g, v)) * (pre > 0)).T @ S + l2 * W
+            adam.step([w, v, W], [gw, gv, gW])
+        if epoch % every == 0 or epoch == passes:
+            row = ("hidden", epoch, cross_entropy(z_of(St), tt), cross_entropy(z_of(Sv), tv) if len(tv) else None)
+            history.append(row)
+            if on_epoch is not None:
+                on_epoch(*row)
+    return w, W, v
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainReport:
+    model: Model                   # raw-feature weights, for the file
+    train_loss: float
+    val_loss: float | None
+    val_loss_classic: float | None   # the classic evaluation's, same positions and target
+    val_loss_constant: float | None  # predicting the training mean
+    train_positions: int
+    val_positions: int
+    history: list                  # (phase, epoch, train loss, val loss or None)
+
+
+def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, validation: float = 0.1,
+          l2: float = 1e-4, seed: int = 0, hidden: int = 0, passes: int = 20, on_epoch=None) -> TrainReport:
+    """Fit the linear logit by Adam on standardized features, then the hidden
+    layer if any (see the module docstring); `on_epoch(phase, epoch,
+    train_loss, val_loss)` every tenth of each phase ("linear", "hidden")."""
+    if epochs < 1:
+        raise CrossridorError(f"epochs must be >= 1, got {epochs}")
+    if not 0 <= hidden <= Q_MAX_HIDDEN_UNITS:
+        raise CrossridorError(f"hidden units must be in [0, {Q_MAX_HIDDEN_UNITS}], got {hidden}")
+    if hidden and passes < 1:
+        raise CrossridorError(f"passes must be >= 1, got {passes}")
+    if not 0.0 <= lam <= 1.0:
+        raise CrossridorError(f"lambda must be in [0, 1], got {lam}")
+    if not 0.0 <= validation < 1.0:
+        raise CrossridorError(f"validation must be in [0, 1), got {validation}")
+    X = data["features"].astype(np.float64)
+    t = lam * data["result"].astype(np.float64) \
+        + (1 - lam) * _sigmoid(data["score"].astype(np.float64) / SCORE_SCALE)
+    games = np.unique(data["game"])
+    rng = np.random.default_rng(seed)
+    n_val = int(round(validation * len(games)))
+    if validation > 0 and len(games) >= 2:
+        n_val = min(max(n_val, 1), len(games) - 1)
+    else:
+        n_val = 0
+    val_games = rng.choice(games, size=n_val, replace=False) if n_val else np.array([], games.dtype)
+    is_val = np.isin(data["game"], val_games)
+    Xt, tt, Xv, tv = X[~is_val], t[~is_val], X[is_val], t[is_val]
+    # standardize every column but the bias: one learning rate suits them all
+    mu = Xt[:, 1:].mean(axis=0)
+    sd = Xt[:, 1:].std(axis=0)
+    sd[sd < 1e-9] = 1.0
+
+    def standard(A):
+        return np.hstack([A[:, :1], (A[:, 1:] - mu) / sd])
+
+    St, Sv = standard(Xt), standard(Xv)
+    # start from the classic evaluation and shrink towards it: a feature the
+    # data never varies (say, no race in it) keeps the classic weight
+    prior = np.empty(Q_NUM_FEATURES)
+    prior[1:] = CLASSIC_WEIGHTS[1:] * sd
+    prior[0] = CLASSIC_WEIGHTS[0] + float(np.sum(CLASSIC_WEIGHTS[1:] * mu))
+    w = prior.copy()
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    reg = np.full(Q_NUM_FEATURES, l2)
+    reg[0] = 0.0
+    history = []
+    every = max(1, epochs // 10)
+    for epoch in range(1, epochs + 1):
+        grad = St.T @ (_sigmoid(St @ w) - tt) / len(tt) + reg * (w - prior)
+        m = b1 * m + (1 - b1) * grad
+        v = b2 * v + (1 - b2) * grad * grad
+        w -= lr * (m / (1 - b1 ** epoch)) / (np.sqrt(v / (1 - b2 ** epoch)) + eps)
+        if epoch % every == 0 or epoch == epochs:
+            row = ("linear", epoch, cross_entropy(St @ w, tt), cross_entropy(Sv @ w, tv) if len(tv) else None)
+            history.append(row)
+            if on_epoch is not None:
+                on_epoch(*row)
+    W = np.zeros((0, Q_NUM_FEATURES))
+    out = np.zeros(0)
+    if hidden:
+        w, W, out = _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_epoch, history)
+
+    def raw(u):
+        # back to raw features: u0 + sum u_j (x_j - mu_j) / sd_j
+        r = np.empty(Q_NUM_FEATURES)
+        r[1:] = u[1:] / sd
+        r[0] = u[0] - float(np.sum(u[1:] * mu / sd))
+        return r.astype(np.float32)
+
+    model = Model.of(raw(w), [raw(row) for row in W], out.astype(np.float32))
+    val = len(tv) > 0
+    return TrainReport(
+        model=model, train_loss=cross_entropy(logit(model, Xt), tt),
+        val_loss=cross_entropy(logit(model, Xv), tv) if val else None,
+        val_loss_classic=cross_entropy(Xv @ CLASSIC_WEIGHTS, tv) if val else None,
+        val_loss_constant=cross_entropy(np.full(len(tv), math.log(tt.mean() / (1 - tt.mean()))), tv)
+        if val and 0 < tt.mean() < 1 else None,
+        train_positions=len(tt), val_positions=len(tv), history=history)

@@ -1,0 +1,127 @@
+"""Qwatrobat: a minimalist two-player card battle (rules: docs/rules/qwatrobat.md).
+
+Pure Python. Each player lays 8 cards (1 1 2 2 3 3 4 4) in 2 rows of 4 columns,
+then over 4 rounds each player pushes 2 cards onto a shared battlefield.
+
+Options (`load(**params)`)
+    open=False            all cards face up once both layouts are down (perfect
+                          information after the setup); the exact solver needs it
+    clear_four=True       a round that leaves 4 (or, with 10 cards, 5) cards
+                          resolves, then clears the battlefield
+    last_round_points=6   points of the last round (5 is the seed's variant)
+    cards=8               8 (values 1-4, 4 rounds) or 10 (values 1-5, 5 rounds,
+                          points 2 3 4 5 then the last round's)
+    first=None            first player 0 or 1; None = drawn at random (a chance
+                          node after both layouts are down)
+
+Notation (players are 0 and 1; columns 1..n from the left)
+    setup  "1234/4321"   front row / back row, column 1 first.  The setup is
+                         simultaneous and secret: player 0 then player 1 each
+                         play one, and information_state() hides the other
+                         layout, so a setup cannot depend on the other one.
+                         legal_moves() lists one layout per strategically
+                         distinct arrangement (columns sorted; column order does
+                         not matter), parse_move()/play() accept any arrangement.
+    push   "c2"          push the top card of column 2 (front first, then back)
+    chance "first0"      the chance outcome "player 0 starts" (first=None only)
+
+Position string (`state.position()`, `game.state_from_position(s)`), fields
+separated by ";":
+    layout0;layout1;rem0;rem1;field;round;slot;first;score0,score1
+    layout   "1234/4321" or "-" (not laid yet)
+    rem      cards left per column, e.g. "2210" ("-" before the layout)
+    field    battlefield cards "value@owner" joined by ",", e.g. "3@0,1@1"; "-" empty
+    round    1-based round about to be (or being) played; rounds+1 once over
+    slot     pushes already made in this round (0..3)
+    first    first player of the current round, or "?" before the draw
+Example: "1234/4321;4321/1234;2221;2222;1@0;1;1;0;0,0".
+
+Search fast paths (`native_search`, in `players`)
+    alphabeta   exact solver (alpha-beta + transposition table) for the open
+                game after the setup; option objective="result" (default: value
+                +1/0/-1 = win/draw/loss for the player to move) or "margin"
+                (final point difference)
+    greedy      a one-round-lookahead heuristic player (also "heuristic")
+    ismcts      the generic ISMCTS with game defaults: the secret layout from
+                the table of `setups` (option setup=table, drawn among
+                the setup_top=4 best; setup=search lets the tree choose, as it
+                does for rules the table was not computed for), and option
+                endgame=N: leaves valued by `endgame_evaluator` once N pushes
+                or fewer are left (default 10, measured stronger than random
+                playouts; 0: random playouts). The tree is one decision
+                ply deep unless the limits set a depth (each push is valued
+                by its leaves alone, measured stronger than a deeper tree)
+Other algorithms run the generic modules. `evaluate()` is the score lead scaled by the points left;
+`players.endgame_evaluator` (random pushes down to 10 left, then the exact
+solver on the determinization) is a stronger leaf value for `evaluator=` of ismcts.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from crossridor.engine.errors import UnknownGameError
+from crossridor.engine.protocol import GameTraits, play_moves
+from crossridor.games.learning import LearningGame
+from crossridor.games.qwatrobat.rules import Setup
+from crossridor.games.qwatrobat.state import QState
+
+_PARAMS = {"open": False, "clear_four": True, "last_round_points": 6, "cards": 8, "first": None}
+
+
+def load(**params) -> "Qwatrobat":
+    for k in params:
+        if k not in _PARAMS:
+            raise UnknownGameError(f"qwatrobat: unknown option {k!r} (known: {', '.join(_PARAMS)})")
+    p = dict(_PARAMS)
+    p.update(params)
+    for k in ("open", "clear_four"):
+        if not isinstance(p[k], bool):
+            raise UnknownGameError(f"qwatrobat: option {k} must be True or False, got {p[k]!r}")
+    if isinstance(p["last_round_points"], bool) or p["last_round_points"] not in (5, 6):
+        raise UnknownGameError(f"qwatrobat: last_round_points must be 5 or 6, got {p['last_round_points']!r}")
+    if isinstance(p["cards"], bool) or p["cards"] not in (8, 10):
+        raise UnknownGameError(f"qwatrobat: cards must be 8 or 10, got {p['cards']!r}")
+    if p["first"] is not None and (isinstance(p["first"], bool) or p["first"] not in (0, 1)):
+        raise UnknownGameError(f"qwatrobat: first must be 0, 1 or None, got {p['first']!r}")
+    return Qwatrobat(**p)
+
+
+class Qwatrobat(LearningGame):
+    name = "qwatrobat"
+
+    def __init__(self, open=False, clear_four=True, last_round_points=6, cards=8, first=None):
+        self.params = {"open": open, "clear_four": clear_four, "last_round_points": last_round_points,
+                       "cards": cards, "first": first}
+        self.open = open
+        self.clear_four = clear_four
+        self.ncols = cards // 2
+        self.nvals = cards // 2
+        self.rounds = self.ncols
+        self.points = tuple([2, 3, 4, 5][: self.rounds - 1]) + (last_round_points,)
+        self.hand = tuple(sorted(list(range(1, self.nvals + 1)) * 2))
+        self.first = first
+        # The setup is simultaneous and hidden even in the open game.
+        self.traits = GameTraits(name="qwatrobat", num_players=2, chance=first is None,
+                                 hidden_information=True, zero_sum=True,
+                                 min_return=-1.0, max_return=1.0)
+        self._setups = None
+
+    def __repr__(self):
+        return f"load_game('qwatrobat', {', '.join(f'{k}={v!r}' for k, v in self.params.items())})"
+
+    def setups(self) -> list:
+        """One layout per class of column permutations (columns sorted)."""
+        if self._setups is None:
+            out = set()
+            for perm in set(itertools.permutations(self.hand)):
+                s = Setup(perm[: self.ncols], perm[self.ncols:]).canonical()
+                out.add(s)
+            self._setups = sorted(out)
+        return self._setups
+
+    def new_state(self, moves=None, seed=None) -> "QState":
+        return play_moves(QState(self), moves)
+
+    def state_from_position(self, position: str) -> "QState":
+        return QState.from_position(self, position)

@@ -1,0 +1,151 @@
+"""Qwatrobat's own searches, behind `state.native_search`: the exact solver
+(`solver`) for the open game in play, the greedy player, and the generic
+ISMCTS with the game's defaults (the layout from the table of `setups`, leaves
+valued by `endgame_evaluator`, a one-ply tree)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time as _time
+
+from crossridor.engine.errors import UnsupportedGameError
+from crossridor.engine.options import CALLABLE_OR_NONE, check_options
+from crossridor.engine.protocol import CHANCE, TERMINAL, SearchResult
+from crossridor.games.qwatrobat.rules import First, Push
+from crossridor.games.qwatrobat.setups import table_setup
+from crossridor.games.qwatrobat.solver import SolverStopped, solve, solve_value
+
+SOLVER_OPTIONS = {"objective": ("result", "margin"), "on_iteration": CALLABLE_OR_NONE}
+ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20)}
+ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10}
+TREE_DEPTH = 1      # the ISMCTS tree's depth unless the limits set one (see `ismcts_search`)
+GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
+
+
+def native_search(state, algorithm, limits, seed, options):
+    """alphabeta: the exact solver (open game in play; option objective:
+    result or margin); greedy: one-round lookahead (option samples); ismcts:
+    `ismcts_search`. NotImplemented: the generic module plays it."""
+    if algorithm == "alphabeta":
+        if not state.game.open:
+            return NotImplemented
+        if state.current_player in (CHANCE, TERMINAL) or state.layout[1] is None:
+            raise UnsupportedGameError(
+                "qwatrobat: the exact solver works from the start of play (both layouts down, "
+                "first player known); the setup is a simultaneous secret choice")
+        opts = check_options("qwatrobat alphabeta", options, SOLVER_OPTIONS, {"objective": "result"})
+        return solve(state, objective=opts["objective"])
+    if algorithm in ("greedy", "heuristic"):
+        opts = check_options(f"qwatrobat {algorithm}", options, GREEDY_OPTIONS, {"samples": 24})
+        return greedy_search(state, seed, opts)
+    if algorithm == "ismcts":
+        return ismcts_search(state, limits, seed, options)
+    return NotImplemented
+
+
+def ismcts_search(state, limits, seed, options):
+    """The generic ISMCTS with the game's defaults: the layout from the
+    table of `setups` (option setup=table, among the `setup_top` best)
+    or by the tree (setup=search), and with endgame=N > 0 (default 10)
+    leaves valued by `endgame_evaluator` once N pushes or fewer are left.
+    The tree is TREE_DEPTH decision plies deep unless the limits set a
+    depth (a deeper tree averages over its own exploratory replies below
+    each push and undervalues the pushes that need a precise follow-up;
+    `--depth` is the knob for a deeper one)."""
+    from crossridor.engine.algorithms import ismcts
+    opts = dict(options)
+    own = check_options("qwatrobat ismcts", {k: opts.pop(k) for k in ISMCTS_OPTIONS if k in opts},
+                        ISMCTS_OPTIONS, ISMCTS_DEFAULTS)
+    p = state.current_player
+    if own["setup"] == "table" and p >= 0 and state.layout[p] is None:
+        t0 = _time.perf_counter()
+        mv = table_setup(state.game, own["setup_top"], random.Random(seed))
+        if mv is not None:
+            dt = _time.perf_counter() - t0
+            return SearchResult(move=mv, score=0.0, depth=0, nodes=1, seconds=dt,
+                                nps=1 / dt if dt > 0 else 0.0, pv=(mv,), extra={"setup": "table"})
+    if own["endgame"] and "rollout" not in opts and "evaluator" not in opts:
+        rng = random.Random(seed)
+        n = own["endgame"]
+        opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng)
+    if limits.depth is None:
+        limits = dataclasses.replace(limits, depth=TREE_DEPTH)
+    return ismcts.search(state, limits, seed=seed, **opts)
+
+
+# ----------------------------------------------------------------------------- greedy player
+
+
+def greedy_search(state, seed, options) -> SearchResult:
+    """One-round lookahead: for each push, the average points won minus lost
+    this round, over sampled hidden cards and random pushes for the rest of
+    the round. Setup: a layout drawn at random among the distinct ones."""
+    t0 = _time.perf_counter()
+    rng = random.Random(seed)
+    p = state.current_player
+    moves = state.legal_moves()
+    if p == CHANCE:
+        raise UnsupportedGameError("qwatrobat: greedy does not play chance moves")
+    if not isinstance(moves[0], Push):
+        mv = rng.choice(moves)
+        dt = _time.perf_counter() - t0
+        return SearchResult(move=mv, score=0.0, depth=0, nodes=1, seconds=dt, nps=0.0, pv=(mv,))
+    samples = options.get("samples", 24)
+    nodes = 0
+    best, best_v = None, None
+    for mv in moves:
+        total = 0.0
+        for _ in range(samples):
+            s = state.sample_determinization(p, rng)
+            rnd, before = s.round, list(s.scores)
+            s.play(mv)
+            nodes += 1
+            while not s.is_terminal() and s.round == rnd:
+                s.play(rng.choice(s.legal_moves()))
+                nodes += 1
+            total += (s.scores[p] - before[p]) - (s.scores[1 - p] - before[1 - p])
+        v = total / samples
+        if best_v is None or v > best_v + 1e-12:
+            best, best_v = mv, v
+    dt = _time.perf_counter() - t0
+    return SearchResult(move=best, score=float(best_v), depth=1, nodes=nodes, seconds=dt,
+                        nps=nodes / dt if dt > 0 else 0.0, pv=(best,))
+
+
+# ----------------------------------------------------------------------------- rollout evaluator
+
+
+_EVAL_RNG = random.Random(20061)
+
+
+def endgame_evaluator(state, exact_pushes: int = 10, rng=None) -> list:
+    """A leaf value for MCTS/ISMCTS on a full (determinized) state: missing
+    layouts and the first player are drawn at random, pushes are played at
+    random until `exact_pushes` remain, then the exact solver gives the
+    result with both sides playing perfectly (open information from there).
+    Use as `crossridor.search(..., algorithm="ismcts", evaluator=endgame_evaluator)`."""
+    rng = rng or _EVAL_RNG
+    if state.is_terminal():
+        return state.returns()
+    s = state.clone()
+    g = s.game
+    while s.current_player != TERMINAL:
+        p = s.current_player
+        if p == CHANCE:
+            s.play(First(rng.randrange(2)))
+        elif s.layout[p] is None:
+            s.play(rng.choice(g.setups()))
+        else:
+            left = sum(s.rem[0]) + sum(s.rem[1])
+            if left <= exact_pushes:
+                break
+            moves = s.legal_moves()
+            s.play(moves[rng.randrange(len(moves))])
+    if s.is_terminal():
+        return s.returns()
+    try:
+        v = solve_value(s)
+    except SolverStopped:        # crossridor.stop(): the search ends at its next check
+        return s.evaluate()
+    return [v, -v]
