@@ -1,0 +1,147 @@
+"""The exact value of a two-player Quoridor position: who wins with perfect
+play, in how many plies, and with which first moves (the compiled solver,
+`QuoridorSolver` of engine/quoridor_solve.pxi: retrograde analysis per wall
+configuration, sound with cycles; unresolved positions are draws).
+
+The solved game is Quoridor without a ply cap: a `max_plies` option of the
+game is ignored (a draw means neither side can ever force a win).
+
+    >>> import crossridor
+    >>> r = crossridor.solve(crossridor.load_game("quoridor", size=3, walls=0).new_state())
+    >>> r.winner, r.plies, r.moves
+    (2, 4, [])
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+
+from crossridor.engine import stop as _stop
+from crossridor.engine._core import QuoridorSolver
+from crossridor.engine.errors import CrossridorError, UnsupportedGameError
+
+GB = 1 << 30
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The solution of a position. `winner` is a seat numbered from 1, or
+    None for a draw; `plies` the plies to the end with best play on both
+    sides (None for a draw). `moves` are the first moves that hold the
+    value: every winning move when the side to move wins, every drawing
+    move in a draw, the moves that lose slowest when it loses; `move_plies`
+    gives each winning or losing one's plies to the end. `nodes` counts the
+    positions valued, `layers` the wall configurations solved."""
+
+    position: str
+    to_move: int | None
+    winner: int | None
+    plies: int | None
+    moves: list[str]
+    move_plies: dict[str, int] = field(default_factory=dict)
+    nodes: int = 0
+    layers: int = 0
+    seconds: float = 0.0
+    memory: int = 0
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def decode(value: int) -> tuple[int, int | None]:
+    """A core value -> (outcome for the side to move: 1 win, 0 draw,
+    -1 loss; plies to the end, None for a draw)."""
+    if value > 0:
+        return 1, value - 1
+    if value < 0:
+        return -1, -value - 1
+    return 0, None
+
+
+class Solver:
+    """The solved layers of one board size, kept between positions (so a
+    verification or a game replays from the table). memory_gb bounds the
+    table (None: no bound)."""
+
+    def __init__(self, size: int, memory_gb: float | None = None):
+        if memory_gb is not None and not memory_gb > 0:
+            raise CrossridorError(f"memory must be > 0 GB, got {memory_gb!r}")
+        self.memory_gb = memory_gb
+        self._core = QuoridorSolver(size, 0 if memory_gb is None else int(memory_gb * GB))
+
+    def value(self, core) -> int:
+        """The core value of a position (QuoridorCore) for its side to move."""
+        try:
+            return self._core.value(core)
+        except MemoryError:
+            raise CrossridorError(f"the solved positions do not fit in {self.memory_gb} GB "
+                                  f"(--memory); give more or solve a smaller board") from None
+
+    def move_values(self, state) -> list[tuple[object, int]]:
+        """(move, value for the side to move after it) for every legal move."""
+        out = []
+        for code in state.core.legal_codes():
+            child = state.core.clone()
+            child.play(code)
+            v = -self.value(child)          # the opponent's value, turned round
+            out.append((state._from_code[code], v + 1 if v > 0 else v - 1 if v < 0 else 0))
+        return out
+
+    def best_moves(self, state) -> list:
+        """The moves of best play: the fastest wins, else the draws, else the
+        slowest losses."""
+        values = self.move_values(state)
+        top = max(values, key=lambda mv: _rank(mv[1]))
+        return [m for m, v in values if v == top[1]]
+
+    @property
+    def stats(self) -> tuple[int, int, int]:
+        return self._core.positions, self._core.layers, self._core.bytes
+
+
+def _rank(value: int) -> tuple:
+    """Order of preference of values: wins (faster first), draws, losses
+    (slower first)."""
+    outcome, plies = decode(value)
+    return (outcome, -plies if outcome > 0 else plies if outcome < 0 else 0)
+
+
+def check_solvable(state) -> None:
+    game = state.game
+    if getattr(game, "name", None) != "quoridor" or not hasattr(state, "core"):
+        raise UnsupportedGameError("solve: only Quoridor positions can be solved")
+    if game.players != 2:
+        raise UnsupportedGameError(f"solve: two-player Quoridor only, not {game.players} players")
+
+
+def solve(state, memory_gb: float | None = None, stop: _stop.Stop | None = None,
+          solver: Solver | None = None) -> SolveResult:
+    """Solve a two-player Quoridor position exactly. `stop` (or
+    crossridor.stop()) ends it with engine.stop.Interrupted; memory_gb
+    bounds the table (CrossridorError when it would not fit)."""
+    check_solvable(state)
+    if solver is None:
+        solver = Solver(state.game.size, memory_gb)
+    start = time.perf_counter()
+    with _stop.scope(stop):
+        root = solver.value(state.core)
+        values = [] if state.core.winner >= 0 else solver.move_values(state)
+    seconds = time.perf_counter() - start
+    outcome, plies = decode(root)
+    mover = state.core.to_move
+    if state.core.winner >= 0:
+        winner, plies = state.core.winner + 1, 0
+    else:
+        winner = None if outcome == 0 else (mover if outcome > 0 else 1 - mover) + 1
+    if outcome > 0:
+        chosen = [(m, v) for m, v in values if v > 0]
+    else:
+        chosen = [(m, v) for m, v in values if v == root]
+    chosen.sort(key=lambda mv: (decode(mv[1])[1] or 0, str(mv[0])))   # fastest wins first
+    nodes, layers, memory = solver.stats
+    return SolveResult(
+        position=state.position(), to_move=None if state.core.winner >= 0 else mover + 1,
+        winner=winner, plies=plies, moves=[str(m) for m, _ in chosen],
+        move_plies={str(m): decode(v)[1] for m, v in chosen if v != 0},
+        nodes=nodes, layers=layers, seconds=round(seconds, 6), memory=memory)
