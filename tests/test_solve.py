@@ -1,0 +1,112 @@
+"""The Quoridor solver (engine/quoridor_solve.pxi, games/quoridor/solve.py)
+against the independent reference solver of quoridor_solve_reference.py:
+3x3 from the start for every wall count, seeded random positions on 3x3
+and 5x5 (including drawn ones), stopping and the memory bound."""
+
+import random
+
+import pytest
+
+import crossridor
+from crossridor.engine.stop import Interrupted
+from crossridor.games.quoridor.solve import Solver, decode, solve
+from quoridor_solve_reference import Rules, first_moves, solve_all
+
+COLS = "abcde"
+
+
+def load(size, walls):
+    return crossridor.load_game("quoridor", size=size, walls=walls)
+
+
+@pytest.mark.parametrize("walls", range(11))
+def test_3x3_start_agrees_with_the_reference(walls):
+    rules = Rules(3)
+    root = rules.start(walls)
+    values = solve_all(rules, root)
+    result = solve(load(3, walls).new_state())
+    outcome, plies = values[root]
+    assert result.plies == plies
+    assert result.winner == (None if outcome == 0 else 1 if outcome == 1 else 2)
+    if outcome == 1:
+        assert sorted(result.moves) == first_moves(rules, root, values)
+    # every first move's value agrees
+    for name, child in rules.children(root):
+        o, p = values[child]
+        if (-o, p + 1) == (outcome, plies):
+            assert name in result.moves
+            assert result.move_plies[name] == p + 1
+
+
+def compare_sample(size, root, walls, k, seed):
+    """k seeded positions reachable from root: the solver's value equals the
+    reference's. Returns the outcomes seen."""
+    rules = Rules(size)
+    values = solve_all(rules, root)
+    game = load(size, walls)
+    solver = Solver(size)
+    positions = sorted(values, key=rules.position_string)
+    seen = set()
+    for pos in random.Random(seed).sample(positions, min(k, len(positions))):
+        state = game.state_from_position(rules.position_string(pos))
+        got = decode(solver.value(state.core))
+        assert got == values[pos], rules.position_string(pos)
+        seen.add(got[0])
+    return seen
+
+
+@pytest.mark.parametrize("walls", [1, 2, 3])
+def test_3x3_random_positions_agree(walls):
+    assert compare_sample(3, Rules(3).start(walls), walls, 300, seed=walls) == {1, -1}
+
+
+def test_5x5_no_walls_agrees():
+    assert compare_sample(5, Rules(5).start(0), 0, 300, seed=5) == {1, -1}
+
+
+def parse(names):
+    return frozenset((COLS.index(w[0]), int(w[1]) - 1) for w in names.split())
+
+
+def test_5x5_positions_with_draws_agree():
+    # player 2 has no wall left and player 1 one: some positions are draws
+    # (neither side can force a win: a cycle), others are won
+    hw, vw = parse("c1 a3 d3 c4"), parse("d1 a2 d4")
+    root = ((4, 0), (0, 3), 0, hw, vw, 1, 0)
+    assert compare_sample(5, root, 1, 400, seed=7) == {1, 0, -1}
+    result = solve(load(5, 1).state_from_position("5x2:e1,a4:1,0:c1h,d1v,a2v,a3h,d3h,c4h,d4v:1"))
+    assert result.winner is None and result.plies is None and result.moves
+
+
+def test_5x5_small_wall_counts():
+    # second player wins from the start (figures of docs/solving.md)
+    for walls, plies in ((0, 8), (1, 12), (2, 18)):
+        result = solve(load(5, walls).new_state())
+        assert (result.winner, result.plies) == (2, plies)
+        assert result.nodes > 0 and result.memory > 0
+
+
+def test_a_finished_game():
+    state = load(3, 0).new_state("a1 b2 a2 b1")
+    result = solve(state)
+    assert (result.winner, result.plies, result.moves, result.to_move) == (2, 0, [], None)
+
+
+def test_stop_and_memory_bound():
+    state = load(5, 1).new_state()
+    token = crossridor.Stop()
+    token.set()
+    with pytest.raises(Interrupted):
+        solve(state, stop=token)
+    with pytest.raises(crossridor.CrossridorError, match="do not fit in"):
+        solve(state, memory_gb=1e-4)
+    assert solve(state, memory_gb=1).plies == 12
+
+
+def test_unsupported_positions():
+    with pytest.raises(crossridor.UnsupportedGameError, match="two-player"):
+        solve(crossridor.load_game("quoridor", size=5, players=4).new_state())
+    with pytest.raises(crossridor.UnsupportedGameError, match="only Quoridor"):
+        solve(crossridor.load_game("crosswise").new_state(seed=1))
+    with pytest.raises(crossridor.CrossridorError, match="memory"):
+        solve(load(3, 0).new_state(), memory_gb=0)
