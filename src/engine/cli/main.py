@@ -9,6 +9,7 @@ import time
 from crossridor.engine.cli import learn as cli_learn
 
 from crossridor.engine.cli import match as cli_match
+from crossridor.engine.cli import solve as cli_solve
 from crossridor.engine.cli.common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
                          load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
 from crossridor.engine.perft import perft
@@ -317,6 +318,7 @@ def build_parser() -> ArgumentParser:
 
     cli_match.add_parsers(sub)
     cli_learn.add_parsers(sub)
+    cli_solve.add_parsers(sub)
     return parser
 
 

@@ -3,8 +3,8 @@ play, in how many plies, and with which first moves (the compiled solver,
 `QuoridorSolver` of engine/quoridor_solve.pxi: retrograde analysis per wall
 configuration, sound with cycles; unresolved positions are draws).
 
-The solved game is Quoridor without a ply cap: a `max_plies` option of the
-game is ignored (a draw means neither side can ever force a win).
+The solved game is Quoridor without a ply cap (a draw means neither side
+can ever force a win): a game with the `max_plies` option is refused.
 
     >>> import crossridor
     >>> r = crossridor.solve(crossridor.load_game("quoridor", size=3, walls=0).new_state())
@@ -113,6 +113,9 @@ def check_solvable(state) -> None:
         raise UnsupportedGameError("solve: only Quoridor positions can be solved")
     if game.players != 2:
         raise UnsupportedGameError(f"solve: two-player Quoridor only, not {game.players} players")
+    if game.max_plies is not None:
+        raise UnsupportedGameError("solve: the solver plays the game without a ply cap; "
+                                   "give no max_plies option")
 
 
 def solve(state, memory_gb: float | None = None, stop: _stop.Stop | None = None,
