@@ -1,16 +1,21 @@
 """The Quoridor solver (engine/quoridor_solve.pxi, games/quoridor/solve.py)
 against the independent reference solver of quoridor_solve_reference.py:
 3x3 from the start for every wall count, seeded random positions on 3x3
-and 5x5 (including drawn ones), stopping and the memory bound."""
+and 5x5 (including drawn ones), stopping and the memory bound; the check
+of a solution (solve --verify) and the command line."""
 
+import json
 import random
 
 import pytest
 
 import crossridor
+from crossridor.engine.cli.main import main
 from crossridor.engine.stop import Interrupted
+from crossridor.games.quoridor import verify
 from crossridor.games.quoridor.solve import Solver, decode, solve
 from quoridor_solve_reference import Rules, first_moves, solve_all
+from test_reliability import STOP_BOUND, interrupt, one_line_error
 
 COLS = "abcde"
 
@@ -110,3 +115,76 @@ def test_unsupported_positions():
         solve(crossridor.load_game("crosswise").new_state(seed=1))
     with pytest.raises(crossridor.CrossridorError, match="memory"):
         solve(load(3, 0).new_state(), memory_gb=0)
+
+
+# ------------------------------------------------------------ solve --verify
+
+@pytest.mark.parametrize("walls", [0, 1, 2, 3, 10])
+def test_verify_3x3_against_every_reply(walls):
+    state = load(3, walls).new_state()
+    solver = Solver(3)
+    result = solve(state, solver=solver)
+    check = verify.verify(solver, state, result)
+    assert check.ok and check.mode == "exhaustive" and check.positions > 0
+    # the check can fail: the same strategy does not win one ply sooner,
+    # and the loser has no strategy that holds a draw
+    assert not verify.exhaustive(solver, state, result.winner - 1, result.plies - 1).ok
+    assert not verify._prove_hold(solver, state, 2 - result.winner).ok
+
+
+def test_verify_a_draw_exhaustively_and_sampled():
+    state = load(5, 1).state_from_position("5x2:e1,a4:1,0:c1h,d1v,a2v,a3h,d3h,c4h,d4v:1")
+    solver = Solver(5)
+    result = solve(state, solver=solver)
+    assert result.winner is None
+    check = verify.exhaustive(solver, state, None, None)
+    assert check.ok and check.positions > 0
+    check = verify.sampled(solver, state, None, None, games=1, seed=3, max_plies=30)
+    assert check.ok and check.games == 2 * len(verify.OPPONENTS)
+
+
+def test_verify_5x5_sampled():
+    state = load(5, 1).new_state()
+    solver = Solver(5)
+    result = solve(state, solver=solver)
+    check = verify.verify(solver, state, result, games=2, seed=1)
+    assert check.ok and check.mode == "sampled" and check.games == 2 * len(verify.OPPONENTS)
+    # a claim one ply short is caught by some game
+    short = verify.sampled(solver, state, 1, result.plies - 1, games=1, seed=1)
+    assert not short.ok and "not won in" in short.failure
+
+
+# ------------------------------------------------------------ the command line
+
+def test_cli_solve_json_and_text(capsys):
+    status = main(["solve", "quoridor", "--size", "3", "--walls", "2", "--verify", "--json"])
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert status == 0 and err == ""
+    assert (data["winner"], data["plies"], data["moves"], data["to_move"]) == (2, 12, ["a2h", "b2h"], 1)
+    assert data["verify"]["ok"] and data["nodes"] > 0 and data["memory"] > 0 and data["seconds"] >= 0
+    status = main(["solve", "quoridor", "--size", "5", "--walls", "1", "--position",
+                   "5x2:e1,a4:1,0:c1h,d1v,a2v,a3h,d3h,c4h,d4v:1"])
+    out, err = capsys.readouterr()
+    assert status == 0 and "draw: neither side can force a win" in out and "drawing moves: e2" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--size", "5", "--walls", "1", "--memory", "0.0001"], "do not fit in 0.0001 GB"),
+    (["--size", "3", "--memory", "0"], "--memory must be > 0"),
+    (["--size", "5", "--players", "4"], "two-player"),
+    (["--size", "3", "-o", "max_plies=10"], "ply cap"),
+    (["--size", "3", "--games", "0"], "--games"),
+])
+def test_cli_solve_bad_input(capsys, argv, message):
+    err = one_line_error(capsys, "solve", "quoridor", *argv)
+    assert message in err
+
+
+def test_cli_solve_other_game(capsys):
+    assert "only quoridor" in one_line_error(capsys, "solve", "crosswise")
+
+
+def test_cli_solve_stops_on_ctrl_c():
+    code, seconds, out, err = interrupt(["solve", "quoridor", "--size", "7", "--walls", "3"])
+    assert code == 130 and seconds < STOP_BOUND and err == "crossridor: interrupted\n"
