@@ -14,7 +14,9 @@
 #
 # A layer's walls-left counts are capped at the free wall slots: no player can
 # place more walls than there are slots, so the capped game is the same game
-# and layers that differ only above the cap are one.
+# and layers that differ only above the cap are one. A layer and its mirror
+# image (columns a <-> last) have mirrored values: only the one with the
+# smaller wall sets is solved and stored.
 #
 # Values (int16, from the side to move's point of view): 0 a draw, d + 1 a
 # win in d plies, -(d + 1) a loss in d plies (d = 0: the game is over).
@@ -37,6 +39,8 @@ ctypedef struct QSolver:
     int n, nsq, nodes
     int sq_of[81]            # compact square (row * n + col) -> bit index
     int idx_of[81]           # bit index -> compact square
+    int mirror_sq[81]        # compact square -> its mirror image
+    int mirror_anchor[64]    # anchor -> its mirror image
     QSEntry* table
     uint64_t cap, count      # table slots (a power of two), layers stored
     uint64_t bytes, max_bytes
@@ -77,6 +81,9 @@ cdef int qs_init(QSolver* s, int n, uint64_t max_bytes, volatile int* flag) noex
     for i in range(s.nsq):
         s.sq_of[i] = (i // n) * SQ + i % n
         s.idx_of[s.sq_of[i]] = i
+        s.mirror_sq[i] = (i // n) * n + n - 1 - i % n
+    for i in range(64):
+        s.mirror_anchor[i] = (i // AS) * AS + n - 2 - i % AS if i % AS < n - 1 else i
     s.max_bytes = max_bytes
     s.cap = 1024
     s.bytes = s.cap * sizeof(QSEntry)
@@ -103,6 +110,22 @@ cdef inline bint qs_charge(QSolver* s, uint64_t more) noexcept nogil:
         return False
     s.bytes += more
     return True
+
+
+cdef inline uint64_t qs_mirror(const QSolver* s, uint64_t walls) noexcept nogil:
+    cdef uint64_t out = 0
+    while walls:
+        out |= (<uint64_t>1) << s.mirror_anchor[u64_lsb(walls)]
+        walls &= walls - 1
+    return out
+
+
+cdef inline int qs_node(const QSolver* s, int a, int b, int tm, bint mirrored) noexcept nogil:
+    """A node's index in its layer's values, or in the mirror layer's."""
+    if mirrored:
+        a = s.mirror_sq[a]
+        b = s.mirror_sq[b]
+    return (a * s.nsq + b) * 2 + tm
 
 
 cdef QSEntry* qs_find(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1) noexcept nogil:
@@ -210,11 +233,21 @@ cdef bint qs_events_push(QSEvents* q, int level, int node, int kind) noexcept no
     return True
 
 
-cdef int16_t* qs_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1) noexcept nogil:
+cdef int16_t* qs_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1, bint* mirrored) noexcept nogil:
+    """The solved values of a layer, or of its mirror image (then
+    mirrored[0] is set: read them with qs_node), solving it and the layers
+    it leads to first. NULL with s.error set when stopped or out of memory."""
+    cdef uint64_t mh = qs_mirror(s, hw), mv = qs_mirror(s, vw)
+    mirrored[0] = mh < hw or (mh == hw and mv < vw)
+    if mirrored[0]:
+        hw, vw = mh, mv
+    return qs_solve_layer(s, hw, vw, w0, w1)
+
+
+cdef int16_t* qs_solve_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1) noexcept nogil:
     """The solved values of a layer (nodes entries, index
     ((pawn 1 * nsq) + pawn 2) * 2 + side to move, compact squares), solving
-    it and the layers it leads to first. NULL with s.error set when stopped
-    or out of memory."""
+    it first."""
     cdef const QGeom* g = s.g
     w0 = qs_cap_walls(g, hw, vw, w0)
     w1 = qs_cap_walls(g, hw, vw, w1)
@@ -232,6 +265,7 @@ cdef int16_t* qs_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1) noe
     cdef int32_t* preds = NULL
     cdef unsigned char* done = <unsigned char*>calloc(nodes, sizeof(unsigned char))
     cdef int16_t* up[2][2][64]       # [mover][horizontal][anchor]: the layer a wall leads to
+    cdef bint up_mirrored[2][2][64]
     cdef QSEvents q
     memset(up, 0, sizeof(up))
     q.size = 0
@@ -313,15 +347,17 @@ cdef int16_t* qs_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1) noe
                         if uv == NULL:
                             if i == 0:
                                 uv = qs_layer(s, hw | ((<uint64_t>1) << c), vw,
-                                              w0 - 1 if tm == 0 else w0, w1 - 1 if tm == 1 else w1)
+                                              w0 - 1 if tm == 0 else w0, w1 - 1 if tm == 1 else w1,
+                                              &up_mirrored[tm][i][c])
                             else:
                                 uv = qs_layer(s, hw, vw | ((<uint64_t>1) << c),
-                                              w0 - 1 if tm == 0 else w0, w1 - 1 if tm == 1 else w1)
+                                              w0 - 1 if tm == 0 else w0, w1 - 1 if tm == 1 else w1,
+                                              &up_mirrored[tm][i][c])
                             if uv == NULL:
                                 ok = False
                                 break
                             up[tm][i][c] = uv
-                        cv = uv[(a * nsq + b) * 2 + 1 - tm]
+                        cv = uv[qs_node(s, a, b, 1 - tm, up_mirrored[tm][i][c])]
                         if cv < 0:       # the opponent loses in -cv - 1 plies
                             ok = qs_events_push(&q, -cv, node, QS_EV_WIN)
                         elif cv > 0:     # the opponent wins in cv - 1 plies
@@ -426,22 +462,21 @@ cdef class QuoridorSolver:
             raise ValueError(f"the solver is for {self.size}x{self.size} with 2 players")
         cdef QPos* p = &core.pos
         cdef int16_t* val
-        cdef int node
+        cdef bint mirrored
         if p.winner >= 0:
             return 1 if p.winner == p.to_move else -1
         self.s.error = QS_OK
         self.s.stop.flag = current_stop_flag()
         self.s.stop.stopped = 0
         with nogil:
-            val = qs_layer(&self.s, p.hw, p.vw, p.walls_left[0], p.walls_left[1])
+            val = qs_layer(&self.s, p.hw, p.vw, p.walls_left[0], p.walls_left[1], &mirrored)
         self.s.stop.flag = &_never_stop
         if val == NULL:
             if self.s.error == QS_STOPPED:
                 from crossridor.engine.stop import Interrupted
                 raise Interrupted("solve stopped")
             raise MemoryError(f"the solved positions need more than {self.s.max_bytes} bytes")
-        node = (self.s.idx_of[p.pawn[0]] * self.s.nsq + self.s.idx_of[p.pawn[1]]) * 2 + p.to_move
-        return val[node]
+        return val[qs_node(&self.s, self.s.idx_of[p.pawn[0]], self.s.idx_of[p.pawn[1]], p.to_move, mirrored)]
 
     @property
     def layers(self):
