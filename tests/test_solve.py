@@ -10,6 +10,7 @@ import random
 import pytest
 
 import crossridor
+import crossridor.games.quoridor.solve
 from crossridor.engine.cli.main import main
 from crossridor.engine.stop import Interrupted
 from crossridor.games.quoridor import verify
@@ -188,3 +189,62 @@ def test_cli_solve_other_game(capsys):
 def test_cli_solve_stops_on_ctrl_c():
     code, seconds, out, err = interrupt(["solve", "quoridor", "--size", "7", "--walls", "3"])
     assert code == 130 and seconds < STOP_BOUND and err == "crossridor: interrupted\n"
+
+
+# ------------------------------------------------------------ the solved table
+
+def test_table_written_read_and_played_from(capsys, tmp_path):
+    table = str(tmp_path / "t.npz")
+    data = run_json_solve(capsys, "--size", "5", "--walls", "1", "--write-table", table)
+    fresh = data["nodes"]
+    again = run_json_solve(capsys, "--size", "5", "--walls", "1", "--table", table)
+    assert again["nodes"] == 0 and again["layers"] == data["layers"]
+    assert (again["winner"], again["plies"], again["moves"]) == (data["winner"], data["plies"], data["moves"])
+    # best plays the table's move in a position of the table, and says so
+    status = main(["best", "quoridor", "--size", "5", "--walls", "1", "--moves", "c2 c4", "--table", table,
+                   "--json"])
+    out = json.loads(capsys.readouterr()[0])
+    state = load(5, 1).new_state("c2 c4")
+    expected = solve(state)
+    assert status == 0 and out["source"] == "table" and out["move"] in expected.moves
+    assert (out["winner"], out["plies"]) == (expected.winner, expected.plies)
+    # a position with more walls left is not in it: the search answers
+    status = main(["best", "quoridor", "--size", "5", "--walls", "2", "--table", table, "--depth", "1",
+                   "--json"])
+    out = json.loads(capsys.readouterr()[0])
+    assert status == 0 and "source" not in out and out["depth"] == 1
+    assert fresh > 0
+
+
+def test_table_resumes_a_run_that_ran_out_of_memory(capsys, tmp_path):
+    table = str(tmp_path / "t.npz")
+    status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--memory", "0.01",
+                   "--write-table", table])
+    err = capsys.readouterr()[1]
+    assert status == 2 and "do not fit" in err and "--table" in err
+    kept = crossridor.games.quoridor.solve.Solver.read(table).stats[1]
+    resumed = run_json_solve(capsys, "--size", "5", "--walls", "2", "--table", table)
+    full = solve(load(5, 2).new_state())
+    assert 0 < kept < full.layers == resumed["layers"]
+    assert resumed["nodes"] < full.nodes
+    assert (resumed["winner"], resumed["plies"]) == (full.winner, full.plies)
+
+
+def test_bad_tables(capsys, tmp_path):
+    junk = tmp_path / "junk.npz"
+    junk.write_text("not a table")
+    assert "is not a solved table" in one_line_error(capsys, "solve", "quoridor", "--size", "3",
+                                                     "--table", str(junk))
+    assert "is not a solved table" in one_line_error(capsys, "best", "quoridor", "--size", "3",
+                                                     "--table", str(tmp_path / "none.npz"))
+    assert ".npz" in one_line_error(capsys, "solve", "quoridor", "--size", "3", "--write-table", "t.txt")
+    table = str(tmp_path / "t3.npz")
+    run_json_solve(capsys, "--size", "3", "--walls", "1", "--write-table", table)
+    assert "table is for 3x3" in one_line_error(capsys, "solve", "quoridor", "--size", "5", "--table", table)
+
+
+def run_json_solve(capsys, *argv):
+    status = main(["solve", "quoridor", *argv, "--json"])
+    out, err = capsys.readouterr()
+    assert status == 0 and err == "", err
+    return json.loads(out)

@@ -233,15 +233,31 @@ cdef bint qs_events_push(QSEvents* q, int level, int node, int kind) noexcept no
     return True
 
 
+cdef inline bint qs_canonical(const QSolver* s, uint64_t* hw, uint64_t* vw) noexcept nogil:
+    """Turn walls into the stored one of the layer and its mirror image (the
+    smaller wall sets); True when that is the mirror image."""
+    cdef uint64_t mh = qs_mirror(s, hw[0]), mv = qs_mirror(s, vw[0])
+    if mh < hw[0] or (mh == hw[0] and mv < vw[0]):
+        hw[0] = mh
+        vw[0] = mv
+        return True
+    return False
+
+
 cdef int16_t* qs_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1, bint* mirrored) noexcept nogil:
     """The solved values of a layer, or of its mirror image (then
     mirrored[0] is set: read them with qs_node), solving it and the layers
     it leads to first. NULL with s.error set when stopped or out of memory."""
-    cdef uint64_t mh = qs_mirror(s, hw), mv = qs_mirror(s, vw)
-    mirrored[0] = mh < hw or (mh == hw and mv < vw)
-    if mirrored[0]:
-        hw, vw = mh, mv
+    mirrored[0] = qs_canonical(s, &hw, &vw)
     return qs_solve_layer(s, hw, vw, w0, w1)
+
+
+cdef QSEntry* qs_lookup(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1, bint* mirrored) noexcept nogil:
+    """The stored layer of a position's walls (canonical and capped), or
+    NULL when it is not solved."""
+    mirrored[0] = qs_canonical(s, &hw, &vw)
+    cdef QSEntry* e = qs_find(s, hw, vw, qs_cap_walls(s.g, hw, vw, w0), qs_cap_walls(s.g, hw, vw, w1))
+    return e if e.val != NULL else NULL
 
 
 cdef int16_t* qs_solve_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1) noexcept nogil:
@@ -477,6 +493,69 @@ cdef class QuoridorSolver:
                 raise Interrupted("solve stopped")
             raise MemoryError(f"the solved positions need more than {self.s.max_bytes} bytes")
         return val[qs_node(&self.s, self.s.idx_of[p.pawn[0]], self.s.idx_of[p.pawn[1]], p.to_move, mirrored)]
+
+    def knows(self, QuoridorCore core):
+        """Is the position's layer solved (in the table)? Its value and those
+        of every move from it are then read, not solved: a layer is stored
+        only after every layer it leads to."""
+        cdef bint mirrored
+        cdef QPos* p = &core.pos
+        if core.players != 2 or core.size != self.size:
+            return False
+        return qs_lookup(&self.s, p.hw, p.vw, p.walls_left[0], p.walls_left[1], &mirrored) != NULL
+
+    def export(self):
+        """The table as (keys, values): keys 4 int64 per layer (horizontal
+        walls, vertical walls, walls left 1, walls left 2), values the
+        layer's nodes as int16, layers in the same order (native byte order)."""
+        cdef uint64_t i, k = 0
+        cdef int nodes = self.s.nodes
+        keys = bytearray(self.s.count * 4 * sizeof(int64_t))
+        values = bytearray(self.s.count * nodes * sizeof(int16_t))
+        cdef unsigned char[:] kv = keys
+        cdef unsigned char[:] vv = values
+        cdef int64_t key[4]
+        for i in range(self.s.cap):
+            if self.s.table[i].val == NULL:
+                continue
+            key[0] = <int64_t>self.s.table[i].hw
+            key[1] = <int64_t>self.s.table[i].vw
+            key[2] = self.s.table[i].w0
+            key[3] = self.s.table[i].w1
+            memcpy(&kv[k * 4 * sizeof(int64_t)], key, 4 * sizeof(int64_t))
+            memcpy(&vv[k * nodes * sizeof(int16_t)], self.s.table[i].val, nodes * sizeof(int16_t))
+            k += 1
+        return bytes(keys), bytes(values)
+
+    def load(self, const unsigned char[:] keys, const unsigned char[:] values):
+        """Add the layers of an exported table (ValueError when the data do
+        not describe layers of this board; MemoryError past max_bytes)."""
+        cdef int nodes = self.s.nodes
+        cdef uint64_t n = keys.shape[0] // (4 * sizeof(int64_t)), i
+        cdef int64_t key[4]
+        cdef int16_t* val
+        cdef bint mirrored
+        if keys.shape[0] != n * 4 * sizeof(int64_t) or values.shape[0] != n * nodes * sizeof(int16_t):
+            raise ValueError(f"a table of {n} layers needs {n * nodes * 2} bytes of values for size {self.size}")
+        for i in range(n):
+            memcpy(key, &keys[i * 4 * sizeof(int64_t)], 4 * sizeof(int64_t))
+            if ((<uint64_t>key[0]) & ~self.s.g.anchors) or ((<uint64_t>key[1]) & ~self.s.g.anchors) \
+                    or not 0 <= key[2] <= 1000 or not 0 <= key[3] <= 1000:
+                raise ValueError(f"layer {i} is not a wall configuration of size {self.size}")
+            if qs_lookup(&self.s, key[0], key[1], key[2], key[3], &mirrored) != NULL:
+                continue
+            if mirrored or qs_cap_walls(self.s.g, key[0], key[1], key[2]) != key[2] \
+                    or qs_cap_walls(self.s.g, key[0], key[1], key[3]) != key[3]:
+                raise ValueError(f"layer {i} is not in the solver's canonical form")
+            if not qs_charge(&self.s, nodes * sizeof(int16_t)):
+                raise MemoryError(f"the table needs more than {self.s.max_bytes} bytes")
+            val = <int16_t*>malloc(nodes * sizeof(int16_t))
+            if val == NULL:
+                raise MemoryError("cannot allocate a layer")
+            memcpy(val, &values[i * nodes * sizeof(int16_t)], nodes * sizeof(int16_t))
+            if not qs_store(&self.s, key[0], key[1], key[2], key[3], val):
+                free(val)
+                raise MemoryError(f"the table needs more than {self.s.max_bytes} bytes")
 
     @property
     def layers(self):

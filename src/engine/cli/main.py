@@ -168,6 +168,8 @@ def cmd_best(args) -> int:
     state = state_from_args(load_game_from_args(args), args)
     if state.is_terminal():
         raise UsageError("the game is over: there is no move to search")
+    if args.table and cli_solve.best_from_table(state, args):
+        return 0
     options = dict(parse_option(o) for o in args.engine_option)
     if "threads" in options:
         raise UsageError("give the threads as --threads N, not -e threads=N")
@@ -289,6 +291,8 @@ def build_parser() -> ArgumentParser:
     p.add_argument("-e", "--engine-option", action="append", default=[], metavar="KEY=VALUE",
                    help="algorithm option, e.g. -e hash=64 or -e rollout=random (repeatable)")
     p.add_argument("--verbose", action="store_true", help="one line per finished depth")
+    p.add_argument("--table", metavar="FILE.npz",
+                   help="a solved Quoridor table (solve --write-table): its perfect move when the position is in it")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_best)
 

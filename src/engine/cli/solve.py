@@ -1,20 +1,54 @@
 """`crossridor solve`: the exact value of a small Quoridor position
-(games/quoridor/solve.py), optionally checked (games/quoridor/verify.py).
-This module parses and prints."""
+(games/quoridor/solve.py), optionally checked (games/quoridor/verify.py),
+and `best --table`: a move read from a solved table. This module parses
+and prints."""
 
 from __future__ import annotations
 
+import sys
+
 from crossridor.engine.cli.common import (UsageError, add_game_arguments, load_game_from_args, print_json,
                                           run_stoppable, state_from_args)
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.stop import Interrupted
 
 
-def solve_and_verify(state, memory_gb, verify, games, seed):
+def solve_and_verify(state, args):
     from crossridor.games.quoridor.solve import Solver, check_solvable, solve
     from crossridor.games.quoridor.verify import verify as check
     check_solvable(state)
-    solver = Solver(state.game.size, memory_gb)
+    solver = Solver.read(args.table, args.memory) if args.table else Solver(state.game.size, args.memory)
+    try:
+        result = solve(state, solver=solver)
+    except (Interrupted, CrossridorError):
+        if args.write_table:      # what is solved is kept: --table FILE goes on from it
+            solver.write(args.write_table)
+            sys.stderr.write(f"crossridor: the layers solved so far are in {args.write_table} "
+                             f"(--table {args.write_table} resumes)\n")
+        raise
+    if args.write_table:
+        solver.write(args.write_table)
+    return result, (check(solver, state, result, args.games, args.seed or 0) if args.verify else None)
+
+
+def best_from_table(state, args) -> bool:
+    """`best --table FILE`: print the table's move and True when the
+    position is in the table; False (the search goes on) when it is not."""
+    from crossridor.games.quoridor.solve import Solver, check_solvable, solve
+    check_solvable(state)
+    solver = Solver.read(args.table)
+    if solver.size != state.game.size or not solver.knows(state):
+        return False
     result = solve(state, solver=solver)
-    return result, (check(solver, state, result, games, seed) if verify else None)
+    move = str(solver.best_move(state))
+    if args.json:
+        print_json({"move": move, "pv": [move], "source": "table", "winner": result.winner,
+                    "plies": result.plies, "moves": result.moves})
+    else:
+        outcome = "a draw" if result.winner is None else f"player {result.winner} wins in {result.plies} plies"
+        print(f"bestmove {move}")
+        print(f"source table: {outcome} with perfect play")
+    return True
 
 
 def cmd_solve(args) -> int:
@@ -24,9 +58,10 @@ def cmd_solve(args) -> int:
         raise UsageError(f"--games must be >= 1, got {args.games}")
     if args.game.lower() != "quoridor":
         raise UsageError(f"solve: only quoridor can be solved, not {args.game!r}")
+    if args.write_table and not args.write_table.endswith(".npz"):
+        raise UsageError(f"--write-table must name a .npz file, got {args.write_table!r}")
     state = state_from_args(load_game_from_args(args), args)
-    (result, check), _ = run_stoppable(solve_and_verify, state, args.memory, args.verify, args.games,
-                                       args.seed or 0)
+    (result, check), _ = run_stoppable(solve_and_verify, state, args)
     if args.json:
         out = result.to_json()
         if check is not None:
@@ -72,5 +107,8 @@ def add_parsers(sub) -> None:
                         "alpha-beta, MCTS and random players from seeded games (larger boards)")
     p.add_argument("--games", type=int, default=20, metavar="K",
                    help="with --verify on a larger board: games per opponent (default 20)")
+    p.add_argument("--write-table", metavar="FILE.npz",
+                   help="write the solved positions (also when stopped or out of memory: --table resumes)")
+    p.add_argument("--table", metavar="FILE.npz", help="start from the positions of a written table")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_solve)

@@ -17,11 +17,14 @@ from __future__ import annotations
 import time
 from dataclasses import asdict, dataclass, field
 
+import numpy as np
+
 from crossridor.engine import stop as _stop
 from crossridor.engine._core import QuoridorSolver
 from crossridor.engine.errors import CrossridorError, UnsupportedGameError
 
 GB = 1 << 30
+TABLE_FORMAT = 1         # the version of the table files (Solver.write)
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,44 @@ class Solver:
         top = max(values, key=lambda mv: _rank(mv[1]))
         return [m for m, v in values if v == top[1]]
 
+    def best_move(self, state):
+        """One move of best play, the first in notation order (so that
+        play from the table is reproducible)."""
+        return min(self.best_moves(state), key=str)
+
+    def knows(self, state) -> bool:
+        """Is the position (and so every move from it) already solved?"""
+        return self._core.knows(state.core)
+
+    def write(self, path) -> None:
+        """Write the solved table (a numpy .npz file: format, size, keys,
+        values), to be read back with Solver.read."""
+        keys, values = self._core.export()
+        np.savez(path, format=TABLE_FORMAT, size=self._core.size,
+                 keys=np.frombuffer(keys, dtype=np.int64).astype("<i8").reshape(-1, 4),
+                 values=np.frombuffer(values, dtype=np.int16).astype("<i2"))
+
+    @classmethod
+    def read(cls, path, memory_gb: float | None = None) -> "Solver":
+        """A solver holding the table written to path (CrossridorError when
+        the file is not one)."""
+        try:
+            with np.load(path) as data:
+                if int(data["format"]) != TABLE_FORMAT:
+                    raise ValueError(f"format {int(data['format'])}, not {TABLE_FORMAT}")
+                solver = cls(int(data["size"]), memory_gb)
+                solver._core.load(np.ascontiguousarray(data["keys"], dtype=np.int64).tobytes(),
+                                  np.ascontiguousarray(data["values"], dtype=np.int16).tobytes())
+        except MemoryError:
+            raise CrossridorError(f"the table {path} does not fit in {memory_gb} GB (--memory)") from None
+        except (OSError, KeyError, ValueError, TypeError) as exc:
+            raise CrossridorError(f"{path} is not a solved table: {exc}") from None
+        return solver
+
+    @property
+    def size(self) -> int:
+        return self._core.size
+
     @property
     def stats(self) -> tuple[int, int, int]:
         return self._core.positions, self._core.layers, self._core.bytes
@@ -126,6 +167,9 @@ def solve(state, memory_gb: float | None = None, stop: _stop.Stop | None = None,
     check_solvable(state)
     if solver is None:
         solver = Solver(state.game.size, memory_gb)
+    elif solver.size != state.game.size:
+        raise CrossridorError(f"solve: the table is for {solver.size}x{solver.size}, "
+                              f"the position is {state.game.size}x{state.game.size}")
     start = time.perf_counter()
     with _stop.scope(stop):
         root = solver.value(state.core)

@@ -60,12 +60,6 @@ def verify(solver, state, result, games: int = 20, seed: int = 0,
     return out
 
 
-def strategy_move(solver, state):
-    """The strategy's move: the first of the best moves (fastest win, else a
-    draw) in notation order, so that a check is reproducible."""
-    return min(solver.best_moves(state), key=str)
-
-
 def exhaustive(solver, state, winner: int | None, plies: int | None) -> Verification:
     """Every reply of the other side; winner is a seat from 0 or None."""
     if winner is not None:
@@ -91,7 +85,7 @@ def _prove_win(solver, state, winner: int, plies: int) -> Verification:
             return False
         if proven.get(core.hash, budget + 1) <= budget:
             return True
-        moves = [strategy_move(solver, st)] if core.to_move == winner else st.legal_moves()
+        moves = [solver.best_move(st)] if core.to_move == winner else st.legal_moves()
         for move in moves:
             line.append(str(move))
             st.play(move)
@@ -122,7 +116,7 @@ def _prove_hold(solver, state, side: int) -> Verification:
         if core.hash in seen or _stop.stopped():
             continue
         seen.add(core.hash)
-        moves = [strategy_move(solver, st)] if core.to_move == side else st.legal_moves()
+        moves = [solver.best_move(st)] if core.to_move == side else st.legal_moves()
         for move in moves:
             child = st.clone()
             child.play(move)
@@ -162,7 +156,7 @@ def _play(solver, state, side, must_win, budget, algorithm, limits, seed) -> str
         if core.winner >= 0 or _stop.stopped():
             break
         if core.to_move == side:
-            move = strategy_move(solver, st)
+            move = solver.best_move(st)
         elif first_reply:
             move = rng.choice(st.legal_moves())
             first_reply = False
