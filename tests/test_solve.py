@@ -11,6 +11,7 @@ import pytest
 
 import crossridor
 import crossridor.games.quoridor.solve
+from crossridor.engine._core import WIN_SCORE
 from crossridor.engine.cli.main import main
 from crossridor.engine.stop import Interrupted
 from crossridor.games.quoridor import verify
@@ -207,7 +208,13 @@ def test_table_written_read_and_played_from(capsys, tmp_path):
     state = load(5, 1).new_state("c2 c4")
     expected = solve(state)
     assert status == 0 and out["source"] == "table" and out["move"] in expected.moves
-    assert (out["winner"], out["plies"]) == (expected.winner, expected.plies)
+    assert (out["winner"], out["plies"], out["depth"]) == (expected.winner, expected.plies, expected.plies)
+    assert out["score"] == -(WIN_SCORE - expected.plies)       # player 1 to move loses
+    # the same from a match engine spec's option, in text
+    spec = crossridor.search(state, "alphabeta", crossridor.Limits(depth=1), table=table)
+    assert spec.extra["source"] == "table" and str(spec.move) == out["move"]
+    assert main(["best", "quoridor", "--size", "5", "--walls", "1", "--moves", "c2 c4", "--table", table]) == 0
+    assert f"bestmove {out['move']}" in capsys.readouterr()[0]
     # a position with more walls left is not in it: the search answers
     status = main(["best", "quoridor", "--size", "5", "--walls", "2", "--table", table, "--depth", "1",
                    "--json"])

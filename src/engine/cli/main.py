@@ -168,8 +168,6 @@ def cmd_best(args) -> int:
     state = state_from_args(load_game_from_args(args), args)
     if state.is_terminal():
         raise UsageError("the game is over: there is no move to search")
-    if args.table and cli_solve.best_from_table(state, args):
-        return 0
     options = dict(parse_option(o) for o in args.engine_option)
     if "threads" in options:
         raise UsageError("give the threads as --threads N, not -e threads=N")
@@ -177,6 +175,8 @@ def cmd_best(args) -> int:
         raise UsageError(f"--threads must be 1..{MAX_THREADS}, got {args.threads}")
     if args.threads != 1:
         options["threads"] = args.threads
+    if args.table:
+        options["table"] = args.table
     if args.verbose:
         def report(info):
             pv = " ".join(str(m) for m in info.pv)
@@ -197,6 +197,8 @@ def cmd_best(args) -> int:
         print(f"score {format_score(result.score)}  depth {result.depth}  nodes {result.nodes}  "
               f"nps {result.nps:.0f}  time {result.seconds:.3f}s")
         print(f"pv {pv}")
+        if "source" in result.extra:
+            print(f"source {result.extra['source']}: perfect play (winner {result.extra['winner'] or 'none'})")
         if interrupted:
             print("interrupted: the best move found before the stop")
     return 130 if interrupted else 0
@@ -292,7 +294,8 @@ def build_parser() -> ArgumentParser:
                    help="algorithm option, e.g. -e hash=64 or -e rollout=random (repeatable)")
     p.add_argument("--verbose", action="store_true", help="one line per finished depth")
     p.add_argument("--table", metavar="FILE.npz",
-                   help="a solved Quoridor table (solve --write-table): its perfect move when the position is in it")
+                   help="a solved Quoridor table (solve --write-table): its perfect move when the position is in it "
+                        "(the option table=FILE of alphabeta, mcts and greedy, also in match engine specs)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_best)
 

@@ -1,7 +1,7 @@
 """`crossridor solve`: the exact value of a small Quoridor position
 (games/quoridor/solve.py), optionally checked (games/quoridor/verify.py),
-and `best --table`: a move read from a solved table. This module parses
-and prints."""
+optionally written as a table (`best --table` plays from it). This module
+parses and prints."""
 
 from __future__ import annotations
 
@@ -30,25 +30,6 @@ def solve_and_verify(state, args):
         solver.write(args.write_table)
     return result, (check(solver, state, result, args.games, args.seed or 0) if args.verify else None)
 
-
-def best_from_table(state, args) -> bool:
-    """`best --table FILE`: print the table's move and True when the
-    position is in the table; False (the search goes on) when it is not."""
-    from crossridor.games.quoridor.solve import Solver, check_solvable, solve
-    check_solvable(state)
-    solver = Solver.read(args.table)
-    if solver.size != state.game.size or not solver.knows(state):
-        return False
-    result = solve(state, solver=solver)
-    move = str(solver.best_move(state))
-    if args.json:
-        print_json({"move": move, "pv": [move], "source": "table", "winner": result.winner,
-                    "plies": result.plies, "moves": result.moves})
-    else:
-        outcome = "a draw" if result.winner is None else f"player {result.winner} wins in {result.plies} plies"
-        print(f"bestmove {move}")
-        print(f"source table: {outcome} with perfect play")
-    return True
 
 
 def cmd_solve(args) -> int:

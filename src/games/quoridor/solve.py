@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
 from crossridor.engine import stop as _stop
-from crossridor.engine._core import QuoridorSolver
+from crossridor.engine._core import WIN_SCORE, QuoridorSolver
 from crossridor.engine.errors import CrossridorError, UnsupportedGameError
+from crossridor.engine.protocol import SearchResult
 
 GB = 1 << 30
 TABLE_FORMAT = 1         # the version of the table files (Solver.write)
@@ -192,3 +194,27 @@ def solve(state, memory_gb: float | None = None, stop: _stop.Stop | None = None,
         winner=winner, plies=plies, moves=[str(m) for m, _ in chosen],
         move_plies={str(m): decode(v)[1] for m, v in chosen if v != 0},
         nodes=nodes, layers=layers, seconds=round(seconds, 6), memory=memory)
+
+
+@lru_cache(maxsize=4)
+def _table(path: str) -> Solver:
+    return Solver.read(path)
+
+
+def table_search(state, path: str) -> SearchResult | None:
+    """The search option `table=FILE` (best --table, match engine specs): the
+    table's perfect move when the position is in it, with extra
+    source=table, winner (seat from 1) and plies; None when it is not (the
+    search then runs). The score is the alpha-beta's: WIN_SCORE - plies for
+    a win, its negation for a loss, 0 for a draw."""
+    check_solvable(state)
+    solver = _table(str(path))
+    if solver.size != state.game.size or not solver.knows(state):
+        return None
+    start = time.perf_counter()
+    outcome, plies = decode(solver.value(state.core))
+    move = solver.best_move(state)
+    winner = None if outcome == 0 else (state.core.to_move if outcome > 0 else 1 - state.core.to_move) + 1
+    return SearchResult(move=move, score=outcome * (WIN_SCORE - plies) if outcome else 0,
+                        depth=plies or 0, nodes=0, seconds=time.perf_counter() - start, nps=0.0,
+                        pv=(move,), extra={"source": "table", "winner": winner, "plies": plies})
