@@ -255,3 +255,21 @@ def run_json_solve(capsys, *argv):
     out, err = capsys.readouterr()
     assert status == 0 and err == "", err
     return json.loads(out)
+
+
+def test_a_table_is_checked_when_read(tmp_path):
+    import numpy as np
+    solver = Solver(3)
+    solve(load(3, 1).new_state(), solver=solver)
+    good = tmp_path / "good.npz"
+    solver.write(good)
+    data = dict(np.load(good))
+    assert Solver.read(good).stats[1] == solver.stats[1]
+    for name, change in (("off the board", lambda d: d["keys"].__setitem__((0, 0), 1 << 40)),
+                         ("short values", lambda d: d.__setitem__("values", d["values"][:-1])),
+                         ("format", lambda d: d.__setitem__("format", np.array(9)))):
+        bad = {k: v.copy() for k, v in data.items()}
+        change(bad)
+        np.savez(tmp_path / "bad.npz", **bad)
+        with pytest.raises(crossridor.CrossridorError, match="is not a solved table"):
+            Solver.read(tmp_path / "bad.npz")

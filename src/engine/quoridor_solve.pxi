@@ -447,6 +447,7 @@ cdef int16_t* qs_solve_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w
         ok = False
     if not ok:
         free(val)
+        s.bytes -= nodes * sizeof(int16_t)
         return NULL
     return val
 
