@@ -6,6 +6,7 @@ of a solution (solve --verify) and the command line."""
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -85,12 +86,26 @@ def test_5x5_positions_with_draws_agree():
     assert result.winner is None and result.plies is None and result.moves
 
 
-def test_5x5_small_wall_counts():
-    # second player wins from the start (figures of docs/solving.md)
-    for walls, plies in ((0, 8), (1, 12), (2, 18)):
-        result = solve(load(5, walls).new_state())
-        assert (result.winner, result.plies) == (2, plies)
-        assert result.nodes > 0 and result.memory > 0
+def docs_rows():
+    """(size, walls) -> (winner, plies, moves column) of the table in docs/solving.md."""
+    page = Path(__file__).resolve().parents[1] / "docs" / "solving.md"
+    rows = {}
+    for line in page.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 9 and cells[0][:1].isdigit():
+            rows[int(cells[0][0]), int(cells[1])] = (cells[2], int(cells[3]), cells[4])
+    return rows
+
+
+@pytest.mark.parametrize("size, walls", [(3, w) for w in range(11)] + [(5, 0), (5, 1), (5, 2), (7, 0), (7, 1)])
+def test_the_docs_table(size, walls):
+    """The table of docs/solving.md, for the entries that take seconds."""
+    result = solve(load(size, walls).new_state())
+    winner, plies, moves = docs_rows()[size, walls]
+    assert winner == f"player {result.winner}" and plies == result.plies
+    assert moves == (" ".join(result.moves) if result.winner == result.to_move
+                     else f"none (slowest losses: {' '.join(result.moves)})")
+    assert result.nodes > 0 and result.memory > 0
 
 
 def test_a_finished_game():
@@ -121,7 +136,7 @@ def test_unsupported_positions():
 
 # ------------------------------------------------------------ solve --verify
 
-@pytest.mark.parametrize("walls", [0, 1, 2, 3, 10])
+@pytest.mark.parametrize("walls", range(11))
 def test_verify_3x3_against_every_reply(walls):
     state = load(3, walls).new_state()
     solver = Solver(3)
