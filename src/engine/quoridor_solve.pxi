@@ -14,9 +14,11 @@
 #
 # A layer's walls-left counts are capped at the free wall slots: no player can
 # place more walls than there are slots, so the capped game is the same game
-# and layers that differ only above the cap are one. A layer and its mirror
-# image (columns a <-> last) have mirrored values: only the one with the
-# smaller wall sets is solved and stored.
+# and layers that differ only above the cap are one. The board has two
+# symmetries: the mirror image (columns a <-> last), and the half turn with
+# the players' roles swapped (pawns, walls left and the side to move); so a
+# layer has four images with the same values, read through the transformed
+# nodes, and only the smallest of the four is solved and stored.
 #
 # Values (int16, from the side to move's point of view): 0 a draw, d + 1 a
 # win in d plies, -(d + 1) a loss in d plies (d = 0: the game is over).
@@ -39,8 +41,8 @@ ctypedef struct QSolver:
     int n, nsq, nodes
     int sq_of[81]            # compact square (row * n + col) -> bit index
     int idx_of[81]           # bit index -> compact square
-    int mirror_sq[81]        # compact square -> its mirror image
-    int mirror_anchor[64]    # anchor -> its mirror image
+    int xf_sq[4][81]         # compact square -> its image: identity, mirror, half turn, row flip
+    int xf_anchor[4][64]     # anchor -> its image (the same four)
     QSEntry* table
     uint64_t cap, count      # table slots (a power of two), layers stored
     uint64_t bytes, max_bytes
@@ -70,7 +72,7 @@ cdef inline int qs_cap_walls(const QGeom* g, uint64_t hw, uint64_t vw, int w) no
 
 
 cdef int qs_init(QSolver* s, int n, uint64_t max_bytes, volatile int* flag) noexcept nogil:
-    cdef int i
+    cdef int i, r, c
     memset(s, 0, sizeof(QSolver))
     s.g = q_geom(n, 2)
     s.n = n
@@ -81,9 +83,20 @@ cdef int qs_init(QSolver* s, int n, uint64_t max_bytes, volatile int* flag) noex
     for i in range(s.nsq):
         s.sq_of[i] = (i // n) * SQ + i % n
         s.idx_of[s.sq_of[i]] = i
-        s.mirror_sq[i] = (i // n) * n + n - 1 - i % n
+        s.xf_sq[0][i] = i
+        s.xf_sq[1][i] = (i // n) * n + n - 1 - i % n
+        s.xf_sq[2][i] = s.nsq - 1 - i
+        s.xf_sq[3][i] = (n - 1 - i // n) * n + i % n
     for i in range(64):
-        s.mirror_anchor[i] = (i // AS) * AS + n - 2 - i % AS if i % AS < n - 1 else i
+        r = i // AS
+        c = i % AS
+        if r < n - 1 and c < n - 1:
+            s.xf_anchor[0][i] = i
+            s.xf_anchor[1][i] = r * AS + n - 2 - c
+            s.xf_anchor[2][i] = (n - 2 - r) * AS + n - 2 - c
+            s.xf_anchor[3][i] = (n - 2 - r) * AS + c
+        else:
+            s.xf_anchor[0][i] = s.xf_anchor[1][i] = s.xf_anchor[2][i] = s.xf_anchor[3][i] = i
     s.max_bytes = max_bytes
     s.cap = 1024
     s.bytes = s.cap * sizeof(QSEntry)
@@ -112,20 +125,20 @@ cdef inline bint qs_charge(QSolver* s, uint64_t more) noexcept nogil:
     return True
 
 
-cdef inline uint64_t qs_mirror(const QSolver* s, uint64_t walls) noexcept nogil:
+cdef inline uint64_t qs_transform(const QSolver* s, int xf, uint64_t walls) noexcept nogil:
     cdef uint64_t out = 0
     while walls:
-        out |= (<uint64_t>1) << s.mirror_anchor[u64_lsb(walls)]
+        out |= (<uint64_t>1) << s.xf_anchor[xf][u64_lsb(walls)]
         walls &= walls - 1
     return out
 
 
-cdef inline int qs_node(const QSolver* s, int a, int b, int tm, bint mirrored) noexcept nogil:
-    """A node's index in its layer's values, or in the mirror layer's."""
-    if mirrored:
-        a = s.mirror_sq[a]
-        b = s.mirror_sq[b]
-    return (a * s.nsq + b) * 2 + tm
+cdef inline int qs_node(const QSolver* s, int a, int b, int tm, int xf) noexcept nogil:
+    """A node's index in the values of its layer's image xf (qs_canonical):
+    images 2 and 3 swap the players."""
+    if xf >= 2:
+        return (s.xf_sq[xf][b] * s.nsq + s.xf_sq[xf][a]) * 2 + 1 - tm
+    return (s.xf_sq[xf][a] * s.nsq + s.xf_sq[xf][b]) * 2 + tm
 
 
 cdef QSEntry* qs_find(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1) noexcept nogil:
@@ -233,30 +246,43 @@ cdef bint qs_events_push(QSEvents* q, int level, int node, int kind) noexcept no
     return True
 
 
-cdef inline bint qs_canonical(const QSolver* s, uint64_t* hw, uint64_t* vw) noexcept nogil:
-    """Turn walls into the stored one of the layer and its mirror image (the
-    smaller wall sets); True when that is the mirror image."""
-    cdef uint64_t mh = qs_mirror(s, hw[0]), mv = qs_mirror(s, vw[0])
-    if mh < hw[0] or (mh == hw[0] and mv < vw[0]):
-        hw[0] = mh
-        vw[0] = mv
-        return True
-    return False
+cdef inline int qs_canonical(const QSolver* s, uint64_t* hw, uint64_t* vw, int* w0, int* w1) noexcept nogil:
+    """Turn a layer (walls left already capped) into the stored one of its
+    four images, the smallest (horizontal walls, vertical walls, walls
+    left 1, walls left 2); return which image it is (0: itself)."""
+    cdef uint64_t bh = hw[0], bv = vw[0], th, tv
+    cdef int b0 = w0[0], b1 = w1[0], t0, t1, xf, best = 0
+    for xf in range(1, 4):
+        th = qs_transform(s, xf, hw[0])
+        tv = qs_transform(s, xf, vw[0])
+        t0 = w1[0] if xf >= 2 else w0[0]
+        t1 = w0[0] if xf >= 2 else w1[0]
+        if th < bh or (th == bh and (tv < bv or (tv == bv and (t0 < b0 or (t0 == b0 and t1 < b1))))):
+            bh, bv, b0, b1, best = th, tv, t0, t1, xf
+    hw[0] = bh
+    vw[0] = bv
+    w0[0] = b0
+    w1[0] = b1
+    return best
 
 
-cdef int16_t* qs_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1, bint* mirrored) noexcept nogil:
-    """The solved values of a layer, or of its mirror image (then
-    mirrored[0] is set: read them with qs_node), solving it and the layers
-    it leads to first. NULL with s.error set when stopped or out of memory."""
-    mirrored[0] = qs_canonical(s, &hw, &vw)
+cdef int16_t* qs_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1, int* xf) noexcept nogil:
+    """The solved values of a layer's stored image (xf[0]: which image,
+    read them with qs_node), solving it and the layers it leads to first.
+    NULL with s.error set when stopped or out of memory."""
+    w0 = qs_cap_walls(s.g, hw, vw, w0)
+    w1 = qs_cap_walls(s.g, hw, vw, w1)
+    xf[0] = qs_canonical(s, &hw, &vw, &w0, &w1)
     return qs_solve_layer(s, hw, vw, w0, w1)
 
 
-cdef QSEntry* qs_lookup(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1, bint* mirrored) noexcept nogil:
-    """The stored layer of a position's walls (canonical and capped), or
-    NULL when it is not solved."""
-    mirrored[0] = qs_canonical(s, &hw, &vw)
-    cdef QSEntry* e = qs_find(s, hw, vw, qs_cap_walls(s.g, hw, vw, w0), qs_cap_walls(s.g, hw, vw, w1))
+cdef QSEntry* qs_lookup(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1, int* xf) noexcept nogil:
+    """The stored image of a layer (xf[0]: which image), or NULL when it
+    is not solved."""
+    w0 = qs_cap_walls(s.g, hw, vw, w0)
+    w1 = qs_cap_walls(s.g, hw, vw, w1)
+    xf[0] = qs_canonical(s, &hw, &vw, &w0, &w1)
+    cdef QSEntry* e = qs_find(s, hw, vw, w0, w1)
     return e if e.val != NULL else NULL
 
 
@@ -281,7 +307,7 @@ cdef int16_t* qs_solve_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w
     cdef int32_t* preds = NULL
     cdef unsigned char* done = <unsigned char*>calloc(nodes, sizeof(unsigned char))
     cdef int16_t* up[2][2][64]       # [mover][horizontal][anchor]: the layer a wall leads to
-    cdef bint up_mirrored[2][2][64]
+    cdef int up_xf[2][2][64]
     cdef QSEvents q
     memset(up, 0, sizeof(up))
     q.size = 0
@@ -364,16 +390,16 @@ cdef int16_t* qs_solve_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w
                             if i == 0:
                                 uv = qs_layer(s, hw | ((<uint64_t>1) << c), vw,
                                               w0 - 1 if tm == 0 else w0, w1 - 1 if tm == 1 else w1,
-                                              &up_mirrored[tm][i][c])
+                                              &up_xf[tm][i][c])
                             else:
                                 uv = qs_layer(s, hw, vw | ((<uint64_t>1) << c),
                                               w0 - 1 if tm == 0 else w0, w1 - 1 if tm == 1 else w1,
-                                              &up_mirrored[tm][i][c])
+                                              &up_xf[tm][i][c])
                             if uv == NULL:
                                 ok = False
                                 break
                             up[tm][i][c] = uv
-                        cv = uv[qs_node(s, a, b, 1 - tm, up_mirrored[tm][i][c])]
+                        cv = uv[qs_node(s, a, b, 1 - tm, up_xf[tm][i][c])]
                         if cv < 0:       # the opponent loses in -cv - 1 plies
                             ok = qs_events_push(&q, -cv, node, QS_EV_WIN)
                         elif cv > 0:     # the opponent wins in cv - 1 plies
@@ -479,31 +505,31 @@ cdef class QuoridorSolver:
             raise ValueError(f"the solver is for {self.size}x{self.size} with 2 players")
         cdef QPos* p = &core.pos
         cdef int16_t* val
-        cdef bint mirrored
+        cdef int xf
         if p.winner >= 0:
             return 1 if p.winner == p.to_move else -1
         self.s.error = QS_OK
         self.s.stop.flag = current_stop_flag()
         self.s.stop.stopped = 0
         with nogil:
-            val = qs_layer(&self.s, p.hw, p.vw, p.walls_left[0], p.walls_left[1], &mirrored)
+            val = qs_layer(&self.s, p.hw, p.vw, p.walls_left[0], p.walls_left[1], &xf)
         self.s.stop.flag = &_never_stop
         if val == NULL:
             if self.s.error == QS_STOPPED:
                 from crossridor.engine.stop import Interrupted
                 raise Interrupted("solve stopped")
             raise MemoryError(f"the solved positions need more than {self.s.max_bytes} bytes")
-        return val[qs_node(&self.s, self.s.idx_of[p.pawn[0]], self.s.idx_of[p.pawn[1]], p.to_move, mirrored)]
+        return val[qs_node(&self.s, self.s.idx_of[p.pawn[0]], self.s.idx_of[p.pawn[1]], p.to_move, xf)]
 
     def knows(self, QuoridorCore core):
         """Is the position's layer solved (in the table)? Its value and those
         of every move from it are then read, not solved: a layer is stored
         only after every layer it leads to."""
-        cdef bint mirrored
+        cdef int xf
         cdef QPos* p = &core.pos
         if core.players != 2 or core.size != self.size:
             return False
-        return qs_lookup(&self.s, p.hw, p.vw, p.walls_left[0], p.walls_left[1], &mirrored) != NULL
+        return qs_lookup(&self.s, p.hw, p.vw, p.walls_left[0], p.walls_left[1], &xf) != NULL
 
     def export(self):
         """The table as (keys, values): keys 4 int64 per layer (horizontal
@@ -535,7 +561,7 @@ cdef class QuoridorSolver:
         cdef uint64_t n = keys.shape[0] // (4 * sizeof(int64_t)), i
         cdef int64_t key[4]
         cdef int16_t* val
-        cdef bint mirrored
+        cdef int xf
         if keys.shape[0] != n * 4 * sizeof(int64_t) or values.shape[0] != n * nodes * sizeof(int16_t):
             raise ValueError(f"a table of {n} layers needs {n * nodes * 2} bytes of values for size {self.size}")
         for i in range(n):
@@ -543,9 +569,9 @@ cdef class QuoridorSolver:
             if ((<uint64_t>key[0]) & ~self.s.g.anchors) or ((<uint64_t>key[1]) & ~self.s.g.anchors) \
                     or not 0 <= key[2] <= 1000 or not 0 <= key[3] <= 1000:
                 raise ValueError(f"layer {i} is not a wall configuration of size {self.size}")
-            if qs_lookup(&self.s, key[0], key[1], key[2], key[3], &mirrored) != NULL:
+            if qs_lookup(&self.s, key[0], key[1], key[2], key[3], &xf) != NULL:
                 continue
-            if mirrored or qs_cap_walls(self.s.g, key[0], key[1], key[2]) != key[2] \
+            if xf != 0 or qs_cap_walls(self.s.g, key[0], key[1], key[2]) != key[2] \
                     or qs_cap_walls(self.s.g, key[0], key[1], key[3]) != key[3]:
                 raise ValueError(f"layer {i} is not in the solver's canonical form")
             if not qs_charge(&self.s, nodes * sizeof(int16_t)):
