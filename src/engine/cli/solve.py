@@ -31,7 +31,6 @@ def solve_and_verify(state, args):
     return result, (check(solver, state, result, args.games, args.seed or 0) if args.verify else None)
 
 
-
 def cmd_solve(args) -> int:
     if args.memory is not None and not args.memory > 0:
         raise UsageError(f"--memory must be > 0 GB, got {args.memory}")

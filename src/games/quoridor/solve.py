@@ -143,6 +143,12 @@ class Solver:
         return self._core.positions, self._core.layers, self._core.bytes
 
 
+def winner_seat(mover: int, outcome: int) -> int | None:
+    """The winner's seat from 1 (None for a draw), from the outcome for the
+    side to move (seat `mover`, from 0)."""
+    return None if outcome == 0 else (mover if outcome > 0 else 1 - mover) + 1
+
+
 def _rank(value: int) -> tuple:
     """Order of preference of values: wins (faster first), draws, losses
     (slower first)."""
@@ -182,7 +188,7 @@ def solve(state, memory_gb: float | None = None, stop: _stop.Stop | None = None,
     if state.core.winner >= 0:
         winner, plies = state.core.winner + 1, 0
     else:
-        winner = None if outcome == 0 else (mover if outcome > 0 else 1 - mover) + 1
+        winner = winner_seat(mover, outcome)
     if outcome > 0:
         chosen = [(m, v) for m, v in values if v > 0]
     else:
@@ -214,7 +220,7 @@ def table_search(state, path: str) -> SearchResult | None:
     start = time.perf_counter()
     outcome, plies = decode(solver.value(state.core))
     move = solver.best_move(state)
-    winner = None if outcome == 0 else (state.core.to_move if outcome > 0 else 1 - state.core.to_move) + 1
+    winner = winner_seat(state.core.to_move, outcome)
     return SearchResult(move=move, score=outcome * (WIN_SCORE - plies) if outcome else 0,
                         depth=plies or 0, nodes=0, seconds=time.perf_counter() - start, nps=0.0,
                         pv=(move,), extra={"source": "table", "winner": winner, "plies": plies})
