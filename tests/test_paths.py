@@ -7,6 +7,9 @@ from __future__ import annotations
 import io
 import os
 
+import subprocess
+import sys
+
 import pytest
 
 import crossridor
@@ -71,3 +74,14 @@ def test_the_command_line_and_python_api_still_read_files(tmp_path):
     path = tmp_path / "deck.txt"
     path.write_text(deck_to_text(game.deck))
     assert crossridor.load_game("kreuzundquer", deck_file=str(path)).deck.routes == game.deck.routes
+
+
+def test_every_file_option_is_refused_from_uci():
+    """deck_file, eval_file and the solver's table=FILE alike: UCI setoption refuses them."""
+    from crossridor.engine.options import FILE_OPTIONS
+    assert {"deck_file", "eval_file", "table"} <= FILE_OPTIONS
+    for name in sorted(FILE_OPTIONS):
+        out = subprocess.run([sys.executable, "-m", "crossridor", "uci", "--size", "3"], capture_output=True,
+                             text=True, timeout=60,
+                             input=f"uci\nsetoption name {name} value /etc/passwd\nisready\nquit\n")
+        assert f"option {name} reads a file" in out.stdout, out.stdout

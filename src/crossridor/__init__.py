@@ -23,6 +23,14 @@ from crossridor.engine.stop import stop_all as stop
 __all__ = [
     "CHANCE", "TERMINAL", "Clock", "CrossridorError", "GameTraits", "IllegalMoveError", "InvalidMoveError",
     "InvalidPositionError", "Limits", "SearchResult", "Stop", "UnknownGameError", "UnsupportedGameError",
-    "__version__", "algorithm_names", "game_names", "load_game", "search", "stop",
+    "__version__", "algorithm_names", "game_names", "load_game", "search", "solve", "stop",
 ]
 __version__ = "0.2.0"
+
+
+def solve(state, memory_gb: float | None = None, stop: Stop | None = None):
+    """The exact value of a two-player Quoridor position with perfect play
+    (crossridor.games.quoridor.solve: winner, plies, the winning first
+    moves, nodes, seconds, memory). Imported on first use: it loads the game."""
+    from crossridor.games.quoridor.solve import solve as solve_position
+    return solve_position(state, memory_gb=memory_gb, stop=stop)

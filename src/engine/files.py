@@ -15,6 +15,25 @@ from crossridor.engine.errors import CrossridorError
 MAX_FILE_BYTES = 64 * 2 ** 20      # far above any deck or weights file
 
 
+def check_regular_file(path: str, what: str, max_bytes: int,
+                       error: type[Exception] = CrossridorError) -> int:
+    """The size of the regular file `path`, for a reader that streams it
+    itself (numpy's npz reader); `error` as `read_regular_file` gives it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError, TypeError) as exc:
+        raise error(f"cannot read {what} {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        info = os.fstat(fd)
+    finally:
+        os.close(fd)
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"{what} {path!r} is not a regular file")
+    if info.st_size > max_bytes:
+        raise error(f"{what} {path!r} is too large ({info.st_size} bytes, at most {max_bytes})")
+    return info.st_size
+
+
 def read_regular_file(path: str, what: str, max_bytes: int = MAX_FILE_BYTES,
                       error: type[Exception] = CrossridorError) -> bytes:
     """The bytes of the regular file `path`; `error` (naming `what` and the

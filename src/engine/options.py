@@ -32,8 +32,8 @@ C_LLONG = 2 ** 63 - 1        # of a C long long
 CALLABLE_OR_NONE = (callable, None)
 FLAG = "flag"
 # game and search options that name a file to read: Kreuz & Quer's deck,
-# Quoridor's learned weights
-FILE_OPTIONS = frozenset({"deck_file", "eval_file"})
+# Quoridor's learned weights and its solved tables
+FILE_OPTIONS = frozenset({"deck_file", "eval_file", "table"})
 
 
 def refuse_file_options(options, where: str) -> None:

@@ -9,6 +9,7 @@ import time
 from crossridor.engine.cli import learn as cli_learn
 
 from crossridor.engine.cli import match as cli_match
+from crossridor.engine.cli import solve as cli_solve
 from crossridor.engine.cli.common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
                          load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
 from crossridor.engine.perft import perft
@@ -176,6 +177,8 @@ def cmd_best(args) -> int:
         raise UsageError(f"--threads must be 1..{MAX_THREADS}, got {args.threads}")
     if args.threads != 1:
         options["threads"] = args.threads
+    if args.table:
+        options["table"] = args.table
     if args.verbose:
         def report(info):
             pv = " ".join(str(m) for m in info.pv)
@@ -196,6 +199,8 @@ def cmd_best(args) -> int:
         print(f"score {format_score(result.score)}  depth {result.depth}  nodes {result.nodes}  "
               f"nps {result.nps:.0f}  time {result.seconds:.3f}s")
         print(f"pv {pv}")
+        if "source" in result.extra:
+            print(f"source {result.extra['source']}: perfect play (winner {result.extra['winner'] or 'none'})")
         if interrupted:
             print("interrupted: the best move found before the stop")
     return 130 if interrupted else 0
@@ -300,6 +305,9 @@ def build_parser() -> ArgumentParser:
     p.add_argument("-e", "--engine-option", action="append", default=[], metavar="KEY=VALUE",
                    help="algorithm option, e.g. -e hash=64 or -e rollout=random (repeatable)")
     p.add_argument("--verbose", action="store_true", help="one line per finished depth")
+    p.add_argument("--table", metavar="FILE.npz",
+                   help="a solved Quoridor table (solve --write-table): its perfect move when the position is in it "
+                        "(the option table=FILE of alphabeta, mcts and greedy, also in match engine specs)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_best)
 
@@ -337,6 +345,7 @@ def build_parser() -> ArgumentParser:
 
     cli_match.add_parsers(sub)
     cli_learn.add_parsers(sub)
+    cli_solve.add_parsers(sub)
     return parser
 
 

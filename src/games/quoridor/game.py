@@ -308,6 +308,12 @@ class QuoridorState(LearningState):
         schema = NATIVE_OPTIONS.get(algorithm)
         if schema is None:
             return NotImplemented
+        if "table" in options:     # a solved table answers the positions it holds
+            from crossridor.games.quoridor.solve import table_search
+            options = dict(options)
+            found = table_search(self, options.pop("table"))
+            if found is not None:
+                return found
         options = self._learned_option(algorithm, check_options(algorithm, options, schema))
         if algorithm != "mcts" and limits.time is None and limits.depth is None \
                 and limits.nodes is None and limits.clock is None:

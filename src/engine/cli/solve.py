@@ -1,0 +1,94 @@
+"""`crossridor solve`: the exact value of a small Quoridor position
+(games/quoridor/solve.py), optionally checked (games/quoridor/verify.py),
+optionally written as a table (`best --table` plays from it). This module
+parses and prints."""
+
+from __future__ import annotations
+
+import sys
+
+from crossridor.engine.cli.common import (UsageError, add_game_arguments, load_game_from_args, print_json,
+                                          run_stoppable, state_from_args)
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.stop import Interrupted
+
+
+def solve_and_verify(state, args):
+    from crossridor.games.quoridor.solve import Solver, check_solvable, solve
+    from crossridor.games.quoridor.verify import verify as check
+    check_solvable(state)
+    solver = Solver.read(args.table, args.memory) if args.table else Solver(state.game.size, args.memory)
+    try:
+        result = solve(state, solver=solver)
+    except (Interrupted, CrossridorError):
+        if args.write_table:      # what is solved is kept: --table FILE goes on from it
+            solver.write(args.write_table)
+            sys.stderr.write(f"crossridor: the layers solved so far are in {args.write_table} "
+                             f"(--table {args.write_table} resumes)\n")
+        raise
+    if args.write_table:
+        solver.write(args.write_table)
+    return result, (check(solver, state, result, args.games, args.seed or 0) if args.verify else None)
+
+
+def cmd_solve(args) -> int:
+    if args.memory is not None and not args.memory > 0:
+        raise UsageError(f"--memory must be > 0 GB, got {args.memory}")
+    if args.games < 1:
+        raise UsageError(f"--games must be >= 1, got {args.games}")
+    if args.game.lower() != "quoridor":
+        raise UsageError(f"solve: only quoridor can be solved, not {args.game!r}")
+    if args.write_table and not args.write_table.endswith(".npz"):
+        raise UsageError(f"--write-table must name a .npz file, got {args.write_table!r}")
+    state = state_from_args(load_game_from_args(args), args)
+    (result, check), _ = run_stoppable(solve_and_verify, state, args)
+    if args.json:
+        out = result.to_json()
+        if check is not None:
+            out["verify"] = check.to_json()
+        print_json(out)
+    else:
+        print_result(result, check)
+    return 0 if check is None or check.ok else 1
+
+
+def print_result(result, check) -> None:
+    mover = f"player {result.to_move} to move" if result.to_move else "the game is over"
+    print(f"position {result.position} ({mover})")
+    if result.winner is None:
+        print("draw: neither side can force a win")
+        print(f"drawing moves: {' '.join(result.moves)}")
+    else:
+        print(f"player {result.winner} wins in {result.plies} plies with perfect play")
+        if result.moves:
+            kind = "winning" if result.winner == result.to_move else "slowest losing"
+            print(f"{kind} moves: " + " ".join(f"{m} ({result.move_plies[m]})" for m in result.moves))
+    print(f"{result.nodes:,} positions in {result.layers:,} wall configurations, "
+          f"{result.seconds:.3f} s, {result.memory / 1e6:.1f} MB")
+    if check is not None:
+        what = f"{check.positions:,} positions" if check.mode == "exhaustive" else f"{check.games} games"
+        verdict = "ok" if check.ok else f"FAILED: {check.failure}"
+        print(f"verify ({check.mode}, {what}): {verdict}")
+
+
+def add_parsers(sub) -> None:
+    """Register the `solve` subcommand on the CLI's subparsers."""
+    p = sub.add_parser(
+        "solve", help="solve a small two-player Quoridor position exactly",
+        description="The game-theoretic value of a two-player Quoridor position with perfect play "
+                    "(retrograde analysis over every position of each wall configuration, no ply "
+                    "cap): the winner or a draw, the plies to the end, every winning first move, "
+                    "and the positions, seconds and memory it took.")
+    add_game_arguments(p)
+    p.add_argument("--memory", type=float, default=None, metavar="GB",
+                   help="stop with an error when the solved positions would need more (default: no bound)")
+    p.add_argument("--verify", action="store_true",
+                   help="check the solution: the winner's moves against every reply (3x3), or against "
+                        "alpha-beta, MCTS and random players from seeded games (larger boards)")
+    p.add_argument("--games", type=int, default=20, metavar="K",
+                   help="with --verify on a larger board: games per opponent (default 20)")
+    p.add_argument("--write-table", metavar="FILE.npz",
+                   help="write the solved positions (also when stopped or out of memory: --table resumes)")
+    p.add_argument("--table", metavar="FILE.npz", help="start from the positions of a written table")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_solve)

@@ -1,0 +1,295 @@
+"""The Quoridor solver (engine/quoridor_solve.pxi, games/quoridor/solve.py)
+against the independent reference solver of quoridor_solve_reference.py:
+3x3 from the start for every wall count, seeded random positions on 3x3
+and 5x5 (including drawn ones), stopping and the memory bound; the check
+of a solution (solve --verify) and the command line."""
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+import crossridor
+import crossridor.games.quoridor.solve
+from crossridor.engine._core import WIN_SCORE
+from crossridor.engine.cli.main import main
+from crossridor.engine.stop import Interrupted
+from crossridor.games.quoridor import verify
+from crossridor.games.quoridor.solve import Solver, decode, solve
+from quoridor_solve_reference import Rules, first_moves, solve_all
+from helpers import one_line_error
+from test_reliability import STOP_BOUND, interrupt
+
+COLS = "abcde"
+
+
+def load(size, walls):
+    return crossridor.load_game("quoridor", size=size, walls=walls)
+
+
+@pytest.mark.parametrize("walls", range(11))
+def test_3x3_start_agrees_with_the_reference(walls):
+    rules = Rules(3)
+    root = rules.start(walls)
+    values = solve_all(rules, root)
+    result = solve(load(3, walls).new_state())
+    outcome, plies = values[root]
+    assert result.plies == plies
+    assert result.winner == (None if outcome == 0 else 1 if outcome == 1 else 2)
+    if outcome == 1:
+        assert sorted(result.moves) == first_moves(rules, root, values)
+    # every first move's value agrees
+    for name, child in rules.children(root):
+        o, p = values[child]
+        if (-o, p + 1) == (outcome, plies):
+            assert name in result.moves
+            assert result.move_plies[name] == p + 1
+
+
+def compare_sample(size, root, walls, k, seed):
+    """k seeded positions reachable from root: the solver's value equals the
+    reference's. Returns the outcomes seen."""
+    rules = Rules(size)
+    values = solve_all(rules, root)
+    game = load(size, walls)
+    solver = Solver(size)
+    positions = sorted(values, key=rules.position_string)
+    seen = set()
+    for pos in random.Random(seed).sample(positions, min(k, len(positions))):
+        state = game.state_from_position(rules.position_string(pos))
+        got = decode(solver.value(state.core))
+        assert got == values[pos], rules.position_string(pos)
+        seen.add(got[0])
+    return seen
+
+
+@pytest.mark.parametrize("walls", [1, 2, 3])
+def test_3x3_random_positions_agree(walls):
+    assert compare_sample(3, Rules(3).start(walls), walls, 300, seed=walls) == {1, -1}
+
+
+def test_5x5_no_walls_agrees():
+    assert compare_sample(5, Rules(5).start(0), 0, 300, seed=5) == {1, -1}
+
+
+def parse(names):
+    return frozenset((COLS.index(w[0]), int(w[1]) - 1) for w in names.split())
+
+
+def test_5x5_positions_with_draws_agree():
+    # player 2 has no wall left and player 1 one: some positions are draws
+    # (neither side can force a win: a cycle), others are won
+    hw, vw = parse("c1 a3 d3 c4"), parse("d1 a2 d4")
+    root = ((4, 0), (0, 3), 0, hw, vw, 1, 0)
+    assert compare_sample(5, root, 1, 400, seed=7) == {1, 0, -1}
+    result = solve(load(5, 1).state_from_position("5x2:e1,a4:1,0:c1h,d1v,a2v,a3h,d3h,c4h,d4v:1"))
+    assert result.winner is None and result.plies is None and result.moves
+
+
+def docs_rows():
+    """(size, walls) -> (winner, plies, moves column) of the table in docs/solving.md."""
+    page = Path(__file__).resolve().parents[1] / "docs" / "solving.md"
+    rows = {}
+    for line in page.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 9 and cells[0][:1].isdigit():
+            rows[int(cells[0][0]), int(cells[1])] = (cells[2], int(cells[3]), cells[4])
+    return rows
+
+
+@pytest.mark.parametrize("size, walls", [(3, w) for w in range(11)] + [(5, 0), (5, 1), (5, 2), (7, 0), (7, 1)])
+def test_the_docs_table(size, walls):
+    """The table of docs/solving.md, for the entries that take seconds."""
+    result = solve(load(size, walls).new_state())
+    winner, plies, moves = docs_rows()[size, walls]
+    assert winner == f"player {result.winner}" and plies == result.plies
+    assert moves == (" ".join(result.moves) if result.winner == result.to_move
+                     else f"none (slowest losses: {' '.join(result.moves)})")
+    assert result.nodes > 0 and result.memory > 0
+
+
+def test_a_finished_game():
+    state = load(3, 0).new_state("a1 b2 a2 b1")
+    result = solve(state)
+    assert (result.winner, result.plies, result.moves, result.to_move) == (2, 0, [], None)
+
+
+def test_stop_and_memory_bound():
+    state = load(5, 1).new_state()
+    token = crossridor.Stop()
+    token.set()
+    with pytest.raises(Interrupted):
+        solve(state, stop=token)
+    with pytest.raises(crossridor.CrossridorError, match="do not fit in"):
+        solve(state, memory_gb=1e-4)
+    assert solve(state, memory_gb=1).plies == 12
+
+
+def test_unsupported_positions():
+    with pytest.raises(crossridor.UnsupportedGameError, match="two-player"):
+        solve(crossridor.load_game("quoridor", size=5, players=4).new_state())
+    with pytest.raises(crossridor.UnsupportedGameError, match="only Quoridor"):
+        solve(crossridor.load_game("crosswise").new_state(seed=1))
+    with pytest.raises(crossridor.CrossridorError, match="memory"):
+        solve(load(3, 0).new_state(), memory_gb=0)
+
+
+# ------------------------------------------------------------ solve --verify
+
+@pytest.mark.parametrize("walls", range(11))
+def test_verify_3x3_against_every_reply(walls):
+    state = load(3, walls).new_state()
+    solver = Solver(3)
+    result = solve(state, solver=solver)
+    check = verify.verify(solver, state, result)
+    assert check.ok and check.mode == "exhaustive" and check.positions > 0
+    # the check can fail: the same strategy does not win one ply sooner,
+    # and the loser has no strategy that holds a draw
+    assert not verify.exhaustive(solver, state, result.winner - 1, result.plies - 1).ok
+    assert not verify._prove_hold(solver, state, 2 - result.winner).ok
+
+
+def test_verify_a_draw_exhaustively_and_sampled():
+    state = load(5, 1).state_from_position("5x2:e1,a4:1,0:c1h,d1v,a2v,a3h,d3h,c4h,d4v:1")
+    solver = Solver(5)
+    result = solve(state, solver=solver)
+    assert result.winner is None
+    check = verify.exhaustive(solver, state, None, None)
+    assert check.ok and check.positions > 0
+    check = verify.sampled(solver, state, None, None, games=1, seed=3, max_plies=30)
+    assert check.ok and check.games == 2 * len(verify.OPPONENTS)
+
+
+def test_verify_5x5_sampled():
+    state = load(5, 1).new_state()
+    solver = Solver(5)
+    result = solve(state, solver=solver)
+    check = verify.verify(solver, state, result, games=2, seed=1)
+    assert check.ok and check.mode == "sampled" and check.games == 2 * len(verify.OPPONENTS)
+    # a claim one ply short is caught by some game
+    short = verify.sampled(solver, state, 1, result.plies - 1, games=1, seed=1)
+    assert not short.ok and "not won in" in short.failure
+
+
+# ------------------------------------------------------------ the command line
+
+def test_cli_solve_json_and_text(capsys):
+    status = main(["solve", "quoridor", "--size", "3", "--walls", "2", "--verify", "--json"])
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert status == 0 and err == ""
+    assert (data["winner"], data["plies"], data["moves"], data["to_move"]) == (2, 12, ["a2h", "b2h"], 1)
+    assert data["verify"]["ok"] and data["nodes"] > 0 and data["memory"] > 0 and data["seconds"] >= 0
+    status = main(["solve", "quoridor", "--size", "5", "--walls", "1", "--position",
+                   "5x2:e1,a4:1,0:c1h,d1v,a2v,a3h,d3h,c4h,d4v:1"])
+    out, err = capsys.readouterr()
+    assert status == 0 and "draw: neither side can force a win" in out and "drawing moves: e2" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--size", "5", "--walls", "1", "--memory", "0.0001"], "do not fit in 0.0001 GB"),
+    (["--size", "3", "--memory", "0"], "--memory must be > 0"),
+    (["--size", "5", "--players", "4"], "two-player"),
+    (["--size", "3", "-o", "max_plies=10"], "ply cap"),
+    (["--size", "3", "--games", "0"], "--games"),
+])
+def test_cli_solve_bad_input(argv, message):
+    err = one_line_error("solve", "quoridor", *argv)
+    assert message in err
+
+
+def test_cli_solve_other_game(capsys):
+    assert "only quoridor" in one_line_error("solve", "crosswise")
+
+
+def test_cli_solve_stops_on_ctrl_c():
+    code, seconds, out, err = interrupt(["solve", "quoridor", "--size", "7", "--walls", "3"])
+    assert code == 130 and seconds < STOP_BOUND and err == "crossridor: interrupted\n"
+
+
+# ------------------------------------------------------------ the solved table
+
+def test_table_written_read_and_played_from(capsys, tmp_path):
+    table = str(tmp_path / "t.npz")
+    data = run_json_solve(capsys, "--size", "5", "--walls", "1", "--write-table", table)
+    fresh = data["nodes"]
+    again = run_json_solve(capsys, "--size", "5", "--walls", "1", "--table", table)
+    assert again["nodes"] == 0 and again["layers"] == data["layers"]
+    assert (again["winner"], again["plies"], again["moves"]) == (data["winner"], data["plies"], data["moves"])
+    # best plays the table's move in a position of the table, and says so
+    status = main(["best", "quoridor", "--size", "5", "--walls", "1", "--moves", "c2 c4", "--table", table,
+                   "--json"])
+    out = json.loads(capsys.readouterr()[0])
+    state = load(5, 1).new_state("c2 c4")
+    expected = solve(state)
+    assert status == 0 and out["source"] == "table" and out["move"] in expected.moves
+    assert (out["winner"], out["plies"], out["depth"]) == (expected.winner, expected.plies, expected.plies)
+    assert out["score"] == -(WIN_SCORE - expected.plies)       # player 1 to move loses
+    # the same from a match engine spec's option, in text
+    spec = crossridor.search(state, "alphabeta", crossridor.Limits(depth=1), table=table)
+    assert spec.extra["source"] == "table" and str(spec.move) == out["move"]
+    assert main(["best", "quoridor", "--size", "5", "--walls", "1", "--moves", "c2 c4", "--table", table]) == 0
+    assert f"bestmove {out['move']}" in capsys.readouterr()[0]
+    # a position with more walls left is not in it: the search answers
+    status = main(["best", "quoridor", "--size", "5", "--walls", "2", "--table", table, "--depth", "1",
+                   "--json"])
+    out = json.loads(capsys.readouterr()[0])
+    assert status == 0 and "source" not in out and out["depth"] == 1
+    assert fresh > 0
+
+
+def test_table_resumes_a_run_that_ran_out_of_memory(capsys, tmp_path):
+    table = str(tmp_path / "t.npz")
+    status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--memory", "0.01",
+                   "--write-table", table])
+    err = capsys.readouterr()[1]
+    assert status == 2 and "do not fit" in err and "--table" in err
+    kept = crossridor.games.quoridor.solve.Solver.read(table).stats[1]
+    resumed = run_json_solve(capsys, "--size", "5", "--walls", "2", "--table", table)
+    full = solve(load(5, 2).new_state())
+    assert 0 < kept < full.layers == resumed["layers"]
+    assert resumed["nodes"] < full.nodes
+    assert (resumed["winner"], resumed["plies"]) == (full.winner, full.plies)
+
+
+def test_bad_tables(capsys, tmp_path):
+    junk = tmp_path / "junk.npz"
+    junk.write_text("not a table")
+    assert "is not a solved table" in one_line_error("solve", "quoridor", "--size", "3",
+                                                     "--table", str(junk))
+    assert "cannot read solved table" in one_line_error("best", "quoridor", "--size", "3",
+                                                        "--table", str(tmp_path / "none.npz"))
+    fifo = tmp_path / "fifo.npz"         # a FIFO would block a reader: refused unread
+    os.mkfifo(fifo)
+    assert "is not a regular file" in one_line_error("best", "quoridor", "--size", "3", "--table", str(fifo))
+    assert ".npz" in one_line_error("solve", "quoridor", "--size", "3", "--write-table", "t.txt")
+    table = str(tmp_path / "t3.npz")
+    run_json_solve(capsys, "--size", "3", "--walls", "1", "--write-table", table)
+    assert "table is for 3x3" in one_line_error("solve", "quoridor", "--size", "5", "--table", table)
+
+
+def run_json_solve(capsys, *argv):
+    status = main(["solve", "quoridor", *argv, "--json"])
+    out, err = capsys.readouterr()
+    assert status == 0 and err == "", err
+    return json.loads(out)
+
+
+def test_a_table_is_checked_when_read(tmp_path):
+    import numpy as np
+    solver = Solver(3)
+    solve(load(3, 1).new_state(), solver=solver)
+    good = tmp_path / "good.npz"
+    solver.write(good)
+    data = dict(np.load(good))
+    assert Solver.read(good).stats[1] == solver.stats[1]
+    for name, change in (("off the board", lambda d: d["keys"].__setitem__((0, 0), 1 << 40)),
+                         ("short values", lambda d: d.__setitem__("values", d["values"][:-1])),
+                         ("format", lambda d: d.__setitem__("format", np.array(9)))):
+        bad = {k: v.copy() for k, v in data.items()}
+        change(bad)
+        np.savez(tmp_path / "bad.npz", **bad)
+        with pytest.raises(crossridor.CrossridorError, match="is not a solved table"):
+            Solver.read(tmp_path / "bad.npz")
