@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import signal
+import subprocess
 import sys
+import time
 from contextlib import redirect_stderr, redirect_stdout
 
 import crossridor
@@ -59,3 +62,28 @@ def without_times(record: dict) -> dict:
     """A game record (as a dict) without what changes from run to run: the
     seconds a game took and the think times of its moves."""
     return {k: v for k, v in record.items() if k not in ("seconds", "think")}
+
+
+# The stop is measured at about 0.03-0.15 s (docs/measurements.md); the bound is loose so
+# that a loaded machine does not fail the test, yet far below the minutes the
+# work would run without the stop.
+STOP_BOUND = 5.0
+
+
+def interrupt(argv, ready=None, sig=signal.SIGINT):
+    """Start `crossridor argv`, wait until `ready(proc)` (or 3 s: long enough
+    for the import and the start of the work on a loaded machine), send
+    `sig`; (exit status, seconds from the signal to the exit, stdout, stderr)."""
+    proc = subprocess.Popen([sys.executable, "-m", "crossridor", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    if ready is None:
+        time.sleep(3.0)
+    else:
+        deadline = time.monotonic() + 60
+        while not ready(proc) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert proc.poll() is None, proc.communicate()
+    sent = time.perf_counter()
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    return proc.returncode, time.perf_counter() - sent, out, err

@@ -18,37 +18,12 @@ import crossridor
 from crossridor import CrossridorError, Limits
 from crossridor.engine import stop as stop_module
 from crossridor.engine.cli.main import main
-from helpers import one_line_error, play_session, run_cli
+from helpers import STOP_BOUND, interrupt, one_line_error, play_session, run_cli
 from crossridor.engine.perft import perft
 from crossridor.engine.stop import Interrupted, Stop
 
 
 # ------------------------------------------------------------ Ctrl-C on the command line
-
-# The stop is measured at about 0.03-0.15 s (README); the bound is loose so
-# that a loaded machine does not fail the test, yet far below the minutes the
-# work would run without the stop.
-STOP_BOUND = 5.0
-
-
-def interrupt(argv, ready=None, sig=signal.SIGINT):
-    """Start `crossridor argv`, wait until `ready(proc)` (or 3 s: long enough
-    for the import and the start of the work on a loaded machine), send
-    `sig`; (exit status, seconds from the signal to the exit, stdout, stderr)."""
-    proc = subprocess.Popen([sys.executable, "-m", "crossridor", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    if ready is None:
-        time.sleep(3.0)
-    else:
-        deadline = time.monotonic() + 60
-        while not ready(proc) and time.monotonic() < deadline:
-            time.sleep(0.05)
-    assert proc.poll() is None, proc.communicate()
-    sent = time.perf_counter()
-    proc.send_signal(sig)
-    out, err = proc.communicate(timeout=30)
-    return proc.returncode, time.perf_counter() - sent, out, err
-
 
 def first_line(proc):
     """Ready once the search printed its first info line (it then runs for minutes)."""

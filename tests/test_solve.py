@@ -19,8 +19,7 @@ from crossridor.engine.stop import Interrupted
 from crossridor.games.quoridor import verify
 from crossridor.games.quoridor.solve import Solver, decode, solve
 from quoridor_solve_reference import Rules, first_moves, solve_all
-from helpers import one_line_error
-from test_reliability import STOP_BOUND, interrupt
+from helpers import STOP_BOUND, interrupt, one_line_error
 
 COLS = "abcde"
 
