@@ -29,6 +29,8 @@ cdef enum:
     QS_OK = 0
     QS_STOPPED = 1
     QS_NO_MEMORY = 2
+    QS_TOO_DEEP = 3          # plies beyond what an int16 value holds
+    QS_MAX_LEVEL = 32766
     QS_MAX_CHILDREN = 8      # pawn targets (at most 5) or one pass
 
 ctypedef struct QSEntry:
@@ -428,7 +430,10 @@ cdef int16_t* qs_solve_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w
     # the last child lost makes a loss, so each value is the best play's
     level = 0
     while ok and level < q.levels:
-        while q.head[level] >= 0 and ok:
+        if level >= QS_MAX_LEVEL:
+            s.error = QS_TOO_DEEP
+            ok = False
+        while ok and q.head[level] >= 0:
             ev = q.head[level]
             q.head[level] = q.next[ev]
             node = q.node[ev]
@@ -518,6 +523,8 @@ cdef class QuoridorSolver:
             if self.s.error == QS_STOPPED:
                 from crossridor.engine.stop import Interrupted
                 raise Interrupted("solve stopped")
+            if self.s.error == QS_TOO_DEEP:
+                raise OverflowError(f"a position lasts more than {QS_MAX_LEVEL} plies: beyond the table's values")
             raise MemoryError(f"the solved positions need more than {self.s.max_bytes} bytes")
         return val[qs_node(&self.s, self.s.idx_of[p.pawn[0]], self.s.idx_of[p.pawn[1]], p.to_move, xf)]
 

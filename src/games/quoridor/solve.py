@@ -84,6 +84,8 @@ class Solver:
         except MemoryError:
             raise CrossridorError(f"the solved positions do not fit in {self.memory_gb} GB "
                                   f"(--memory); give more or solve a smaller board") from None
+        except OverflowError as exc:
+            raise CrossridorError(f"solve: {exc}") from None
 
     def move_values(self, state) -> list[tuple[object, int]]:
         """(move, value for the side to move after it) for every legal move."""
