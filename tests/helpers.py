@@ -87,3 +87,13 @@ def interrupt(argv, ready=None, sig=signal.SIGINT):
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=30)
     return proc.returncode, time.perf_counter() - sent, out, err
+
+
+def wait_for(predicate, seconds: float = 20.0) -> bool:
+    """True as soon as predicate() is; False after `seconds` (a bound for a hang, not a timing)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False

@@ -5,7 +5,6 @@ what that seat may see."""
 
 import json
 import random
-import time
 import warnings
 
 import pytest
@@ -22,6 +21,7 @@ from crossridor.engine.cli.main import main  # noqa: E402
 from crossridor.engine.web import searching  # noqa: E402
 from crossridor.engine.web.app import create_app  # noqa: E402
 from crossridor.games.svg import picture  # noqa: E402
+from helpers import wait_for  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -143,15 +143,6 @@ def test_analysis_streams_info_lines_and_stops(client):
         while (m := ws.receive_json())["type"] != "bestmove":
             kinds.append(m["type"])
         assert kinds and set(kinds) == {"info"}
-
-
-def wait_for(cond, timeout=20.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_closed_tab_stops_its_search(client):

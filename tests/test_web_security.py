@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import warnings
 
 import pytest
@@ -20,6 +19,7 @@ pytest.importorskip("uvicorn", reason='the web app needs the web extra: pip inst
 httpx = pytest.importorskip("httpx")
 websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import connect  # noqa: E402
+from helpers import wait_for  # noqa: E402
 
 TIMEOUT = 30.0          # generous: the machine may be busy
 
@@ -39,7 +39,7 @@ def server(tmp_path_factory):
             return httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=TIMEOUT).status_code == 200
         except httpx.TransportError:
             return False
-    assert wait_for(up)
+    assert wait_for(up, TIMEOUT)
     yield {"url": f"http://127.0.0.1:{port}", "ws": f"ws://127.0.0.1:{port}/ws", "port": port, "log": log}
     proc.terminate()
     proc.wait(10)
@@ -52,15 +52,6 @@ def post(server, path, body, **kw):
 
 def still_answers(server) -> bool:
     return httpx.get(server["url"] + "/api/health", timeout=TIMEOUT).status_code == 200
-
-
-def wait_for(predicate, seconds=TIMEOUT) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def ws_exchange(server, messages, origin=None, host=None, replies=1):
