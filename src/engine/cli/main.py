@@ -240,7 +240,7 @@ def cmd_serve(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from crossridor.engine.bench import run_bench
+    from crossridor.engine.cli.bench import run_bench
     return run_bench(args)
 
 
