@@ -460,6 +460,23 @@ def test_greedy_takes_a_winning_last_push():
     assert isinstance(setup.move, Setup)
 
 
+def test_greedy_samples_end_at_the_stop_and_the_time_limit(monkeypatch):
+    # a page may ask for 100,000 samples a push: the stop token and the time
+    # limit still end the search (web caps rely on it)
+    from crossridor.games.qwatrobat import players
+    s = load(first=0).state_from_position(HAND.format("2,3"))
+    token = crossridor.Stop()
+    token.set()
+    r = crossridor.search(s, algorithm="greedy", limits=crossridor.Limits(depth=1), seed=1,
+                          stop=token, samples=100_000)
+    assert r.nodes == 0 and r.move in s.legal_moves()
+    ticks = iter(range(10 ** 6))      # a clock that moves one second a reading
+    monkeypatch.setattr(players._time, "perf_counter", lambda: float(next(ticks)))
+    r = crossridor.search(s, algorithm="greedy", limits=crossridor.Limits(time=5), seed=1, samples=100_000)
+    assert 0 < r.nodes < 100 and r.move in s.legal_moves()
+    full = crossridor.search(s, algorithm="greedy", limits=crossridor.Limits(depth=1), seed=1, samples=10)
+    assert full.nodes >= 10 * len(s.legal_moves())
+
 def test_endgame_evaluator():
     # 5 pushes left: exact, whatever the generator
     g = load(first=0)

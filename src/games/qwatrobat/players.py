@@ -12,6 +12,7 @@ import time as _time
 from crossridor.engine.errors import UnsupportedGameError
 from crossridor.engine.options import CALLABLE_OR_NONE, check_options
 from crossridor.engine.protocol import CHANCE, TERMINAL, SearchResult
+from crossridor.engine.stop import stopped
 from crossridor.games.qwatrobat.rules import First, Push
 from crossridor.games.qwatrobat.setups import table_setup
 from crossridor.games.qwatrobat.solver import SolverStopped, solve, solve_value
@@ -38,7 +39,7 @@ def native_search(state, algorithm, limits, seed, options):
         return solve(state, objective=opts["objective"])
     if algorithm in ("greedy", "heuristic"):
         opts = check_options(f"qwatrobat {algorithm}", options, GREEDY_OPTIONS, {"samples": 24})
-        return greedy_search(state, seed, opts)
+        return greedy_search(state, seed, opts, limits.time)
     if algorithm == "ismcts":
         return ismcts_search(state, limits, seed, options)
     return NotImplemented
@@ -77,11 +78,15 @@ def ismcts_search(state, limits, seed, options):
 # ----------------------------------------------------------------------------- greedy player
 
 
-def greedy_search(state, seed, options) -> SearchResult:
+def greedy_search(state, seed, options, time_limit: float | None = None) -> SearchResult:
     """One-round lookahead: for each push, the average points won minus lost
     this round, over sampled hidden cards and random pushes for the rest of
-    the round. Setup: a layout drawn at random among the distinct ones."""
+    the round. Setup: a layout drawn at random among the distinct ones.
+    crossridor.stop() or time_limit seconds end the sampling early: the
+    pushes are then ranked by the samples they had (a push with none is
+    not chosen), so `samples` cannot make a search outlast its limit."""
     t0 = _time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
     rng = random.Random(seed)
     p = state.current_player
     moves = state.legal_moves()
@@ -94,9 +99,13 @@ def greedy_search(state, seed, options) -> SearchResult:
     samples = options.get("samples", 24)
     nodes = 0
     best, best_v = None, None
+    cut = False
     for mv in moves:
-        total = 0.0
+        total, done = 0.0, 0
         for _ in range(samples):
+            if stopped() or (deadline is not None and _time.perf_counter() >= deadline):
+                cut = True
+                break
             s = state.sample_determinization(p, rng)
             rnd, before = s.round, list(s.scores)
             s.play(mv)
@@ -105,9 +114,13 @@ def greedy_search(state, seed, options) -> SearchResult:
                 s.play(rng.choice(s.legal_moves()))
                 nodes += 1
             total += (s.scores[p] - before[p]) - (s.scores[1 - p] - before[1 - p])
-        v = total / samples
-        if best_v is None or v > best_v + 1e-12:
-            best, best_v = mv, v
+            done += 1
+        if done and (best_v is None or total / done > best_v + 1e-12):
+            best, best_v = mv, total / done
+        if cut:
+            break
+    if best is None:          # stopped before the first sample: any push
+        best, best_v = moves[0], 0.0
     dt = _time.perf_counter() - t0
     return SearchResult(move=best, score=float(best_v), depth=1, nodes=nodes, seconds=dt,
                         nps=nodes / dt if dt > 0 else 0.0, pv=(best,))
