@@ -1,7 +1,7 @@
 """The web app in a real browser: headless Chromium (Debian's package),
 driven by Playwright through its executable path. Plays a short Quoridor
 game by clicking, checks that the board updates and that an illegal click
-is refused, and takes a screenshot. Skips, saying why, without Chromium."""
+is refused, takes a screenshot, and replays an uploaded records file. Skips, saying why, without Chromium."""
 
 import os
 import shutil
@@ -146,3 +146,30 @@ def test_crosswise_move_by_clicking_a_tile_then_a_cell(page):
     cells.first.click()
     page.wait_for_function(f"document.querySelector('#board').dataset.plies > {n}")
     assert f"{symbol}@{cell}" in page.evaluate("current.view.history")
+
+
+def test_replay_a_records_file(page, tmp_path):
+    # a match's records file, uploaded through the file input, is listed and stepped through
+    records = tmp_path / "r.jsonl"
+    subprocess.run([sys.executable, "-m", "crossridor", "match", "quoridor", "--size", "5", "--engine", "random",
+                    "--engine", "greedy", "--games", "2", "--seed", "3", "--records", str(records)],
+                   check=True, capture_output=True)
+    games = [line for line in records.read_text().splitlines() if line.strip()]
+    page.click("#tab-replay")
+    page.set_input_files("#records", str(records))
+    page.wait_for_function(f"document.querySelector('#replay-games').options.length == {len(games)}")
+    page.wait_for_selector("#rp-ply:text-matches('^move 0 of [0-9]+$')")
+    total = int(page.text_content("#rp-ply").split()[-1])
+    assert total > 0 and page.locator("#board svg").count() == 1
+    page.click("#rp-last")
+    page.wait_for_selector(f"#rp-ply:text-is('move {total} of {total}')")
+    assert page.locator("#rp-moves span.current").count() == 1
+    page.click("#rp-first")
+    page.wait_for_selector(f"#rp-ply:text-is('move 0 of {total}')")
+    # a corrupt file is refused with a message, not a crash
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n")
+    page.set_input_files("#records", str(bad))
+    page.wait_for_selector(".message.refused")
+    assert "line 1: not JSON" in page.text_content("#message")
+    page.click("#tab-play")
