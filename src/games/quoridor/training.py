@@ -60,9 +60,20 @@ class SelfPlayMatch(Match):
         task = super().task(index)
         return dataclasses.replace(task, opening=self.opening(index), record_scores=True)
 
+    def _check_prior(self, record, where: str) -> None:
+        # the match's checks (game, options, engines, seed, ply cap, opening), and
+        # a score per searched move: a plain match's records have none
+        super()._check_prior(record, where)
+        if not isinstance(record.scores, list) or len(record.scores) != record.plies - record.opening_plies:
+            raise CrossridorError(f"{where}: game {record.index} has no search score per move: "
+                                  f"not a selfplay record")
+
 
 def selfplay_match(engine, games: int, params: dict, concurrency=None, seed=None,
-                   random_openings: int = 4, max_plies=None) -> SelfPlayMatch:
+                   random_openings: int = 4, max_plies=None, records=None, resume=False) -> SelfPlayMatch:
+    """The self-play run; `records`: its JSON-lines records file (one
+    finished game a line, as `crossridor match --records`), `resume`:
+    continue the run that file holds (its seed, its finished games)."""
     if engine.command is not None:
         raise CrossridorError("selfplay needs a built-in engine (its search scores are recorded), "
                               f"not {engine}")
@@ -70,7 +81,7 @@ def selfplay_match(engine, games: int, params: dict, concurrency=None, seed=None
         raise CrossridorError("selfplay data exists for 2-player Quoridor only")
     return SelfPlayMatch(MatchConfig(game="quoridor", params=params, engines=[engine, engine], games=games,
                                      concurrency=concurrency, random_openings=random_openings,
-                                     seed=seed, max_plies=max_plies))
+                                     seed=seed, max_plies=max_plies, records=records, resume=resume))
 
 
 def score_in_centi_steps(algorithm: str, score) -> float:
@@ -81,41 +92,40 @@ def score_in_centi_steps(algorithm: str, score) -> float:
 
 
 def positions(game, record) -> dict:
-    """The rows of one finished self-play game (see the module docstring)."""
-    state = game.new_state()
-    rows = {"features": [], "score": [], "result": [], "ply": []}
+    """The rows of one finished self-play game (see the module docstring):
+    the arrays of DATA_ARRAYS but `game`."""
     algorithm = record.engines[0].partition(":")[0]
-    for ply, move in enumerate(record.moves):
-        k = ply - record.opening_plies
-        if k >= 0 and record.scores[k] is not None:
-            f = np.zeros(Q_NUM_FEATURES, np.float32)
-            q_fill_features(state.core, f)
-            me = state.current_player
-            rows["features"].append(f)
-            rows["score"].append(score_in_centi_steps(algorithm, record.scores[k]))
-            rows["result"].append((record.returns[me] - (-1.0)) / 2.0 if record.reason != "max_plies" else 0.5)
-            rows["ply"].append(ply)
+    searched = [k for k, score in enumerate(record.scores) if score is not None]
+    n = len(searched)
+    features = np.zeros((n, Q_NUM_FEATURES), np.float32)
+    result = np.full(n, 0.5, np.float32)
+    ply = np.array(searched, np.int32) + record.opening_plies
+    score = np.array([score_in_centi_steps(algorithm, record.scores[k]) for k in searched], np.float32)
+    state = game.new_state()
+    row = 0
+    for i, move in enumerate(record.moves):
+        if row < n and i == ply[row]:
+            q_fill_features(state.core, features[row])
+            if record.reason != "max_plies":
+                result[row] = (record.returns[state.current_player] + 1.0) / 2.0
+            row += 1
         state.play(move)
-    return rows
+    return {"features": features, "score": score, "result": result, "ply": ply}
 
 
 def selfplay_arrays(match: SelfPlayMatch, records: list) -> dict:
-    """The .npz arrays of a finished self-play run."""
+    """The .npz arrays of a finished self-play run (records in index order)."""
     game = match.game
-    out = {"features": [], "score": [], "result": [], "game": [], "ply": []}
-    for record in records:
-        rows = positions(game, record)
-        out["features"] += rows["features"]
-        out["score"] += rows["score"]
-        out["result"] += rows["result"]
-        out["ply"] += rows["ply"]
-        out["game"] += [record.index] * len(rows["ply"])
+    rows = [positions(game, record) for record in records]
+    out = {name: np.concatenate([r[name] for r in rows]) if rows else np.zeros(0, np.float32)
+           for name in ("features", "score", "result", "ply")}
     return {
-        "features": np.array(out["features"], np.float32).reshape(-1, Q_NUM_FEATURES),
-        "score": np.array(out["score"], np.float32),
-        "result": np.array(out["result"], np.float32),
-        "game": np.array(out["game"], np.int32),
-        "ply": np.array(out["ply"], np.int32),
+        "features": out["features"].astype(np.float32).reshape(-1, Q_NUM_FEATURES),
+        "score": out["score"].astype(np.float32),
+        "result": out["result"].astype(np.float32),
+        "game": np.concatenate([np.full(len(r["ply"]), record.index, np.int32)
+                                for r, record in zip(rows, records)]) if rows else np.zeros(0, np.int32),
+        "ply": out["ply"].astype(np.int32),
         "feature_names": np.array(FEATURE_NAMES),
         "size": np.int32(game.size), "walls": np.int32(game.walls),
         "engine": np.array(str(match.config.engines[0])),
@@ -217,7 +227,7 @@ class _Adam:
             p -= self.lr * (m / (1 - b1 ** self.t)) / (np.sqrt(v / (1 - b2 ** self.t)) + eps)
 
 
-def _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_epoch, history):
+def _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_epoch, history, progress):
     """Add `hidden` ReLU units to the standardized linear fit w and fit all
     of it by minibatch Adam; returns (w, W, v) in standardized units."""
     nf = St.shape[1]
@@ -247,6 +257,8 @@ def _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_e
             history.append(row)
             if on_epoch is not None:
                 on_epoch(*row)
+        if progress is not None:
+            progress("hidden", epoch, passes)
     return w, W, v
 
 
@@ -263,10 +275,12 @@ class TrainReport:
 
 
 def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, validation: float = 0.1,
-          l2: float = 1e-4, seed: int = 0, hidden: int = 0, passes: int = 20, on_epoch=None) -> TrainReport:
+          l2: float = 1e-4, seed: int = 0, hidden: int = 0, passes: int = 20, on_epoch=None,
+          progress=None) -> TrainReport:
     """Fit the linear logit by Adam on standardized features, then the hidden
     layer if any (see the module docstring); `on_epoch(phase, epoch,
-    train_loss, val_loss)` every tenth of each phase ("linear", "hidden")."""
+    train_loss, val_loss)` every tenth of each phase ("linear", "hidden"),
+    `progress(phase, epoch, epochs of the phase)` after every epoch or pass."""
     if epochs < 1:
         raise CrossridorError(f"epochs must be >= 1, got {epochs}")
     if not 0 <= hidden <= Q_MAX_HIDDEN_UNITS:
@@ -322,10 +336,13 @@ def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, va
             history.append(row)
             if on_epoch is not None:
                 on_epoch(*row)
+        if progress is not None:
+            progress("linear", epoch, epochs)
     W = np.zeros((0, Q_NUM_FEATURES))
     out = np.zeros(0)
     if hidden:
-        w, W, out = _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_epoch, history)
+        w, W, out = _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_epoch, history,
+                                  progress)
 
     def raw(u):
         # back to raw features: u0 + sum u_j (x_j - mu_j) / sd_j
