@@ -168,9 +168,11 @@ def add_parsers(sub) -> None:
     """Register the `selfplay` and `train` subcommands on the CLI's subparsers."""
     p = sub.add_parser(
         "selfplay", help="play an engine against itself; write positions, scores and results (.npz)",
-        description="Play an engine against itself with the match runner, each game from its own seeded "
-                    "random opening, and write every searched position's features, search score and game "
-                    "result to a numpy .npz file (arrays documented in the README).")
+        description="Play an engine against itself with the match runner (worker processes, or a Dask "
+                    "cluster with --scheduler), each game from its own seeded random opening, and write "
+                    "every searched position's features, search score and game result to a numpy .npz file "
+                    "(arrays documented in docs/learning.md). The arrays depend only on the seed and the "
+                    "options; --records FILE keeps every finished game, --resume continues a stopped run.")
     add_game_arguments(p, moves=False)
     p.add_argument("--games", type=int, required=True, help="number of games")
     p.add_argument("--out", required=True, metavar="FILE.npz", help="the data file to write")
