@@ -294,6 +294,21 @@ def test_resumed_records_of_another_run_are_refused(tmp_path):
     assert f"records file {str(match)!r}, line 1: game 0 has no search score per move" in err
 
 
+def test_training_in_chunks_computes_the_same(selfplay_file, monkeypatch):
+    # the standardization, the losses and the report go over the rows CHUNK
+    # at a time (for millions of rows); a chunk of 7 rows must change nothing
+    from crossridor.games.quoridor import training
+    data = load_data([selfplay_file])
+    whole = train(data, epochs=60, hidden=3, passes=3, seed=2)
+    monkeypatch.setattr(training, "CHUNK", 7)
+    chunked = train(data, epochs=60, hidden=3, passes=3, seed=2)
+    for a, b in zip(whole.history, chunked.history):
+        assert a[:2] == b[:2] and a[2:] == pytest.approx(b[2:], rel=1e-6)
+    for name in ("train_loss", "val_loss", "val_loss_classic", "val_loss_constant"):
+        assert getattr(chunked, name) == pytest.approx(getattr(whole, name), rel=1e-6)
+    assert np.allclose(chunked.model.linear, whole.model.linear, rtol=1e-5, atol=1e-6)
+
+
 def test_train_progress_and_curve(selfplay_file, tmp_path, capsys):
     steps = []
     train(load_data([selfplay_file]), epochs=30, hidden=2, passes=3,
