@@ -6,6 +6,7 @@ byte, also when resumed and when a worker is killed mid-run."""
 from __future__ import annotations
 
 import json
+import signal
 
 import numpy as np
 import pytest
@@ -17,9 +18,9 @@ from crossridor.engine.match.cluster import ClusterExecutor  # noqa: E402
 from crossridor.engine.match.specs import EngineSpec  # noqa: E402
 from crossridor.games.quoridor.training import selfplay_arrays, selfplay_match  # noqa: E402
 
-from helpers import dask_cluster, kill_a_busy_worker, run_cli, without_times  # noqa: E402
+from helpers import dask_cluster, interrupt, kill_a_busy_worker, run_cli, without_times  # noqa: E402
 
-GAMES = 12
+GAMES = 40          # 9x9 at depth 2: seconds, long enough to stop a run midway
 SEED = 23
 
 
@@ -67,6 +68,25 @@ def test_cluster_run_resumed_equals_the_local_run(cluster, local, tmp_path):
                              "--games", str(GAMES), "--out", str(tmp_path / "d.npz"))
     assert code == 0, err
     assert f"{GAMES} games" in out and f"seed {SEED}" in out
+    assert_same_data(tmp_path / "d.npz", local[0])
+    assert records(path) == records(local[1])
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=lambda s: s.name)
+def test_cluster_run_stopped_and_resumed(cluster, local, tmp_path, sig):
+    address, workers = cluster
+    path = tmp_path / "r.jsonl"
+
+    def two_games_done(proc):
+        return path.exists() and path.read_text().count("\n") >= 2
+
+    argv = ["selfplay", "quoridor", "--games", str(GAMES), "--seed", str(SEED), "--records", str(path),
+            "--scheduler", address, "--out", str(tmp_path / "part.npz")]
+    code, seconds, out, err = interrupt(argv, two_games_done, sig)
+    assert code == (-signal.SIGKILL if sig == signal.SIGKILL else 130), err
+    assert len(records(path)) < GAMES
+    code, out, err = run_cli(*argv[:-2], "--resume", "--out", str(tmp_path / "d.npz"))
+    assert code == 0, err
     assert_same_data(tmp_path / "d.npz", local[0])
     assert records(path) == records(local[1])
 
