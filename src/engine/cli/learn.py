@@ -115,37 +115,35 @@ def cmd_train(args) -> int:
     if args.curve is not None:
         _writable(args.curve, "--curve")
     data = load_data(args.data)
-    bars: dict = {}
+    shown = {"phase": None, "bar": None}      # the progress bar of the phase running now
     curve = _Curve(args.curve) if args.curve is not None else None
 
     def on_epoch(phase, epoch, train_loss, val_loss):
         line = (f"{phase} {'epoch' if phase == 'linear' else 'pass'} {epoch}: train loss {train_loss:.4f}"
                 + (f", validation loss {val_loss:.4f}" if val_loss is not None else ""))
-        bar = bars.get(phase)
-        if bar is not None:
-            bar.write(line, file=sys.stdout)   # above the bar, not through it
+        if shown["bar"] is not None:
+            shown["bar"].write(line, file=sys.stdout)   # above the bar, not through it
         else:
             print(line, flush=True)
         if curve is not None:
             curve.add(phase, epoch, train_loss, val_loss)
 
     def progress(phase, epoch, total):
-        if phase not in bars:
-            for bar in bars.values():
-                if bar is not None:
-                    bar.close()
-            bars[phase] = _progress(total, f"train {phase}", "epoch" if phase == "linear" else "pass")
-        if bars[phase] is not None:
-            bars[phase].update(1)
+        if shown["phase"] != phase:
+            if shown["bar"] is not None:
+                shown["bar"].close()
+            shown.update(phase=phase, bar=_progress(total, f"train {phase}",
+                                                    "epoch" if phase == "linear" else "pass"))
+        if shown["bar"] is not None:
+            shown["bar"].update(1)
 
     try:
         report = train(data, epochs=args.epochs, lr=args.lr, lam=args.lam, validation=args.validation,
                        seed=args.seed, hidden=args.hidden, passes=args.passes, on_epoch=on_epoch,
                        progress=progress)
     finally:
-        for bar in bars.values():
-            if bar is not None:
-                bar.close()
+        if shown["bar"] is not None:
+            shown["bar"].close()
         if curve is not None:
             curve.close()
     print(f"{report.train_positions} training and {report.val_positions} validation positions")
