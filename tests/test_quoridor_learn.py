@@ -279,7 +279,7 @@ def test_resumed_records_of_another_run_are_refused(tmp_path):
     where = f"records file {str(records)!r}, line 1"
     assert where in one_line_error(*again, "--engine", "alphabeta:depth=1")
     assert "game 0 was played with match_engines" in one_line_error(*again, "--engine", "alphabeta:depth=1")
-    assert f"{where} (4)" in one_line_error(*again, "--seed", "3")
+    assert f"--seed 3 differs from the seed 4 of {where}" in one_line_error(*again, "--seed", "3")
     assert "params" in one_line_error(*again, "--walls", "2")
     assert "opening" in one_line_error(*again, "--random-openings", "2")
     assert "max_plies" in one_line_error(*again, "--max-plies", "50")

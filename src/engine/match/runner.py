@@ -283,9 +283,8 @@ class Match:
         seed = self.config.seed
         if prior:
             if seed is not None and seed != prior[0].match_seed:
-                raise CrossridorError(f"--seed {seed} differs from the seed of records file "
-                                      f"{self.config.records!r}, line {self.records_file.lines[0]} "
-                                      f"({prior[0].match_seed})")
+                raise CrossridorError(f"--seed {seed} differs from the seed {prior[0].match_seed} of "
+                                      f"records file {self.config.records!r}, line {self.records_file.lines[0]}")
             return prior[0].match_seed
         return seed if seed is not None else random.SystemRandom().randrange(2 ** 32)
 
