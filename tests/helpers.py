@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import json
+import os
 import signal
 import subprocess
 import sys
 import time
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 
 import crossridor
 from crossridor.engine.cli import main as cli
@@ -97,3 +99,51 @@ def wait_for(predicate, seconds: float = 20.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+@contextmanager
+def dask_cluster(folder, workers: int = 2):
+    """A real Dask scheduler and `workers` workers (one thread each, no
+    nanny, so that killing one kills its games), subprocesses on 127.0.0.1,
+    logging to folder/log.txt: yields (the scheduler's address, the worker
+    processes); all are killed at the end."""
+    import distributed
+
+    def start(module: str, *args):
+        return subprocess.Popen([sys.executable, "-m", module, *args], stdout=log, stderr=subprocess.STDOUT,
+                                env=dict(os.environ, DASK_DISTRIBUTED__WORKER__DAEMON="False"))
+
+    info = folder / "scheduler.json"
+    log = open(folder / "log.txt", "w")
+    procs = [start("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                   "--scheduler-file", str(info))]
+    try:
+        deadline = time.monotonic() + 60
+        while not info.exists() or not info.read_text().strip():
+            assert time.monotonic() < deadline, "the Dask scheduler did not start"
+            time.sleep(0.1)
+        address = json.loads(info.read_text())["address"]
+        started = [start("distributed.cli.dask_worker", address, "--host", "127.0.0.1", "--nthreads", "1",
+                         "--no-nanny", "--no-dashboard") for _ in range(workers)]
+        procs += started
+        with distributed.Client(address, timeout="30s") as client:
+            client.wait_for_workers(workers, timeout=60)
+        yield address, started
+    finally:
+        for proc in procs:          # our own subprocesses; nothing of theirs needs a clean exit
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def kill_a_busy_worker(executor, workers) -> str | None:
+    """SIGKILL one of `workers` (processes of a dask_cluster) that the
+    scheduler has given a task now; its address, or None if none is busy."""
+    by_pid = {proc.pid: proc for proc in workers if proc.poll() is None}
+    pids = executor.client.run(os.getpid)          # worker address -> its process id
+    busy = {w for w, keys in executor.client.processing().items() if keys}
+    for address in sorted(busy):
+        if pids.get(address) in by_pid:
+            by_pid[pids[address]].send_signal(signal.SIGKILL)
+            return address
+    return None

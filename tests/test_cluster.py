@@ -6,11 +6,6 @@ and the records equal a local run's."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 
 import pytest
 
@@ -22,40 +17,15 @@ from crossridor.engine.errors import CrossridorError  # noqa: E402
 from crossridor.engine.match.runner import Match, MatchConfig  # noqa: E402
 from crossridor.engine.match.specs import EngineSpec  # noqa: E402
 
-from helpers import run_cli, without_times  # noqa: E402
+from helpers import dask_cluster, kill_a_busy_worker, run_cli, without_times  # noqa: E402
 
 ENGINES = ["alphabeta:depth=3", "alphabeta:depth=2"]
 
 
-def start(module: str, *args, log):
-    return subprocess.Popen([sys.executable, "-m", module, *args], stdout=log, stderr=subprocess.STDOUT,
-                            env=dict(os.environ, DASK_DISTRIBUTED__WORKER__DAEMON="False"))
-
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("dask")
-    info = tmp / "scheduler.json"
-    log = open(tmp / "log.txt", "w")
-    procs = [start("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                   "--scheduler-file", str(info), log=log)]
-    try:
-        deadline = time.monotonic() + 60
-        while not info.exists() or not info.read_text().strip():
-            assert time.monotonic() < deadline, "the Dask scheduler did not start"
-            time.sleep(0.1)
-        address = json.loads(info.read_text())["address"]
-        workers = [start("distributed.cli.dask_worker", address, "--host", "127.0.0.1", "--nthreads", "1",
-                         "--no-nanny", "--no-dashboard", log=log) for _ in range(2)]
-        procs += workers
-        with distributed.Client(address, timeout="30s") as client:
-            client.wait_for_workers(2, timeout=60)
+    with dask_cluster(tmp_path_factory.mktemp("dask")) as (address, workers):
         yield address, workers
-    finally:
-        for proc in procs:          # our own subprocesses; nothing of theirs needs a clean exit
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 def config(records, **kw):
@@ -71,27 +41,18 @@ def load(path):
 def test_a_worker_killed_mid_match_loses_no_game(cluster, tmp_path):
     address, workers = cluster
     executor = ClusterExecutor(address)
-    by_pid = {proc.pid: proc for proc in workers}
-    pids = executor.client.run(os.getpid)          # worker address -> its process id
     killed = {}
 
     def on_record(record, tally):
-        if killed:
-            return
-        # kill a worker that is playing a game right now
-        busy = {w for w, keys in executor.client.processing().items() if keys}
-        for addr in sorted(busy):
-            if pids.get(addr) in by_pid:
-                by_pid[pids[addr]].send_signal(signal.SIGKILL)
-                killed["worker"] = addr
-                return
+        if not killed:
+            killed["worker"] = kill_a_busy_worker(executor, workers)   # one playing a game right now
 
     try:
         assert executor.capacity() == 2
         result = Match(config(tmp_path / "cluster.jsonl", concurrency=4)).run(executor=executor, on_record=on_record)
     finally:
         executor.shutdown()
-    assert killed, "no worker was busy when the first game finished"
+    assert killed["worker"], "no worker was busy when the first game finished"
     local = Match(config(tmp_path / "local.jsonl", concurrency=1)).run()
     cluster_records = load(tmp_path / "cluster.jsonl")
     assert [r["index"] for r in cluster_records] == list(range(12))      # each game once, none lost

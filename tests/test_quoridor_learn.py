@@ -219,6 +219,116 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
         assert err.startswith("crossridor: error:") and message in err and err.count("\n") == 1
 
 
+# --- resumable self-play, the loss curve ---------------------------------------------
+
+import csv  # noqa: E402
+import json  # noqa: E402
+import signal  # noqa: E402
+
+from helpers import interrupt, one_line_error  # noqa: E402
+
+RESUME_GAMES = 40       # 9x9 at depth 2: seconds, long enough to be stopped midway
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory):
+    path = tmp_path_factory.mktemp("whole") / "d.npz"
+    assert main(["selfplay", "quoridor", "--games", str(RESUME_GAMES), "--seed", "5", "--concurrency", "2",
+                 "--out", str(path)]) == 0
+    return path
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=lambda s: s.name)
+def test_selfplay_stopped_and_resumed_gives_the_whole_run(uninterrupted, tmp_path, sig, capsys):
+    records = tmp_path / "r.jsonl"
+
+    def two_games_done(proc):
+        return records.exists() and records.read_text().count("\n") >= 2
+
+    argv = ["selfplay", "quoridor", "--games", str(RESUME_GAMES), "--seed", "5", "--concurrency", "2",
+            "--records", str(records), "--out", str(tmp_path / "part.npz")]
+    code, seconds, out, err = interrupt(argv, two_games_done, sig)
+    finished = records.read_text().count("\n")
+    assert 2 <= finished < RESUME_GAMES
+    if sig == signal.SIGKILL:
+        assert code == -signal.SIGKILL
+    else:
+        # the games finished so far are written, and the run says how to go on
+        assert code == 130, err
+        assert "interrupted" in out and "--resume" in out
+        with np.load(tmp_path / "part.npz") as part:
+            assert 1 <= len(np.unique(part["game"])) <= finished
+    # the seed comes from the records; another concurrency plays the rest
+    assert main(["selfplay", "quoridor", "--games", str(RESUME_GAMES), "--concurrency", "1", "--records",
+                 str(records), "--resume", "--out", str(tmp_path / "d.npz")]) == 0
+    assert f"{RESUME_GAMES} games" in capsys.readouterr().out
+    with np.load(uninterrupted) as a, np.load(tmp_path / "d.npz") as b:
+        assert a.files == b.files
+        for name in a.files:
+            assert a[name].dtype == b[name].dtype and a[name].tobytes() == b[name].tobytes(), name
+    indices = [json.loads(line)["index"] for line in records.read_text().splitlines()]
+    assert sorted(indices) == list(range(RESUME_GAMES))       # each game once
+
+
+def test_resumed_records_of_another_run_are_refused(tmp_path):
+    records = tmp_path / "r.jsonl"
+    base = ["selfplay", "quoridor", "--size", "5", "--games", "3", "--out", str(tmp_path / "d.npz"),
+            "--concurrency", "1"]
+    assert main(base + ["--seed", "4", "--records", str(records)]) == 0
+    again = base + ["--records", str(records), "--resume"]
+    where = f"records file {str(records)!r}, line 1"
+    assert where in one_line_error(*again, "--engine", "alphabeta:depth=1")
+    assert "game 0 was played with match_engines" in one_line_error(*again, "--engine", "alphabeta:depth=1")
+    assert f"--seed 3 differs from the seed 4 of {where}" in one_line_error(*again, "--seed", "3")
+    assert "params" in one_line_error(*again, "--walls", "2")
+    assert "opening" in one_line_error(*again, "--random-openings", "2")
+    assert "max_plies" in one_line_error(*again, "--max-plies", "50")
+    assert "already holds 3 games" in one_line_error(*base, "--records", str(records))
+    assert "--resume needs --records" in one_line_error(*base, "--resume")
+    # a match's records (no search score per move) are not self-play data
+    match = tmp_path / "m.jsonl"
+    assert main(["match", "quoridor", "--size", "5", "--engine", "alphabeta:depth=2", "--engine",
+                 "alphabeta:depth=2", "--games", "2", "--seed", "4", "--random-openings", "4",
+                 "--concurrency", "1", "--records", str(match)]) == 0
+    err = one_line_error(*base, "--records", str(match), "--resume")
+    assert f"records file {str(match)!r}, line 1: game 0 has no search score per move" in err
+
+
+def test_training_in_chunks_computes_the_same(selfplay_file, monkeypatch):
+    # the standardization, the losses and the report go over the rows CHUNK
+    # at a time (for millions of rows); a chunk of 7 rows must change nothing
+    from crossridor.games.quoridor import training
+    data = load_data([selfplay_file])
+    whole = train(data, epochs=60, hidden=3, passes=3, seed=2)
+    monkeypatch.setattr(training, "CHUNK", 7)
+    chunked = train(data, epochs=60, hidden=3, passes=3, seed=2)
+    for a, b in zip(whole.history, chunked.history):
+        assert a[:2] == b[:2] and a[2:] == pytest.approx(b[2:], rel=1e-6)
+    for name in ("train_loss", "val_loss", "val_loss_classic", "val_loss_constant"):
+        assert getattr(chunked, name) == pytest.approx(getattr(whole, name), rel=1e-6)
+    assert np.allclose(chunked.model.linear, whole.model.linear, rtol=1e-5, atol=1e-6)
+
+
+def test_train_progress_and_curve(selfplay_file, tmp_path, capsys):
+    steps = []
+    train(load_data([selfplay_file]), epochs=30, hidden=2, passes=3,
+          progress=lambda phase, k, total: steps.append((phase, k, total)))
+    assert steps == [("linear", k, 30) for k in range(1, 31)] + [("hidden", k, 3) for k in range(1, 4)]
+    curve = tmp_path / "c.csv"
+    assert main(["train", "quoridor", str(selfplay_file), "--out", str(tmp_path / "w"), "--epochs", "40",
+                 "--hidden", "2", "--passes", "4", "--curve", str(curve)]) == 0
+    printed = [line for line in capsys.readouterr().out.splitlines() if " loss " in line and ":" in line
+               and line.split()[0] in ("linear", "hidden")]
+    rows = list(csv.DictReader(open(curve)))
+    assert len(rows) == len(printed) == 10 + 4
+    for row, line in zip(rows, printed):
+        assert line.startswith(f"{row['phase']} {'epoch' if row['phase'] == 'linear' else 'pass'} {row['epoch']}:")
+        assert f"train loss {float(row['train_loss']):.4f}, validation loss " \
+               f"{float(row['validation_loss']):.4f}" in line
+    assert "cannot write" in one_line_error("train", "quoridor", str(selfplay_file), "--out", str(tmp_path / "w"),
+                                            "--curve", str(tmp_path / "no" / "c.csv"))
+
+
 # --- the searches with eval=learned ------------------------------------------------
 
 from crossridor import Limits, search  # noqa: E402

@@ -3,11 +3,11 @@ the work is in crossridor.games.quoridor.training and quoridor_weights)."""
 
 from __future__ import annotations
 
+import csv
 import os
-import signal
 import sys
 
-from crossridor.engine.cli.common import UsageError, add_game_arguments, game_params
+from crossridor.engine.cli.common import UsageError, add_game_arguments, game_params, run_stoppable
 
 DEFAULT_SELFPLAY_ENGINE = "alphabeta:depth=2"
 DEFAULT_HIDDEN = 0
@@ -27,6 +27,14 @@ def _only_quoridor(args) -> None:
         raise UsageError(f"{args.cmd} works for quoridor only (its learned evaluation), not {args.game!r}")
 
 
+def _progress(total: int, desc: str, unit: str, initial: int = 0):
+    """A tqdm bar on stderr when it is a terminal, else None."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, initial=initial, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)
+
+
 def cmd_selfplay(args) -> int:
     import numpy as np
 
@@ -40,36 +48,59 @@ def cmd_selfplay(args) -> int:
             raise UsageError(f"{name} must be >= {low}, got {value}")
     if not args.out.endswith(".npz"):
         raise UsageError(f"--out must name a .npz file, got {args.out!r}")
+    if args.resume and not args.records:
+        raise UsageError("--resume needs --records FILE")
     _writable(args.out, "--out")
     match = selfplay_match(EngineSpec.parse(args.engine), args.games, game_params(args), args.concurrency,
-                           args.seed, args.random_openings, args.max_plies)
-    bar = None
-    if sys.stderr.isatty():
-        from tqdm import tqdm
-        bar = tqdm(total=match.total_games, desc="selfplay", unit="game", file=sys.stderr, dynamic_ncols=True)
+                           args.seed, args.random_openings, args.max_plies, args.records, args.resume)
+    executor = None
+    if args.scheduler:
+        from crossridor.engine.match.cluster import ClusterExecutor
+        executor = ClusterExecutor(args.scheduler)
+    bar = _progress(match.total_games, "selfplay", "game", initial=len(match.done))
+    searched = {"positions": sum(len(r.scores) for r in match.done.values())}
 
     def on_record(record, tally):
         if bar is not None:
+            searched["positions"] += len(record.scores)
             bar.update(1)
+            bar.set_postfix_str(f"{searched['positions']} positions", refresh=False)
 
-    def on_term(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, on_term)
     try:
-        result = match.run(on_record=on_record)
+        result, interrupted = run_stoppable(match.run, executor, on_record)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
         if bar is not None:
             bar.close()
     arrays = selfplay_arrays(match, result.records)
     np.savez_compressed(args.out, **arrays)
     results = arrays["result"]
     cut = sum(r.reason == "max_plies" for r in result.records)
-    print(f"{len(result.records)} games ({cut} cut at the ply cap), {len(results)} positions "
-          f"-> {args.out}" + (" (interrupted: the games finished so far)" if result.interrupted else ""))
+    print(f"{len(result.records)} games ({cut} cut at the ply cap), {len(results)} positions -> {args.out}")
     print(f"engine {arrays['engine']}, seed {match.seed}")
-    return 0
+    if interrupted:
+        more = (f"; --records {args.records} --resume continues the run" if args.records
+                else "; add --records FILE to make a run resumable")
+        print(f"interrupted: the first {len(result.records)} of {match.total_games} games{more}")
+    return 130 if interrupted else 0
+
+
+class _Curve:
+    """The loss curve as CSV (phase, epoch, train_loss, validation_loss),
+    a row written and flushed as each is printed, so a stopped run keeps it."""
+
+    def __init__(self, path: str):
+        self.file = open(path, "w", newline="", encoding="utf-8")
+        self.writer = csv.writer(self.file)
+        self.writer.writerow(["phase", "epoch", "train_loss", "validation_loss"])
+
+    def add(self, phase, epoch, train_loss, val_loss) -> None:
+        self.writer.writerow([phase, epoch, f"{train_loss:.6f}", "" if val_loss is None else f"{val_loss:.6f}"])
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
 
 
 def cmd_train(args) -> int:
@@ -81,14 +112,40 @@ def cmd_train(args) -> int:
         if value < low:
             raise UsageError(f"{name} must be >= {low}, got {value}")
     _writable(args.out, "--out")
+    if args.curve is not None:
+        _writable(args.curve, "--curve")
     data = load_data(args.data)
+    shown = {"phase": None, "bar": None}      # the progress bar of the phase running now
+    curve = _Curve(args.curve) if args.curve is not None else None
 
     def on_epoch(phase, epoch, train_loss, val_loss):
-        print(f"{phase} {'epoch' if phase == 'linear' else 'pass'} {epoch}: train loss {train_loss:.4f}"
-              + (f", validation loss {val_loss:.4f}" if val_loss is not None else ""))
+        line = (f"{phase} {'epoch' if phase == 'linear' else 'pass'} {epoch}: train loss {train_loss:.4f}"
+                + (f", validation loss {val_loss:.4f}" if val_loss is not None else ""))
+        if shown["bar"] is not None:
+            shown["bar"].write(line, file=sys.stdout)   # above the bar, not through it
+        else:
+            print(line, flush=True)
+        if curve is not None:
+            curve.add(phase, epoch, train_loss, val_loss)
 
-    report = train(data, epochs=args.epochs, lr=args.lr, lam=args.lam, validation=args.validation,
-                   seed=args.seed, hidden=args.hidden, passes=args.passes, on_epoch=on_epoch)
+    def progress(phase, epoch, total):
+        if shown["phase"] != phase:
+            if shown["bar"] is not None:
+                shown["bar"].close()
+            shown.update(phase=phase, bar=_progress(total, f"train {phase}",
+                                                    "epoch" if phase == "linear" else "pass"))
+        if shown["bar"] is not None:
+            shown["bar"].update(1)
+
+    try:
+        report = train(data, epochs=args.epochs, lr=args.lr, lam=args.lam, validation=args.validation,
+                       seed=args.seed, hidden=args.hidden, passes=args.passes, on_epoch=on_epoch,
+                       progress=progress)
+    finally:
+        if shown["bar"] is not None:
+            shown["bar"].close()
+        if curve is not None:
+            curve.close()
     print(f"{report.train_positions} training and {report.val_positions} validation positions")
     if report.val_loss is not None:
         line = f"validation loss {report.val_loss:.4f} (classic evaluation {report.val_loss_classic:.4f}"
@@ -101,7 +158,7 @@ def cmd_train(args) -> int:
     if report.model.hidden_units:
         print(f"and a hidden layer of {report.model.hidden_units} units")
     quoridor_weights.save(args.out, report.model, data["size"] or 0)
-    print(f"-> {args.out}")
+    print(f"-> {args.out}" + (f", loss curve -> {args.curve}" if args.curve is not None else ""))
     return 0
 
 
@@ -109,17 +166,28 @@ def add_parsers(sub) -> None:
     """Register the `selfplay` and `train` subcommands on the CLI's subparsers."""
     p = sub.add_parser(
         "selfplay", help="play an engine against itself; write positions, scores and results (.npz)",
-        description="Play an engine against itself with the match runner, each game from its own seeded "
-                    "random opening, and write every searched position's features, search score and game "
-                    "result to a numpy .npz file (arrays documented in the README).")
+        description="Play an engine against itself with the match runner (worker processes, or a Dask "
+                    "cluster with --scheduler), each game from its own seeded random opening, and write "
+                    "every searched position's features, search score and game result to a numpy .npz file "
+                    "(arrays documented in docs/learning.md). The arrays depend only on the seed and the "
+                    "options; --records FILE keeps every finished game, --resume continues a stopped run.")
     add_game_arguments(p, moves=False)
     p.add_argument("--games", type=int, required=True, help="number of games")
     p.add_argument("--out", required=True, metavar="FILE.npz", help="the data file to write")
     p.add_argument("--engine", default=DEFAULT_SELFPLAY_ENGINE, metavar="SPEC",
                    help=f"the engine playing both sides (default {DEFAULT_SELFPLAY_ENGINE})")
     p.add_argument("--concurrency", type=int, default=None, metavar="K",
-                   help="games played at once, in worker processes (default: the number of cores)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the run (default: random, printed)")
+                   help="games played at once, in worker processes (default: the number of cores; "
+                        "with --scheduler the cluster's worker threads)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="play the games on the workers of this Dask scheduler (pip install "
+                        "'crossridor[cluster]'); the same records and data as a local run")
+    p.add_argument("--records", metavar="FILE",
+                   help="append every finished game to FILE (JSON lines, as crossridor match writes)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run recorded in --records (its seed; only the missing games are played)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the run (default: random, printed; with --resume the records' seed)")
     p.add_argument("--random-openings", type=int, default=4, metavar="PLIES",
                    help="plies of seeded random moves opening each game (default 4)")
     p.add_argument("--max-plies", type=int, default=None, metavar="N",
@@ -147,4 +215,6 @@ def add_parsers(sub) -> None:
                    help="minibatch passes over the data fitting the hidden layer (default 20)")
     p.add_argument("--seed", type=int, default=0, help="seed of the validation split and the hidden "
                                                         "layer's start (default 0)")
+    p.add_argument("--curve", metavar="FILE.csv",
+                   help="also write the losses printed (phase, epoch, train and validation loss) as CSV")
     p.set_defaults(func=cmd_train, cmd="train")

@@ -265,7 +265,7 @@ class Match:
                                           f"moves than before: a corrupt records file")
                 continue
             if record.index in self._wanted:
-                self._check_prior(record)
+                self._check_prior(record, where)
                 self._replay(record, where)
                 self.done[record.index] = record
 
@@ -283,25 +283,27 @@ class Match:
         seed = self.config.seed
         if prior:
             if seed is not None and seed != prior[0].match_seed:
-                raise CrossridorError(f"--seed {seed} differs from the seed of the records file "
-                                      f"({prior[0].match_seed})")
+                raise CrossridorError(f"--seed {seed} differs from the seed {prior[0].match_seed} of "
+                                      f"records file {self.config.records!r}, line {self.records_file.lines[0]}")
             return prior[0].match_seed
         return seed if seed is not None else random.SystemRandom().randrange(2 ** 32)
 
-    def _check_prior(self, record: GameRecord) -> None:
+    def _check_prior(self, record: GameRecord, where: str) -> None:
+        """CrossridorError naming `where` (the file and line) unless the
+        record is a game of this match."""
         cfg = self.config
         mine = {"game": cfg.game, "params": cfg.params, "match_engines": [str(e) for e in cfg.engines],
                 "match_seed": self.seed, "max_plies": self.max_plies}
         for key, value in mine.items():
             if getattr(record, key) != value:
-                raise CrossridorError(f"records file {cfg.records!r}: game {record.index} was played with "
+                raise CrossridorError(f"{where}: game {record.index} was played with "
                                       f"{key} {getattr(record, key)!r}, not {value!r}: a different match")
         task = self.task(record.index)
         if tuple(record.moves[:record.opening_plies]) != task.opening or tuple(record.seats) != task.seats:
-            raise CrossridorError(f"records file {cfg.records!r}: game {record.index} has another "
+            raise CrossridorError(f"{where}: game {record.index} has another "
                                   f"opening or seating than this match would play")
         if cfg.sum_of is not None and record.points is None:
-            raise CrossridorError(f"records file {cfg.records!r}: game {record.index} has no points "
+            raise CrossridorError(f"{where}: game {record.index} has no points "
                                   f"(recorded without them): sum-of cannot count it")
 
     def _replay(self, record: GameRecord, where: str) -> None:

@@ -60,9 +60,20 @@ class SelfPlayMatch(Match):
         task = super().task(index)
         return dataclasses.replace(task, opening=self.opening(index), record_scores=True)
 
+    def _check_prior(self, record, where: str) -> None:
+        # the match's checks (game, options, engines, seed, ply cap, opening), and
+        # a score per searched move: a plain match's records have none
+        super()._check_prior(record, where)
+        if not isinstance(record.scores, list) or len(record.scores) != record.plies - record.opening_plies:
+            raise CrossridorError(f"{where}: game {record.index} has no search score per move: "
+                                  f"not a selfplay record")
+
 
 def selfplay_match(engine, games: int, params: dict, concurrency=None, seed=None,
-                   random_openings: int = 4, max_plies=None) -> SelfPlayMatch:
+                   random_openings: int = 4, max_plies=None, records=None, resume=False) -> SelfPlayMatch:
+    """The self-play run; `records`: its JSON-lines records file (one
+    finished game a line, as `crossridor match --records`), `resume`:
+    continue the run that file holds (its seed, its finished games)."""
     if engine.command is not None:
         raise CrossridorError("selfplay needs a built-in engine (its search scores are recorded), "
                               f"not {engine}")
@@ -70,7 +81,7 @@ def selfplay_match(engine, games: int, params: dict, concurrency=None, seed=None
         raise CrossridorError("selfplay data exists for 2-player Quoridor only")
     return SelfPlayMatch(MatchConfig(game="quoridor", params=params, engines=[engine, engine], games=games,
                                      concurrency=concurrency, random_openings=random_openings,
-                                     seed=seed, max_plies=max_plies))
+                                     seed=seed, max_plies=max_plies, records=records, resume=resume))
 
 
 def score_in_centi_steps(algorithm: str, score) -> float:
@@ -81,41 +92,40 @@ def score_in_centi_steps(algorithm: str, score) -> float:
 
 
 def positions(game, record) -> dict:
-    """The rows of one finished self-play game (see the module docstring)."""
-    state = game.new_state()
-    rows = {"features": [], "score": [], "result": [], "ply": []}
+    """The rows of one finished self-play game (see the module docstring):
+    the arrays of DATA_ARRAYS but `game`."""
     algorithm = record.engines[0].partition(":")[0]
-    for ply, move in enumerate(record.moves):
-        k = ply - record.opening_plies
-        if k >= 0 and record.scores[k] is not None:
-            f = np.zeros(Q_NUM_FEATURES, np.float32)
-            q_fill_features(state.core, f)
-            me = state.current_player
-            rows["features"].append(f)
-            rows["score"].append(score_in_centi_steps(algorithm, record.scores[k]))
-            rows["result"].append((record.returns[me] - (-1.0)) / 2.0 if record.reason != "max_plies" else 0.5)
-            rows["ply"].append(ply)
+    searched = [k for k, score in enumerate(record.scores) if score is not None]
+    n = len(searched)
+    features = np.zeros((n, Q_NUM_FEATURES), np.float32)
+    result = np.full(n, 0.5, np.float32)
+    ply = np.array(searched, np.int32) + record.opening_plies
+    score = np.array([score_in_centi_steps(algorithm, record.scores[k]) for k in searched], np.float32)
+    state = game.new_state()
+    row = 0
+    for i, move in enumerate(record.moves):
+        if row < n and i == ply[row]:
+            q_fill_features(state.core, features[row])
+            if record.reason != "max_plies":
+                result[row] = (record.returns[state.current_player] + 1.0) / 2.0
+            row += 1
         state.play(move)
-    return rows
+    return {"features": features, "score": score, "result": result, "ply": ply}
 
 
 def selfplay_arrays(match: SelfPlayMatch, records: list) -> dict:
-    """The .npz arrays of a finished self-play run."""
+    """The .npz arrays of a finished self-play run (records in index order)."""
     game = match.game
-    out = {"features": [], "score": [], "result": [], "game": [], "ply": []}
-    for record in records:
-        rows = positions(game, record)
-        out["features"] += rows["features"]
-        out["score"] += rows["score"]
-        out["result"] += rows["result"]
-        out["ply"] += rows["ply"]
-        out["game"] += [record.index] * len(rows["ply"])
+    rows = [positions(game, record) for record in records]
+    out = {name: np.concatenate([r[name] for r in rows]) if rows else np.zeros(0, np.float32)
+           for name in ("features", "score", "result", "ply")}
     return {
-        "features": np.array(out["features"], np.float32).reshape(-1, Q_NUM_FEATURES),
-        "score": np.array(out["score"], np.float32),
-        "result": np.array(out["result"], np.float32),
-        "game": np.array(out["game"], np.int32),
-        "ply": np.array(out["ply"], np.int32),
+        "features": out["features"].astype(np.float32).reshape(-1, Q_NUM_FEATURES),
+        "score": out["score"].astype(np.float32),
+        "result": out["result"].astype(np.float32),
+        "game": np.concatenate([np.full(len(r["ply"]), record.index, np.int32)
+                                for r, record in zip(rows, records)]) if rows else np.zeros(0, np.int32),
+        "ply": out["ply"].astype(np.int32),
         "feature_names": np.array(FEATURE_NAMES),
         "size": np.int32(game.size), "walls": np.int32(game.walls),
         "engine": np.array(str(match.config.engines[0])),
@@ -175,7 +185,9 @@ def load_data(paths) -> dict:
         offset = int(arrays["game"].max()) + 1 if len(arrays["game"]) else offset
         for name in DATA_ARRAYS:
             parts[name].append(arrays[name])
-    data = {name: np.concatenate(parts[name]) for name in DATA_ARRAYS}
+    # one file: its arrays as loaded (a copy would double the peak)
+    data = {name: parts[name][0] if len(parts[name]) == 1 else np.concatenate(parts[name])
+            for name in DATA_ARRAYS}
     if len(data["result"]) == 0:
         raise CrossridorError("the selfplay data holds no positions")
     data["size"] = sizes.pop() if len(sizes) == 1 else None
@@ -217,7 +229,7 @@ class _Adam:
             p -= self.lr * (m / (1 - b1 ** self.t)) / (np.sqrt(v / (1 - b2 ** self.t)) + eps)
 
 
-def _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_epoch, history):
+def _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_epoch, history, progress):
     """Add `hidden` ReLU units to the standardized linear fit w and fit all
     of it by minibatch Adam; returns (w, W, v) in standardized units."""
     nf = St.shape[1]
@@ -228,7 +240,7 @@ def _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_e
     every = max(1, passes // 10)
 
     def z_of(S):
-        return S @ w + np.maximum(S @ W.T, 0.0) @ v
+        return _chunked(S, lambda c: c @ w + np.maximum(c @ W.T, 0.0) @ v)
 
     for epoch in range(1, passes + 1):
         order = rng.permutation(len(tt))
@@ -247,6 +259,8 @@ def _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_e
             history.append(row)
             if on_epoch is not None:
                 on_epoch(*row)
+        if progress is not None:
+            progress("hidden", epoch, passes)
     return w, W, v
 
 
@@ -262,11 +276,70 @@ class TrainReport:
     history: list                  # (phase, epoch, train loss, val loss or None)
 
 
+def _target(data: dict, lam: float) -> np.ndarray:
+    """lam * result + (1 - lam) * sigmoid(score / 200), float64."""
+    return lam * data["result"].astype(np.float64) \
+        + (1 - lam) * _sigmoid(data["score"].astype(np.float64) / SCORE_SCALE)
+
+
+def _validation_rows(data: dict, validation: float, rng) -> np.ndarray:
+    """A bool per row: held out for validation (a share of whole games, drawn with rng)."""
+    games = np.unique(data["game"])
+    n_val = int(round(validation * len(games)))
+    if validation > 0 and len(games) >= 2:
+        n_val = min(max(n_val, 1), len(games) - 1)
+    else:
+        n_val = 0
+    val_games = rng.choice(games, size=n_val, replace=False) if n_val else np.array([], games.dtype)
+    return np.isin(data["game"], val_games)
+
+
+# Millions of rows: the rows stay float32 (as in the file), and what needs
+# float64 or a wide intermediate (N x hidden) is computed CHUNK rows at a time.
+CHUNK = 65536
+
+
+def _chunked(A, fn, rows=None) -> np.ndarray:
+    """fn (float64 rows -> one float per row) over A (or A[rows]), CHUNK rows at a time."""
+    n = len(A) if rows is None else len(rows)
+    out = np.empty(n)
+    for i in range(0, n, CHUNK):
+        part = A[i:i + CHUNK] if rows is None else A[rows[i:i + CHUNK]]
+        out[i:i + CHUNK] = fn(part.astype(np.float64))
+    return out
+
+
+def _moments(X, rows) -> tuple:
+    """Mean and standard deviation of the columns of X[rows] but the bias
+    (float64, two passes over chunks)."""
+    n = max(1, len(rows))
+    total = np.zeros(X.shape[1] - 1)
+    for i in range(0, len(rows), CHUNK):
+        total += X[rows[i:i + CHUNK], 1:].sum(axis=0, dtype=np.float64)
+    mu = total / n
+    square = np.zeros_like(mu)
+    for i in range(0, len(rows), CHUNK):
+        square += ((X[rows[i:i + CHUNK], 1:] - mu) ** 2).sum(axis=0)
+    return mu, np.sqrt(square / n)
+
+
+def _standardized(X, rows, mu, sd) -> np.ndarray:
+    """float32 rows X[rows], every column but the bias as (x - mu) / sd."""
+    S = np.empty((len(rows), X.shape[1]), np.float32)
+    for i in range(0, len(rows), CHUNK):
+        part = X[rows[i:i + CHUNK]].astype(np.float64)
+        part[:, 1:] = (part[:, 1:] - mu) / sd
+        S[i:i + CHUNK] = part
+    return S
+
+
 def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, validation: float = 0.1,
-          l2: float = 1e-4, seed: int = 0, hidden: int = 0, passes: int = 20, on_epoch=None) -> TrainReport:
+          l2: float = 1e-4, seed: int = 0, hidden: int = 0, passes: int = 20, on_epoch=None,
+          progress=None) -> TrainReport:
     """Fit the linear logit by Adam on standardized features, then the hidden
     layer if any (see the module docstring); `on_epoch(phase, epoch,
-    train_loss, val_loss)` every tenth of each phase ("linear", "hidden")."""
+    train_loss, val_loss)` every tenth of each phase ("linear", "hidden"),
+    `progress(phase, epoch, epochs of the phase)` after every epoch or pass."""
     if epochs < 1:
         raise CrossridorError(f"epochs must be >= 1, got {epochs}")
     if not 0 <= hidden <= Q_MAX_HIDDEN_UNITS:
@@ -277,28 +350,16 @@ def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, va
         raise CrossridorError(f"lambda must be in [0, 1], got {lam}")
     if not 0.0 <= validation < 1.0:
         raise CrossridorError(f"validation must be in [0, 1), got {validation}")
-    X = data["features"].astype(np.float64)
-    t = lam * data["result"].astype(np.float64) \
-        + (1 - lam) * _sigmoid(data["score"].astype(np.float64) / SCORE_SCALE)
-    games = np.unique(data["game"])
+    X = data["features"]
+    t = _target(data, lam)
     rng = np.random.default_rng(seed)
-    n_val = int(round(validation * len(games)))
-    if validation > 0 and len(games) >= 2:
-        n_val = min(max(n_val, 1), len(games) - 1)
-    else:
-        n_val = 0
-    val_games = rng.choice(games, size=n_val, replace=False) if n_val else np.array([], games.dtype)
-    is_val = np.isin(data["game"], val_games)
-    Xt, tt, Xv, tv = X[~is_val], t[~is_val], X[is_val], t[is_val]
+    is_val = _validation_rows(data, validation, rng)
+    rows_t, rows_v = np.flatnonzero(~is_val), np.flatnonzero(is_val)
+    tt, tv = t[rows_t], t[rows_v]
     # standardize every column but the bias: one learning rate suits them all
-    mu = Xt[:, 1:].mean(axis=0)
-    sd = Xt[:, 1:].std(axis=0)
+    mu, sd = _moments(X, rows_t)
     sd[sd < 1e-9] = 1.0
-
-    def standard(A):
-        return np.hstack([A[:, :1], (A[:, 1:] - mu) / sd])
-
-    St, Sv = standard(Xt), standard(Xv)
+    St, Sv = _standardized(X, rows_t, mu, sd), _standardized(X, rows_v, mu, sd)
     # start from the classic evaluation and shrink towards it: a feature the
     # data never varies (say, no race in it) keeps the classic weight
     prior = np.empty(Q_NUM_FEATURES)
@@ -313,19 +374,25 @@ def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, va
     history = []
     every = max(1, epochs // 10)
     for epoch in range(1, epochs + 1):
-        grad = St.T @ (_sigmoid(St @ w) - tt) / len(tt) + reg * (w - prior)
+        # float32 products over the rows (no float64 copy of them), float64 sums and steps
+        residual = (_sigmoid(St @ w.astype(np.float32)) - tt).astype(np.float32)
+        grad = (St.T @ residual).astype(np.float64) / len(tt) + reg * (w - prior)
         m = b1 * m + (1 - b1) * grad
         v = b2 * v + (1 - b2) * grad * grad
         w -= lr * (m / (1 - b1 ** epoch)) / (np.sqrt(v / (1 - b2 ** epoch)) + eps)
         if epoch % every == 0 or epoch == epochs:
-            row = ("linear", epoch, cross_entropy(St @ w, tt), cross_entropy(Sv @ w, tv) if len(tv) else None)
+            row = ("linear", epoch, cross_entropy(_chunked(St, lambda c: c @ w), tt),
+                   cross_entropy(_chunked(Sv, lambda c: c @ w), tv) if len(tv) else None)
             history.append(row)
             if on_epoch is not None:
                 on_epoch(*row)
+        if progress is not None:
+            progress("linear", epoch, epochs)
     W = np.zeros((0, Q_NUM_FEATURES))
     out = np.zeros(0)
     if hidden:
-        w, W, out = _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_epoch, history)
+        w, W, out = _fit_hidden(St, tt, Sv, tv, w, prior, reg, hidden, passes, lr, l2, rng, on_epoch, history,
+                                  progress)
 
     def raw(u):
         # back to raw features: u0 + sum u_j (x_j - mu_j) / sd_j
@@ -337,9 +404,9 @@ def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, va
     model = Model.of(raw(w), [raw(row) for row in W], out.astype(np.float32))
     val = len(tv) > 0
     return TrainReport(
-        model=model, train_loss=cross_entropy(logit(model, Xt), tt),
-        val_loss=cross_entropy(logit(model, Xv), tv) if val else None,
-        val_loss_classic=cross_entropy(Xv @ CLASSIC_WEIGHTS, tv) if val else None,
+        model=model, train_loss=cross_entropy(_chunked(X, lambda c: logit(model, c), rows_t), tt),
+        val_loss=cross_entropy(_chunked(X, lambda c: logit(model, c), rows_v), tv) if val else None,
+        val_loss_classic=cross_entropy(_chunked(X, lambda c: c @ CLASSIC_WEIGHTS, rows_v), tv) if val else None,
         val_loss_constant=cross_entropy(np.full(len(tv), math.log(tt.mean() / (1 - tt.mean()))), tv)
         if val and 0 < tt.mean() < 1 else None,
         train_positions=len(tt), val_positions=len(tv), history=history)
