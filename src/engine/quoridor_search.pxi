@@ -146,38 +146,6 @@ cdef void q_relevant_walls(QSearch* s, uint64_t* rel_h, uint64_t* rel_v) noexcep
             q_walls_blocking(p.g, e, rel_h, rel_v)
 
 
-# A won race (2 players, 7x7 and 9x9): a pawn the other side can no longer
-# wall (it has no walls left), ahead by more than the tempo. Scored as
-# decided but below the win scores: pawns can still meet and jump, which the
-# path lengths ignore, so the search never reads it as a forced win; and
-# only beyond the horizon, so that a win the search can see is found as one.
-cdef enum:
-    S_RACE_WON = 20000      # minus 100 per step the winner still needs, plus 10 per step of lead
-
-
-cdef int q_race(QSearch* s, int depth) noexcept nogil:
-    """The score of a won race for the side to move (negative: the other
-    side has won it), or 0. The mover has won when the other side has no
-    walls left and the mover's path is at least two steps shorter (one for
-    moving second, one to spare for the pawns meeting); the other side when
-    the mover has no walls left and the other's path is at least three
-    steps shorter (one more: the mover has the tempo). Not when `depth`
-    plies reach the winner's goal: the search sees the win itself."""
-    cdef QPos* p = &s.pos
-    cdef int me = p.to_move, op = 1 - p.to_move, dm, do, lead
-    if p.g.nplayers != 2 or p.g.n < 7 or (p.walls_left[me] and p.walls_left[op]):
-        return 0
-    dm = q_distance(p, me)
-    do = q_distance(p, op)
-    if p.walls_left[op] == 0 and dm + 2 <= do and depth < 2 * dm - 1:
-        lead = do - dm
-        return S_RACE_WON - 100 * dm + 10 * (lead if lead < 9 else 9)
-    if p.walls_left[me] == 0 and do + 3 <= dm and depth < 2 * do:
-        lead = dm - do
-        return -(S_RACE_WON - 100 * do + 10 * (lead if lead < 9 else 9))
-    return 0
-
-
 cdef inline int q_score_to_tt(int score, int ply) noexcept nogil:
     if score > S_WIN_BOUND:
         return score + ply
@@ -375,7 +343,6 @@ cdef inline int q_pick_lazy(QSearch* s, int* moves, int i, int n, QOrder* o) noe
 cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexcept nogil:
     """Score of the position for the side to move, within (alpha, beta)."""
     cdef QPos* p = &s.pos
-    cdef int v
     s.pv_len[ply] = 0
     if ply == 0:
         s.root_done = 0
@@ -386,17 +353,13 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     if s.draw_ply and ply >= s.draw_ply:
         return 0                # the game's move limit: a draw
     s.nodes += 1
-    if ply > 0:
-        v = q_race(s, depth)
-        if v:
-            return v
     if depth <= 0 or ply >= S_MAX_PLY - 1:
         return q_eval(s)
     if ply > s.sel_depth:
         s.sel_depth = ply
     # transposition table
     cdef TTEntry* te = NULL
-    cdef int tt_mv = -1, tt_sc, tt_fl
+    cdef int tt_mv = -1, tt_sc, tt_fl, v
     cdef uint64_t tt_data
     if s.tt != NULL:
         te = &s.tt[p.hash & s.tt_mask]
