@@ -238,6 +238,36 @@ cdef enum:
     ORDER_WALL_TOP = ORDER_WALL + 9 * 10000     # the best score a wall's gain gives
 
 
+cdef inline int q_flood_to_all(const QPos* p, int player, u128 targets, u128* within) noexcept nogil:
+    """q_goal_flood until every square of `targets` is reached (or the flood
+    stops): within[k] = the squares at most k steps from the goal side of
+    player, walls only. Returns the last k filled. One flood gives the goal
+    distance of the pawn and of every square it may step to."""
+    cdef u128 reach = p.g.goal[player], nxt
+    cdef int k = 0
+    within[0] = reach
+    while targets & ~reach:
+        nxt = reach | q_step(p, reach)
+        if nxt == reach:
+            break
+        k += 1
+        within[k] = nxt
+        reach = nxt
+    return k
+
+
+cdef inline int q_layer_of(const u128* within, int layers, int sq, int low) noexcept nogil:
+    """The goal distance of square sq from q_flood_to_all's layers (first
+    layer holding it, searched from `low` up): q_distance of a pawn there."""
+    cdef u128 bit = bb_bit(sq)
+    cdef int k = low if low > 0 else 0
+    while k <= layers:
+        if within[k] & bit:
+            return k
+        k += 1
+    return Q_NO_PATH
+
+
 cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int selective,
                        QOrder* lazy) noexcept nogil:
     """Score moves for ordering (in place: moves[i] | score << 10), drop the
@@ -248,8 +278,13 @@ cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int 
     cdef QPos* p = &s.pos
     cdef uint64_t rel_h = 0, rel_v = 0
     cdef int i, n = 0, mv, kind, score, me = p.to_move, gain, hist
-    cdef int d0 = q_distance(p, me), d1
-    cdef int old
+    cdef u128 within[Q_FLOOD_LAYERS]
+    cdef u128 targets = bb_bit(p.pawn[me])
+    for i in range(k):
+        if (moves[i] & Q_KIND) == Q_STEP:
+            targets |= bb_bit(moves[i] & Q_INDEX)
+    cdef int layers = q_flood_to_all(p, me, targets, within)
+    cdef int d0 = q_layer_of(within, layers, p.pawn[me], 0), d1
     cdef QOrder own
     cdef QOrder* o = lazy if lazy != NULL else &own
     cdef int my_side = q_side(s, me)
@@ -283,10 +318,7 @@ cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int 
         elif mv == s.killers[ply][1]:
             score = ORDER_KILLER2
         elif kind == Q_STEP:
-            old = p.pawn[me]
-            p.pawn[me] = mv & Q_INDEX
-            d1 = q_distance(p, me)
-            p.pawn[me] = old
+            d1 = q_layer_of(within, layers, mv & Q_INDEX, d0 - 2)
             score = ORDER_PAWN + (d0 - d1) * 100000 + hist
             if score < 0:
                 score = 0
