@@ -82,12 +82,6 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
     report = options.pop("on_iteration", None)
     if report is not None and not callable(report):
         raise CrossridorError(f"{algorithm}: option on_iteration must be a function, got {report!r}")
-    if algorithm == "alphabeta" and state.game.traits.name == "quoridor":
-        found = _book_result(state, limits, options.pop("book", True))
-        if found is not None:
-            if report is not None:
-                report(found)
-            return found
     calls = []
     if report is not None and algorithm == "alphabeta":
         options["on_iteration"] = lambda info: (calls.append(1), report(info))
@@ -98,22 +92,6 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
     if report is not None and not calls:
         report(result)
     return result
-
-
-def _book_result(state: State, limits: Limits, use_book) -> SearchResult | None:
-    """Quoridor's opening book (crossridor.games.quoridor.book): its move
-    for a timed search (a depth or node limit asks for a search), unless
-    the option book is false."""
-    if not isinstance(use_book, bool):
-        raise CrossridorError(f"alphabeta: option book must be true or false, got {use_book!r}")
-    if not use_book or limits.depth is not None or limits.nodes is not None:
-        return None
-    from crossridor.games.quoridor.book import probe
-    entry = probe(state)
-    if entry is None:
-        return None
-    move = state.parse_move(entry.move)
-    return SearchResult(move, entry.score, entry.depth, 0, 0.0, 0.0, (move,), {"book": True})
 
 
 def _run(state, algorithm, limits, seed, options) -> SearchResult:

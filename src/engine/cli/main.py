@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 import time
 
-from crossridor.engine.cli import book as cli_book
 from crossridor.engine.cli import learn as cli_learn
 
 from crossridor.engine.cli import match as cli_match
@@ -347,7 +346,6 @@ def build_parser() -> ArgumentParser:
     cli_match.add_parsers(sub)
     cli_learn.add_parsers(sub)
     cli_solve.add_parsers(sub)
-    cli_book.add_parsers(sub)
     return parser
 
 
