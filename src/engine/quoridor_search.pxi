@@ -436,13 +436,10 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
             v = -q_alphabeta(s, depth - 1, ply + 1, -beta, -alpha) if flip \
                 else q_alphabeta(s, depth - 1, ply + 1, alpha, beta)
         else:
-            # late-move reduction: a late wall is first searched shallower, the
-            # later and the deeper the more (quiet walls: at least two plies)
+            # late-move reduction: a late wall is first searched one ply shallower
             r = 1 if (s.lmr and depth >= 3 and i >= 4 and (mv & Q_KIND) != Q_STEP) else 0
-            if r and depth >= 5 and (quiet or i >= 12):
+            if r and quiet and depth >= 5:
                 r = 2
-            if r and depth >= 7 and i >= 24:
-                r = 3
             v = -q_alphabeta(s, depth - 1 - r, ply + 1, -alpha - 1, -alpha) if flip \
                 else q_alphabeta(s, depth - 1 - r, ply + 1, alpha, alpha + 1)
             if r and v > alpha and not s.check.stopped:
