@@ -429,7 +429,9 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
         mv = q_pick_lazy(s, moves, i, k, &order)
         quiet = s.wall_gain and (mv & Q_KIND) != Q_STEP and (moves[i] >> 10) < ORDER_QUIET_END
         if quiet and ply > 0 and depth <= 2 and i > 0:
-            continue        # a wall that lengthens nobody's path, near the horizon: not tried
+            # a wall that lengthens nobody's path, near the horizon: not tried;
+            # the moves come best-scored first, so every move left is one too
+            break
         q_make(p, mv, &s.undo[ply])
         flip = q_side(s, p.to_move) != my_side
         if i == 0:
