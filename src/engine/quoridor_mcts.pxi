@@ -58,7 +58,7 @@ cdef int mt_expand(MTree* t, int node, QSearch* s) noexcept nogil:
     """Store the node's legal moves, best prior first. 0 on success."""
     cdef int moves[Q_MAX_MOVES]
     cdef int k = q_gen_moves(&s.pos, moves), i
-    k = q_order_moves(s, moves, k, 0, -1, 0)
+    k = q_order_moves(s, moves, k, 0, -1, 0, NULL)
     cdef short* grown
     if t.n_arena + k > t.cap_arena:
         grown = <short*>realloc(t.arena, 2 * (t.cap_arena + k) * sizeof(short))

@@ -102,15 +102,15 @@ cdef inline uint64_t q_to_anchors(const QGeom* g, u128 squares) noexcept nogil:
     return out
 
 
-cdef void q_shortest_edges(const QPos* p, int player, u128* e) noexcept nogil:
+cdef int q_shortest_edges(const QPos* p, int player, u128* e) noexcept nogil:
     """The steps (north/south/east/west, as source squares) that lie on some
-    shortest path of player to its goal."""
+    shortest path of player to its goal; returns the path length (q_distance)."""
     cdef u128 from_goal[Q_FLOOD_LAYERS]
     cdef u128 me = bb_bit(p.pawn[player]), on_path, nb
     cdef int d = q_goal_flood(p, player, me, from_goal), i
     e[0] = e[1] = e[2] = e[3] = 0
     if d == Q_NO_PATH:
-        return
+        return d
     # walk forward from the pawn: squares at pawn-distance i on a shortest path
     on_path = me
     for i in range(d):
@@ -121,6 +121,7 @@ cdef void q_shortest_edges(const QPos* p, int player, u128* e) noexcept nogil:
         e[2] |= on_path & p.can_e & (nb >> 1)
         e[3] |= on_path & p.can_w & (nb << 1)
         on_path = q_step(p, on_path) & nb
+    return d
 
 
 cdef inline void q_walls_blocking(const QGeom* g, const u128* e, uint64_t* h, uint64_t* v) noexcept nogil:
@@ -211,23 +212,96 @@ cdef enum:
     ORDER_QUIET_END = 200000
 
 
-cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int selective) noexcept nogil:
+cdef inline int q_pick(int* moves, int i, int n) noexcept nogil:
+    """Selection sort step: bring the best-scored remaining move to i."""
+    cdef int best = i, j, t
+    for j in range(i + 1, n):
+        if (moves[j] >> 10) > (moves[best] >> 10):
+            best = j
+    t = moves[i]
+    moves[i] = moves[best]
+    moves[best] = t
+    return moves[i] & 1023
+
+
+# What a node's move ordering keeps for scoring its walls later: a wall's
+# gain (q_wall_gain) costs a path search or two, and a node that cuts off on
+# its table move, a killer or a pawn step never needs it.
+ctypedef struct QOrder:
+    int dist[4]             # every player's path length
+    u128 edges[4][4]        # their shortest-path steps (the mover's side: once the walls are scored)
+    int pending             # walls still scored by their upper bound
+    uint64_t pend[8]        # those walls, as a set of move codes
+
+
+cdef enum:
+    ORDER_WALL_TOP = ORDER_WALL + 9 * 10000     # the best score a wall's gain gives
+
+
+cdef inline int q_flood_to_all(const QPos* p, int player, u128 targets, u128* within) noexcept nogil:
+    """q_goal_flood until every square of `targets` is reached (or the flood
+    stops): within[k] = the squares at most k steps from the goal side of
+    player, walls only. Returns the last k filled. One flood gives the goal
+    distance of the pawn and of every square it may step to."""
+    cdef u128 reach = p.g.goal[player], nxt
+    cdef int k = 0
+    within[0] = reach
+    while targets & ~reach:
+        nxt = reach | q_step(p, reach)
+        if nxt == reach:
+            break
+        k += 1
+        within[k] = nxt
+        reach = nxt
+    return k
+
+
+cdef inline int q_layer_of(const u128* within, int layers, int sq, int low) noexcept nogil:
+    """The goal distance of square sq from q_flood_to_all's layers (first
+    layer holding it, searched from `low` up): q_distance of a pawn there."""
+    cdef u128 bit = bb_bit(sq)
+    cdef int k = low if low > 0 else 0
+    while k <= layers:
+        if within[k] & bit:
+            return k
+        k += 1
+    return Q_NO_PATH
+
+
+cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int selective,
+                       QOrder* lazy) noexcept nogil:
     """Score moves for ordering (in place: moves[i] | score << 10), drop the
-    walls that fail the selective filter, return the new count."""
+    walls that fail the selective filter, return the new count. With `lazy`,
+    a wall that needs its gain is scored by the upper bound of its score and
+    marked pending (q_pick_lazy scores them all when one would be picked, so
+    the order is the same as scoring them at once)."""
     cdef QPos* p = &s.pos
     cdef uint64_t rel_h = 0, rel_v = 0
     cdef int i, n = 0, mv, kind, score, me = p.to_move, gain, hist
-    cdef int d0 = q_distance(p, me), d1
-    cdef int old
-    cdef int dist[4]
-    cdef u128 edges[4][4]
+    cdef u128 within[Q_FLOOD_LAYERS]
+    cdef u128 targets = bb_bit(p.pawn[me])
+    for i in range(k):
+        if (moves[i] & Q_KIND) == Q_STEP:
+            targets |= bb_bit(moves[i] & Q_INDEX)
+    cdef int layers = q_flood_to_all(p, me, targets, within)
+    cdef int d0 = q_layer_of(within, layers, p.pawn[me], 0), d1
+    cdef QOrder own
+    cdef QOrder* o = lazy if lazy != NULL else &own
     cdef int my_side = q_side(s, me)
+    o.pending = 0
     if selective or s.wall_gain:
         for i in range(p.g.nplayers):
-            q_shortest_edges(p, i, edges[i])
             if q_side(s, i) != my_side:
-                q_walls_blocking(p.g, edges[i], &rel_h, &rel_v)
-            dist[i] = d0 if i == me else q_distance(p, i)
+                o.dist[i] = q_shortest_edges(p, i, o.edges[i])
+                q_walls_blocking(p.g, o.edges[i], &rel_h, &rel_v)
+            elif i == me:
+                o.dist[i] = d0
+            else:
+                o.dist[i] = q_distance(p, i)
+        if s.wall_gain and lazy == NULL:
+            q_side_edges(s, o)
+    if lazy != NULL:
+        memset(o.pend, 0, sizeof(o.pend))
     for i in range(k):
         mv = moves[i]
         kind = mv & Q_KIND
@@ -244,19 +318,16 @@ cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int 
         elif mv == s.killers[ply][1]:
             score = ORDER_KILLER2
         elif kind == Q_STEP:
-            old = p.pawn[me]
-            p.pawn[me] = mv & Q_INDEX
-            d1 = q_distance(p, me)
-            p.pawn[me] = old
+            d1 = q_layer_of(within, layers, mv & Q_INDEX, d0 - 2)
             score = ORDER_PAWN + (d0 - d1) * 100000 + hist
             if score < 0:
                 score = 0
+        elif s.wall_gain and lazy != NULL:
+            score = ORDER_WALL_TOP + hist       # history is at most 25000: never past ORDER_TT
+            o.pend[mv >> 6] |= (<uint64_t>1) << (mv & 63)
+            o.pending += 1
         elif s.wall_gain:
-            gain = q_wall_gain(s, mv, dist, edges)
-            if gain > 0:
-                score = ORDER_WALL + (gain if gain < 9 else 9) * 10000 + hist
-            else:
-                score = ORDER_QUIET + hist
+            score = q_wall_score(s, mv, o, hist)
         else:
             score = ORDER_WALL + hist
         if score > ORDER_TT:
@@ -266,16 +337,39 @@ cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int 
     return n
 
 
-cdef inline int q_pick(int* moves, int i, int n) noexcept nogil:
-    """Selection sort step: bring the best-scored remaining move to i."""
-    cdef int best = i, j, t
-    for j in range(i + 1, n):
-        if (moves[j] >> 10) > (moves[best] >> 10):
-            best = j
-    t = moves[i]
-    moves[i] = moves[best]
-    moves[best] = t
-    return moves[i] & 1023
+cdef inline void q_side_edges(QSearch* s, QOrder* o) noexcept nogil:
+    """The shortest-path steps of the mover's side (q_wall_gain needs them)."""
+    cdef int i, my_side = q_side(s, s.pos.to_move)
+    for i in range(s.pos.g.nplayers):
+        if q_side(s, i) == my_side:
+            q_shortest_edges(&s.pos, i, o.edges[i])
+
+
+cdef inline int q_wall_score(QSearch* s, int mv, QOrder* o, int hist) noexcept nogil:
+    cdef int gain = q_wall_gain(s, mv, o.dist, o.edges)
+    if gain > 0:
+        return ORDER_WALL + (gain if gain < 9 else 9) * 10000 + hist
+    return ORDER_QUIET + hist
+
+
+cdef inline int q_pick_lazy(QSearch* s, int* moves, int i, int n, QOrder* o) noexcept nogil:
+    """q_pick, scoring the pending walls first if the best-scored move is one
+    of them (a pending wall's score is an upper bound, so a move that beats
+    every bound is the one q_pick would take with all walls scored)."""
+    cdef int best = i, j, mv
+    if o.pending:
+        for j in range(i + 1, n):
+            if (moves[j] >> 10) > (moves[best] >> 10):
+                best = j
+        mv = moves[best] & 1023
+        if (o.pend[mv >> 6] >> (mv & 63)) & 1:
+            q_side_edges(s, o)
+            for j in range(i, n):
+                mv = moves[j] & 1023
+                if (o.pend[mv >> 6] >> (mv & 63)) & 1:
+                    moves[j] = mv | (q_wall_score(s, mv, o, (moves[j] >> 10) - ORDER_WALL_TOP) << 10)
+            o.pending = 0
+    return q_pick(moves, i, n)
 
 
 cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexcept nogil:
@@ -327,14 +421,17 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
             return beta
     cdef int moves[Q_MAX_MOVES]
     cdef int k = q_gen_moves(p, moves)
-    k = q_order_moves(s, moves, k, ply, tt_mv, s.prune_walls and ply > 0)
+    cdef QOrder order
+    k = q_order_moves(s, moves, k, ply, tt_mv, s.prune_walls and ply > 0, &order)
     cdef int i, mv, best = -S_INF, best_move = -1, a0 = alpha, my_side = q_side(s, p.to_move)
     cdef int flip, j, r, quiet
     for i in range(k):
-        mv = q_pick(moves, i, k)
+        mv = q_pick_lazy(s, moves, i, k, &order)
         quiet = s.wall_gain and (mv & Q_KIND) != Q_STEP and (moves[i] >> 10) < ORDER_QUIET_END
         if quiet and ply > 0 and depth <= 2 and i > 0:
-            continue        # a wall that lengthens nobody's path, near the horizon: not tried
+            # a wall that lengthens nobody's path, near the horizon: not tried;
+            # the moves come best-scored first, so every move left is one too
+            break
         q_make(p, mv, &s.undo[ply])
         flip = q_side(s, p.to_move) != my_side
         if i == 0:
