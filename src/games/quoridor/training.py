@@ -35,8 +35,9 @@ import zlib
 import numpy as np
 
 from crossridor.engine._core import QN_NET_SCALES, Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, q_fill_features, \
-    qn_sparse_inputs
+    q_fill_net_inputs, qn_sparse_inputs
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.files import read_regular_file
 from crossridor.engine.match.runner import Match, MatchConfig
 from crossridor.games.quoridor.weights import Model, Net
 
@@ -380,6 +381,73 @@ def mirror_columns(size: int) -> np.ndarray:
     start = 2 * n * n + 2 * m * m
     perm += list(range(start, start + _NET["feature_inputs"]))
     return np.array(perm, np.int64)
+
+
+NET_RECORD_FIELDS = ("engines", "moves", "opening_plies", "scores", "returns", "reason")
+MAX_RECORDS_BYTES = 2 ** 31      # a records file is read whole
+
+
+def records_data(paths) -> dict:
+    """The rows of self-play records files (JSON lines, one finished game
+    each, with the mover's search scores: `crossridor selfplay --records`)
+    as load_data gives them, plus the network inputs of every position:
+    "sparse" uint8 (N, S) (quoridor_net.pxi). The games are replayed."""
+    import json
+    import types
+
+    from crossridor import load_game
+    parts = {name: [] for name in (*DATA_ARRAYS, "sparse")}
+    params = None
+    game_index = 0
+    for path in paths:
+        try:
+            lines = read_regular_file(path, "records file", MAX_RECORDS_BYTES).decode().splitlines()
+        except UnicodeDecodeError:
+            raise CrossridorError(f"records file {path!r} is not text") from None
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{number}"
+            try:
+                d = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise CrossridorError(f"{where}: not a JSON record ({exc.msg})") from None
+            if not isinstance(d, dict) or d.get("game") != "quoridor" \
+                    or any(name not in d for name in NET_RECORD_FIELDS):
+                raise CrossridorError(f"{where}: not a quoridor game record with search scores "
+                                      f"(make them with crossridor selfplay --records)")
+            if params is None:
+                params = d.get("params") or {}
+                game = load_game("quoridor", **params)
+                if game.players != 2:
+                    raise CrossridorError(f"{where}: network data exists for 2-player Quoridor only")
+                buf = np.zeros(qn_sparse_inputs(game.size), np.uint8)
+            elif (d.get("params") or {}) != params:
+                raise CrossridorError(f"{where}: a game of another board ({d.get('params')}) than the first ({params})")
+            record = types.SimpleNamespace(**{name: d[name] for name in NET_RECORD_FIELDS})
+            try:
+                rows = positions(game, record)
+                at = set(rows["ply"])
+                state = game.new_state()
+                for ply, move in enumerate(record.moves):
+                    if ply in at:
+                        q_fill_net_inputs(state.core, buf)
+                        parts["sparse"].append(buf.copy())
+                    state.play(move)
+            except (CrossridorError, TypeError, IndexError, ValueError) as exc:
+                raise CrossridorError(f"{where}: a game that does not replay ({exc})") from None
+            for name in ("features", "score", "result", "ply"):
+                parts[name] += rows[name]
+            parts["game"] += [game_index] * len(rows["ply"])
+            game_index += 1
+    if not parts["ply"]:
+        raise CrossridorError("the records hold no positions")
+    data = {"features": np.array(parts["features"], np.float32).reshape(-1, Q_NUM_FEATURES),
+            "sparse": np.array(parts["sparse"], np.uint8),
+            "score": np.array(parts["score"], np.float32), "result": np.array(parts["result"], np.float32),
+            "game": np.array(parts["game"], np.int64), "ply": np.array(parts["ply"], np.int32)}
+    data["size"] = game.size
+    return data
 
 
 @dataclasses.dataclass(frozen=True)
