@@ -104,8 +104,10 @@ def test_network_file_round_trip_and_bad_files(tmp_path):
     assert len(data) == 24 + 14 * 4 + 8 + 5 * (4 + 2 * (461 + 1)) + 4
     back, size = quoridor_weights.loads(data)
     assert back == model and size == 9 and back.net.units == 5
-    linear = quoridor_weights.dumps(Model.of(range(14)), 9)          # version 3 without a network
-    assert quoridor_weights.loads(linear)[0].net is None and len(linear) == 24 + 14 * 4 + 4 + 4
+    linear = quoridor_weights.dumps(Model.of(range(14)), 9)          # no network: version 2
+    assert struct.unpack_from("<I", linear, 8) == (2,) and quoridor_weights.loads(linear)[0].net is None
+    v3 = _with_crc(b"CRQEVAL\0" + struct.pack("<IIII", 3, 14, 0, 9) + linear[24:-4] + struct.pack("<I", 0))
+    assert quoridor_weights.loads(v3)[0] == Model.of(range(14))    # version 3 with 0 units
     body = data[:-4]
     net_at = 24 + 14 * 4
     cases = [

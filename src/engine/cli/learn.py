@@ -11,6 +11,8 @@ from crossridor.engine.cli.common import UsageError, add_game_arguments, game_pa
 
 DEFAULT_SELFPLAY_ENGINE = "alphabeta:depth=2"
 DEFAULT_HIDDEN = 0
+LINEAR_LR = 0.05
+NET_LR = 0.003
 
 
 def _writable(path: str, option: str) -> None:
@@ -90,7 +92,7 @@ def cmd_train(args) -> int:
         print(f"{phase} {'epoch' if phase == 'linear' else 'pass'} {epoch}: train loss {train_loss:.4f}"
               + (f", validation loss {val_loss:.4f}" if val_loss is not None else ""))
 
-    report = train(data, epochs=args.epochs, lr=args.lr, lam=args.lam, validation=args.validation,
+    report = train(data, epochs=args.epochs, lr=LINEAR_LR if args.lr is None else args.lr, lam=args.lam, validation=args.validation,
                    seed=args.seed, hidden=args.hidden, passes=args.passes, on_epoch=on_epoch)
     print(f"{report.train_positions} training and {report.val_positions} validation positions")
     if report.val_loss is not None:
@@ -127,7 +129,7 @@ def _train_net(args) -> int:
         print(f"{phase} {'epoch' if phase == 'linear' else 'pass'} {epoch}: train loss {train_loss:.4f}"
               + (f", validation loss {val_loss:.4f}" if val_loss is not None else ""), flush=True)
 
-    report = train_net(data, units=args.net, passes=args.passes, lr=args.lr / 10, lam=args.lam,
+    report = train_net(data, units=args.net, passes=args.passes, lr=NET_LR if args.lr is None else args.lr, lam=args.lam,
                        validation=args.validation, seed=args.seed, linear_epochs=args.epochs, on_epoch=on_epoch)
     print(f"{report.train_positions} training (mirror images included) and {report.val_positions} "
           f"validation positions")
@@ -170,7 +172,8 @@ def add_parsers(sub) -> None:
     p.add_argument("data", nargs="+", metavar="DATA.npz", help="files written by crossridor selfplay")
     p.add_argument("--out", required=True, metavar="WEIGHTS", help="the weights file to write")
     p.add_argument("--epochs", type=int, default=1000, help="full-batch steps (default 1000)")
-    p.add_argument("--lr", type=float, default=0.05, help="Adam step size (default 0.05)")
+    p.add_argument("--lr", type=float, default=None,
+                   help=f"Adam step size (default {LINEAR_LR}; with --net the network's, default {NET_LR})")
     p.add_argument("--lambda", dest="lam", type=float, default=0.5,
                    help="weight of the game result against the search score in the target (default 0.5)")
     p.add_argument("--validation", type=float, default=0.1,
@@ -182,7 +185,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--net", type=int, default=0, metavar="UNITS",
                    help="train eval=net instead: the linear model plus a network of UNITS (1-32) clipped-ReLU "
                         "units over one-hot board inputs, from game records (.jsonl of crossridor selfplay "
-                        "--records); --passes minibatch passes at step size --lr / 10")
+                        "--records); --passes minibatch passes")
     p.add_argument("--seed", type=int, default=0, help="seed of the validation split and the hidden "
                                                         "layer's start (default 0)")
     p.set_defaults(func=cmd_train, cmd="train")

@@ -463,7 +463,7 @@ class NetReport:
 
 
 def train_net(data: dict, units: int = 32, passes: int = 20, lr: float = 0.003, lam: float = 0.5,
-              validation: float = 0.1, l2: float = 1e-5, seed: int = 0, mirror: bool = True,
+              validation: float = 0.1, l2: float = 1e-4, seed: int = 0, mirror: bool = True,
               on_epoch=None, linear_epochs: int = 1000) -> NetReport:
     """Fit the linear model (train), then a layer of clipped-ReLU units over
     the one-hot inputs (data["sparse"], uint8 (N, S)) added to it, by

@@ -4,7 +4,7 @@ Layout (little-endian), checked field by field on load:
 
     offset  size  field
          0     8  magic b"CRQEVAL\\0"
-         8     4  uint32 format version (3; versions 1, linear only, and 2 still load)
+         8     4  uint32 format version (3 with a network, else 2; 1, linear only, still loads)
         12     4  uint32 number of features F (Q_NUM_FEATURES, 14)
         16     4  uint32 hidden units H (0: a linear model; at most Q_MAX_HIDDEN_UNITS)
         20     4  uint32 board size the weights were trained on (information)
@@ -145,11 +145,11 @@ def dumps(model: Model, size: int) -> bytes:
         raise WeightsError(f"at most {Q_MAX_HIDDEN_UNITS} hidden units, got {h}")
     values = model.values()
     check_values(values, "the weights")
-    body = _HEADER.pack(MAGIC, VERSION, Q_NUM_FEATURES, h, size) + struct.pack(f"<{len(values)}f", *values)
     net = model.net
-    if net is None:
-        body += struct.pack("<I", 0)
-    else:
+    # without a network, version 2: the builds before eval=net read it too
+    body = _HEADER.pack(MAGIC, VERSION if net is not None else 2, Q_NUM_FEATURES, h, size) \
+        + struct.pack(f"<{len(values)}f", *values)
+    if net is not None:
         check_net(net, "the network")
         body += struct.pack("<II", net.units, net.size) + net.b1.astype("<i4").tobytes() \
             + net.ws.astype("<i2").tobytes() + net.w2.astype("<i2").tobytes()
