@@ -243,3 +243,15 @@ def test_train_net_errors_are_one_line(records_file, tmp_path, capsys):
         assert main(["train", "quoridor", "--out", str(tmp_path / "w.bin"), *extra]) == 2
         err = capsys.readouterr().err
         assert err.startswith("crossridor: error:") and message in err and err.count("\n") == 1, err
+
+
+def test_net_option_errors(tmp_path):
+    linear = tmp_path / "linear.bin"
+    quoridor_weights.save(str(linear), Model.of([0.1] * 14), 9)
+    state = load_game("quoridor").new_state()
+    with pytest.raises(CrossridorError, match="holds no network"):
+        search(state, "alphabeta", Limits(depth=1), eval="net", eval_file=str(linear))
+    with pytest.raises(CrossridorError, match="2-player"):
+        search(load_game("quoridor", players=4).new_state(), "alphabeta", Limits(depth=1), eval="net")
+    with pytest.raises(CrossridorError, match="trained on 9x9, not 7x7"):
+        search(load_game("quoridor", size=7).new_state(), "alphabeta", Limits(depth=1), eval="net")
