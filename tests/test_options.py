@@ -108,8 +108,6 @@ def test_unknown_option_is_refused_and_the_bounds_run(name, params, algorithm, l
                 continue    # needs an evaluate() these games do not all have
             if option == "hash" and value == high:
                 continue    # 64 GB
-            if option == "eval" and value == "net" and params.get("size", 9) != 9:
-                continue    # the shipped network is for 9x9 (another board is refused: test_quoridor_net)
             result = crossridor.search(state.clone(), algorithm, limits, seed=1, **base, **{option: value})
             assert result.move in list(state.legal_moves())
 

@@ -4,8 +4,8 @@
 
 Each game's core is split into include files named after the game and the
 concern: `<game>_board.pxi` (position, move generation, make/unmake: the hot
-loops), Quoridor's evaluation (`quoridor_eval.pxi`), learned features
-(`quoridor_features.pxi`) and network (`quoridor_net.pxi`), the move policies of Crosswise's playouts
+loops), Quoridor's evaluation (`quoridor_eval.pxi`) and learned features
+(`quoridor_features.pxi`), the move policies of Crosswise's playouts
 (`crosswise_playouts.pxi`), the searches (`<game>_search.pxi`,
 `quoridor_mcts.pxi`), learning tensors (`quoridor_tensors.pxi`) and the
 Python classes (`<game>_api.pxi`); C helpers shared by the games are in
@@ -17,7 +17,6 @@ include "bitboard.pxi"
 include "quoridor_board.pxi"
 include "quoridor_eval.pxi"
 include "quoridor_api.pxi"
-include "quoridor_net.pxi"
 include "quoridor_features.pxi"
 include "quoridor_search.pxi"
 include "quoridor_mcts.pxi"

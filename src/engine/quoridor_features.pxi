@@ -46,7 +46,6 @@ ctypedef struct QLearned:
     float w1[Q_NF][Q_MAX_HIDDEN]     # w1[i][j]: input i's weight in unit j (this
                                      # way round the units accumulate side by side)
     float w2[Q_MAX_HIDDEN]           # unit j's output weight
-    QNet net                         # the network over sparse inputs (quoridor_net.pxi; units 0: none)
 
 
 cdef void q_path_stats(const QPos* p, int player, int* dist, int* squares, int* neck) noexcept nogil:
@@ -112,8 +111,6 @@ cdef double q_learned_logit(const QPos* p, const QLearned* L) noexcept nogil:
     q_features(p, f)
     for i in range(Q_NF):
         z += L.w[i] * f[i]
-    if L.net.units and L.net.n == p.g.n:     # (Python refuses another board first)
-        z += qn_logit(p, &L.net, f)
     if nh == 0:
         return z
     for j in range(nh):
@@ -151,11 +148,9 @@ cdef class QuoridorWeights:
 
     cdef QLearned learned
 
-    def __cinit__(self, weights, hidden=(), output=(), net=None):
+    def __cinit__(self, weights, hidden=(), output=()):
         """weights: Q_NF linear weights; hidden: H rows of Q_NF input
-        weights; output: H output weights (H <= Q_MAX_HIDDEN); net: None or
-        (board size, b1, ws, w2), the integer network of quoridor_net.pxi
-        (b1: U biases, ws: S rows of U, w2: U)."""
+        weights; output: H output weights (H <= Q_MAX_HIDDEN)."""
         rows = [_finite_floats(row, Q_NF, f"hidden unit {j}") for j, row in enumerate(hidden)]
         if len(rows) > Q_MAX_HIDDEN:
             raise ValueError(f"the learned evaluation has at most {Q_MAX_HIDDEN} hidden units, got {len(rows)}")
@@ -167,31 +162,6 @@ cdef class QuoridorWeights:
             self.learned.w2[j] = out[j]
             for i, x in enumerate(row):
                 self.learned.w1[i][j] = x
-        if net is not None:
-            self._set_net(*net)
-
-    def _set_net(self, int size, b1, ws, w2):
-        cdef QNet* N = &self.learned.net
-        cdef int u = len(b1), s = qn_sparse_count(size), i, j
-        if size not in (3, 5, 7, 9):
-            raise ValueError(f"the network's board size must be 3, 5, 7 or 9, got {size}")
-        if not 1 <= u <= QN_UNITS:
-            raise ValueError(f"the network has 1 to {QN_UNITS} units, got {u}")
-        if len(ws) != s or len(w2) != u or any(len(r) != u for r in ws):
-            raise ValueError(f"the network on {size}x{size} takes {s} inputs of {u} units each "
-                             f"and {u} output weights")
-        memset(N, 0, sizeof(QNet))
-        for j in range(u):
-            if not -QN_MAX_BIAS <= b1[j] <= QN_MAX_BIAS:
-                raise ValueError(f"network bias {j} is outside +-{QN_MAX_BIAS}")
-            N.b1[j] = b1[j]
-            N.w2[j] = _int16(w2[j])
-        for i in range(s):
-            for j in range(u):
-                N.ws[i][j] = _int16(ws[i][j])
-        N.n = size
-        N.sparse = s
-        N.units = u
 
     @property
     def weights(self):
@@ -204,18 +174,6 @@ cdef class QuoridorWeights:
     @property
     def output(self):
         return [self.learned.w2[j] for j in range(self.learned.hidden)]
-
-    @property
-    def net_size(self):
-        """The board size of the network (0: none)."""
-        return self.learned.net.n if self.learned.net.units else 0
-
-
-def _int16(x):
-    x = int(x)
-    if not -32768 <= x <= 32767:
-        raise ValueError(f"network weight {x} is not an int16")
-    return x
 
 
 def _finite_floats(values, n, what):
@@ -253,22 +211,7 @@ def q_learned_eval(QuoridorCore core, QuoridorWeights weights):
     """The learned score (centi-steps, side to move) of the core's position."""
     if core.pos.g.nplayers != 2:
         raise ValueError("the learned evaluation is for 2-player Quoridor only")
-    _check_net_board(core, weights)
     return q_learned_score(&core.pos, &weights.learned)
-
-
-def q_learned_logits(QuoridorCore core, QuoridorWeights weights):
-    """The learned logit (float, side to move) of the core's position."""
-    if core.pos.g.nplayers != 2:
-        raise ValueError("the learned evaluation is for 2-player Quoridor only")
-    _check_net_board(core, weights)
-    return q_learned_logit(&core.pos, &weights.learned)
-
-
-cdef _check_net_board(QuoridorCore core, QuoridorWeights weights):
-    if weights.learned.net.units and weights.learned.net.n != core.pos.g.n:
-        raise ValueError(f"the network was trained on {weights.learned.net.n}x{weights.learned.net.n}, "
-                         f"not {core.pos.g.n}x{core.pos.g.n}")
 
 
 def q_time_eval(QuoridorCore core, long long calls, QuoridorWeights weights=None):

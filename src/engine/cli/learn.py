@@ -11,8 +11,6 @@ from crossridor.engine.cli.common import UsageError, add_game_arguments, game_pa
 
 DEFAULT_SELFPLAY_ENGINE = "alphabeta:depth=2"
 DEFAULT_HIDDEN = 0
-LINEAR_LR = 0.05
-NET_LR = 0.003
 
 
 def _writable(path: str, option: str) -> None:
@@ -79,20 +77,17 @@ def cmd_train(args) -> int:
     from crossridor.games.quoridor.training import FEATURE_NAMES, load_data, train
 
     _only_quoridor(args)
-    for name, value, low in (("--epochs", args.epochs, 1), ("--hidden", args.hidden, 0), ("--passes", args.passes, 1),
-                             ("--net", args.net, 0)):
+    for name, value, low in (("--epochs", args.epochs, 1), ("--hidden", args.hidden, 0), ("--passes", args.passes, 1)):
         if value < low:
             raise UsageError(f"{name} must be >= {low}, got {value}")
     _writable(args.out, "--out")
-    if args.net:
-        return _train_net(args)
     data = load_data(args.data)
 
     def on_epoch(phase, epoch, train_loss, val_loss):
         print(f"{phase} {'epoch' if phase == 'linear' else 'pass'} {epoch}: train loss {train_loss:.4f}"
               + (f", validation loss {val_loss:.4f}" if val_loss is not None else ""))
 
-    report = train(data, epochs=args.epochs, lr=LINEAR_LR if args.lr is None else args.lr, lam=args.lam, validation=args.validation,
+    report = train(data, epochs=args.epochs, lr=args.lr, lam=args.lam, validation=args.validation,
                    seed=args.seed, hidden=args.hidden, passes=args.passes, on_epoch=on_epoch)
     print(f"{report.train_positions} training and {report.val_positions} validation positions")
     if report.val_loss is not None:
@@ -107,37 +102,6 @@ def cmd_train(args) -> int:
         print(f"and a hidden layer of {report.model.hidden_units} units")
     quoridor_weights.save(args.out, report.model, data["size"] or 0)
     print(f"-> {args.out}")
-    return 0
-
-
-def _train_net(args) -> int:
-    from crossridor.games.quoridor import weights as quoridor_weights
-    from crossridor.games.quoridor.training import records_data, train_net
-
-    if args.hidden:
-        raise UsageError("--net and --hidden are two models: give one")
-    if args.net > quoridor_weights.NET_UNITS:
-        raise UsageError(f"--net must be <= {quoridor_weights.NET_UNITS}, got {args.net}")
-    bad = [path for path in args.data if not path.endswith(".jsonl")]
-    if bad:
-        raise UsageError(f"--net trains on game records (.jsonl, crossridor selfplay --records), not {bad[0]!r}")
-    data = records_data(args.data)
-    print(f"{len(data['result'])} positions of {len(set(data['game'].tolist()))} games, "
-          f"{data['sparse'].shape[1]} network inputs")
-
-    def on_epoch(phase, epoch, train_loss, val_loss):
-        print(f"{phase} {'epoch' if phase == 'linear' else 'pass'} {epoch}: train loss {train_loss:.4f}"
-              + (f", validation loss {val_loss:.4f}" if val_loss is not None else ""), flush=True)
-
-    report = train_net(data, units=args.net, passes=args.passes, lr=NET_LR if args.lr is None else args.lr, lam=args.lam,
-                       validation=args.validation, seed=args.seed, linear_epochs=args.epochs, on_epoch=on_epoch)
-    print(f"{report.train_positions} training (mirror images included) and {report.val_positions} "
-          f"validation positions")
-    if report.val_loss is not None:
-        print(f"validation loss {report.val_loss:.4f} (quantised; float {report.val_loss_float:.4f}, "
-              f"the linear model alone {report.val_loss_linear:.4f})")
-    quoridor_weights.save(args.out, report.model, data["size"])
-    print(f"a network of {args.net} units -> {args.out}")
     return 0
 
 
@@ -172,8 +136,7 @@ def add_parsers(sub) -> None:
     p.add_argument("data", nargs="+", metavar="DATA.npz", help="files written by crossridor selfplay")
     p.add_argument("--out", required=True, metavar="WEIGHTS", help="the weights file to write")
     p.add_argument("--epochs", type=int, default=1000, help="full-batch steps (default 1000)")
-    p.add_argument("--lr", type=float, default=None,
-                   help=f"Adam step size (default {LINEAR_LR}; with --net the network's, default {NET_LR})")
+    p.add_argument("--lr", type=float, default=0.05, help="Adam step size (default 0.05)")
     p.add_argument("--lambda", dest="lam", type=float, default=0.5,
                    help="weight of the game result against the search score in the target (default 0.5)")
     p.add_argument("--validation", type=float, default=0.1,
@@ -182,10 +145,6 @@ def add_parsers(sub) -> None:
                    help=f"ReLU units of a hidden layer added to the linear model (0: linear; default {DEFAULT_HIDDEN})")
     p.add_argument("--passes", type=int, default=20,
                    help="minibatch passes over the data fitting the hidden layer (default 20)")
-    p.add_argument("--net", type=int, default=0, metavar="UNITS",
-                   help="train eval=net instead: the linear model plus a network of UNITS (1-32) clipped-ReLU "
-                        "units over one-hot board inputs, from game records (.jsonl of crossridor selfplay "
-                        "--records); --passes minibatch passes")
     p.add_argument("--seed", type=int, default=0, help="seed of the validation split and the hidden "
                                                         "layer's start (default 0)")
     p.set_defaults(func=cmd_train, cmd="train")

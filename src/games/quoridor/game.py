@@ -40,7 +40,7 @@ _EVAL_OPTIONS = {"wall_value": (int, 0, MAX_WEIGHT), "tempo": (int, 0, MAX_WEIGH
                  "lone_wall_value": (int, 0, MAX_WEIGHT)}
 # eval=learned: the learned evaluation of quoridor_features.pxi, with the
 # shipped weights or those of eval_file (crossridor.games.quoridor.weights)
-_LEARNED_OPTIONS = {"eval": ("classic", "learned", "net"), "eval_file": str}
+_LEARNED_OPTIONS = {"eval": ("classic", "learned"), "eval_file": str}
 # Where eval is not given: the algorithms whose default is the learned
 # evaluation, on the board the shipped weights were trained on; elsewhere
 # the classic one. An algorithm goes in here once the learned evaluation is
@@ -335,14 +335,8 @@ class QuoridorState(LearningState):
             raise CrossridorError(f"{', '.join(tuned)} {'tunes' if len(tuned) == 1 else 'tune'} the classic evaluation, not eval=learned")
         if algorithm == "mcts" and options.get("rollout") == "random":
             raise CrossridorError("mcts with rollout=random evaluates no position: eval=learned needs rollout=eval")
-        from crossridor.games.quoridor.weights import SHIPPED, SHIPPED_NET, weights_for_search
-        weights = weights_for_search(path, SHIPPED_NET if evaluation == "net" else SHIPPED)
-        if evaluation == "net" and not weights.net_size:
-            raise CrossridorError(f"eval=net: {path} holds no network (crossridor train --net)")
-        if weights.net_size and weights.net_size != self.game.size:
-            raise CrossridorError(f"the network was trained on {weights.net_size}x{weights.net_size}, "
-                                  f"not {self.game.size}x{self.game.size}")
-        options["learned"] = weights
+        from crossridor.games.quoridor.weights import weights_for_search
+        options["learned"] = weights_for_search(path)
         return options
 
     def _default_eval(self, algorithm, options: dict, path) -> str:

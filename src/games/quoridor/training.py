@@ -34,12 +34,10 @@ import zlib
 
 import numpy as np
 
-from crossridor.engine._core import QN_NET_SCALES, Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, q_fill_features, \
-    q_fill_net_inputs, qn_sparse_inputs
+from crossridor.engine._core import Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, q_fill_features
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.files import read_regular_file
 from crossridor.engine.match.runner import Match, MatchConfig
-from crossridor.games.quoridor.weights import Model, Net
+from crossridor.games.quoridor.weights import Model
 
 FEATURE_NAMES = ("bias", "d_me", "d_op", "walls_me", "walls_op", "lone_me", "lone_op", "race",
                  "squares_me", "squares_op", "neck_me", "neck_op", "adjacent", "lead_x_walls")
@@ -264,24 +262,6 @@ class TrainReport:
     history: list                  # (phase, epoch, train loss, val loss or None)
 
 
-def _target(data: dict, lam: float) -> np.ndarray:
-    """lam * result + (1 - lam) * sigmoid(score / 200), float64."""
-    return lam * data["result"].astype(np.float64) \
-        + (1 - lam) * _sigmoid(data["score"].astype(np.float64) / SCORE_SCALE)
-
-
-def _validation_rows(data: dict, validation: float, rng) -> np.ndarray:
-    """A bool per row: held out for validation (a share of whole games, drawn with rng)."""
-    games = np.unique(data["game"])
-    n_val = int(round(validation * len(games)))
-    if validation > 0 and len(games) >= 2:
-        n_val = min(max(n_val, 1), len(games) - 1)
-    else:
-        n_val = 0
-    val_games = rng.choice(games, size=n_val, replace=False) if n_val else np.array([], games.dtype)
-    return np.isin(data["game"], val_games)
-
-
 def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, validation: float = 0.1,
           l2: float = 1e-4, seed: int = 0, hidden: int = 0, passes: int = 20, on_epoch=None) -> TrainReport:
     """Fit the linear logit by Adam on standardized features, then the hidden
@@ -298,9 +278,17 @@ def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, va
     if not 0.0 <= validation < 1.0:
         raise CrossridorError(f"validation must be in [0, 1), got {validation}")
     X = data["features"].astype(np.float64)
-    t = _target(data, lam)
+    t = lam * data["result"].astype(np.float64) \
+        + (1 - lam) * _sigmoid(data["score"].astype(np.float64) / SCORE_SCALE)
+    games = np.unique(data["game"])
     rng = np.random.default_rng(seed)
-    is_val = _validation_rows(data, validation, rng)
+    n_val = int(round(validation * len(games)))
+    if validation > 0 and len(games) >= 2:
+        n_val = min(max(n_val, 1), len(games) - 1)
+    else:
+        n_val = 0
+    val_games = rng.choice(games, size=n_val, replace=False) if n_val else np.array([], games.dtype)
+    is_val = np.isin(data["game"], val_games)
     Xt, tt, Xv, tv = X[~is_val], t[~is_val], X[is_val], t[is_val]
     # standardize every column but the bias: one learning rate suits them all
     mu = Xt[:, 1:].mean(axis=0)
@@ -355,206 +343,3 @@ def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, va
         val_loss_constant=cross_entropy(np.full(len(tv), math.log(tt.mean() / (1 - tt.mean()))), tv)
         if val and 0 < tt.mean() < 1 else None,
         train_positions=len(tt), val_positions=len(tv), history=history)
-
-
-# --- the network (eval=net, src/engine/quoridor_net.pxi) ----------------------------
-
-_NET = QN_NET_SCALES
-
-
-def net_share(net: Net, B) -> np.ndarray:
-    """The network's share of the logit for rows of 0/1 inputs B, in exactly
-    the C code's integer arithmetic."""
-    acc = net.b1.astype(np.int64) + np.asarray(B, np.int64) @ net.ws.astype(np.int64)
-    h = np.clip(acc, 0, _NET["w1"]) >> _NET["act_shift"]
-    return (h @ net.w2.astype(np.int64)) / float(_NET["act_max"] * _NET["w2"])
-
-
-def mirror_columns(size: int) -> np.ndarray:
-    """The permutation of the network inputs that mirrors the board left to
-    right (column c -> n - 1 - c; a wall anchor's c -> m - 1 - c; the
-    feature buckets stay)."""
-    n, m = size, size - 1
-    perm = []
-    for block, side in ((0, n), (n * n, n), (2 * n * n, m), (2 * n * n + m * m, m)):
-        perm += [block + r * side + (side - 1 - c) for r in range(side) for c in range(side)]
-    start = 2 * n * n + 2 * m * m
-    perm += list(range(start, start + _NET["feature_inputs"]))
-    return np.array(perm, np.int64)
-
-
-NET_RECORD_FIELDS = ("engines", "moves", "opening_plies", "scores", "returns", "reason")
-MAX_RECORDS_BYTES = 2 ** 31      # a records file is read whole
-
-
-def records_data(paths) -> dict:
-    """The rows of self-play records files (JSON lines, one finished game
-    each, with the mover's search scores: `crossridor selfplay --records`)
-    as load_data gives them, plus the network inputs of every position:
-    "sparse" uint8 (N, S) (quoridor_net.pxi). The games are replayed."""
-    import json
-    import types
-
-    from crossridor import load_game
-    parts = {name: [] for name in (*DATA_ARRAYS, "sparse")}
-    params = None
-    game_index = 0
-    for path in paths:
-        try:
-            lines = read_regular_file(path, "records file", MAX_RECORDS_BYTES).decode().splitlines()
-        except UnicodeDecodeError:
-            raise CrossridorError(f"records file {path!r} is not text") from None
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            where = f"{path}:{number}"
-            try:
-                d = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise CrossridorError(f"{where}: not a JSON record ({exc.msg})") from None
-            if not isinstance(d, dict) or d.get("game") != "quoridor" \
-                    or any(name not in d for name in NET_RECORD_FIELDS):
-                raise CrossridorError(f"{where}: not a quoridor game record with search scores "
-                                      f"(make them with crossridor selfplay --records)")
-            if params is None:
-                params = d.get("params") or {}
-                game = load_game("quoridor", **params)
-                if game.players != 2:
-                    raise CrossridorError(f"{where}: network data exists for 2-player Quoridor only")
-                buf = np.zeros(qn_sparse_inputs(game.size), np.uint8)
-            elif (d.get("params") or {}) != params:
-                raise CrossridorError(f"{where}: a game of another board ({d.get('params')}) than the first ({params})")
-            record = types.SimpleNamespace(**{name: d[name] for name in NET_RECORD_FIELDS})
-            try:
-                rows = positions(game, record)
-                at = set(rows["ply"])
-                state = game.new_state()
-                for ply, move in enumerate(record.moves):
-                    if ply in at:
-                        q_fill_net_inputs(state.core, buf)
-                        parts["sparse"].append(buf.copy())
-                    state.play(move)
-            except (CrossridorError, TypeError, IndexError, ValueError) as exc:
-                raise CrossridorError(f"{where}: a game that does not replay ({exc})") from None
-            for name in ("features", "score", "result", "ply"):
-                parts[name] += rows[name]
-            parts["game"] += [game_index] * len(rows["ply"])
-            game_index += 1
-    if not parts["ply"]:
-        raise CrossridorError("the records hold no positions")
-    data = {"features": np.array(parts["features"], np.float32).reshape(-1, Q_NUM_FEATURES),
-            "sparse": np.array(parts["sparse"], np.uint8),
-            "score": np.array(parts["score"], np.float32), "result": np.array(parts["result"], np.float32),
-            "game": np.array(parts["game"], np.int64), "ply": np.array(parts["ply"], np.int32)}
-    data["size"] = game.size
-    return data
-
-
-@dataclasses.dataclass(frozen=True)
-class NetReport:
-    model: Model                   # the linear weights and the quantised network, for the file
-    val_loss_linear: float | None  # the linear start, validation positions
-    val_loss_float: float | None   # the fitted float network
-    val_loss: float | None         # the quantised network, as the C code computes it
-    train_loss: float
-    train_positions: int
-    val_positions: int
-    history: list
-
-
-def train_net(data: dict, units: int = 32, passes: int = 20, lr: float = 0.003, lam: float = 0.5,
-              validation: float = 0.1, l2: float = 1e-4, seed: int = 0, mirror: bool = True,
-              on_epoch=None, linear_epochs: int = 1000) -> NetReport:
-    """Fit the linear model (train), then a layer of clipped-ReLU units over
-    the one-hot inputs (data["sparse"], uint8 (N, S)) added to it, by
-    minibatch Adam on the cross-entropy; quantise it to the integers of
-    quoridor_net.pxi. mirror: train on each position's left-right mirror
-    image too."""
-    if not 1 <= units <= _NET["max_units"]:
-        raise CrossridorError(f"network units must be in [1, {_NET['max_units']}], got {units}")
-    if passes < 1:
-        raise CrossridorError(f"passes must be >= 1, got {passes}")
-    size = data.get("size")
-    if size is None or "sparse" not in data:
-        raise CrossridorError("network training needs the network inputs of one board size")
-    s_inputs = qn_sparse_inputs(size)
-    if data["sparse"].shape != (len(data["result"]), s_inputs):
-        raise CrossridorError(f"network inputs of shape {data['sparse'].shape}, expected "
-                              f"({len(data['result'])}, {s_inputs})")
-    linear = train(data, epochs=linear_epochs, lr=0.05, lam=lam, validation=validation, seed=seed,
-                   on_epoch=on_epoch)
-    X = data["features"].astype(np.float64)
-    B = data["sparse"]
-    t = _target(data, lam)
-    rng = np.random.default_rng(seed)
-    is_val = _validation_rows(data, validation, rng)     # the same games as train's
-    Xt, Bt, tt = X[~is_val], B[~is_val], t[~is_val]
-    Xv, Bv, tv = X[is_val], B[is_val], t[is_val]
-    if mirror:
-        Xt, Bt, tt = np.vstack([Xt, Xt]), np.vstack([Bt, Bt[:, mirror_columns(size)]]), np.concatenate([tt, tt])
-    mu, sd = Xt[:, 1:].mean(axis=0), Xt[:, 1:].std(axis=0)
-    sd[sd < 1e-9] = 1.0
-    w_raw = np.asarray(linear.model.linear, np.float64)
-    # the linear part in standardized units (the start, and the prior its L2 pulls towards)
-    w = np.empty(Q_NUM_FEATURES)
-    w[1:] = w_raw[1:] * sd
-    w[0] = w_raw[0] + float(np.sum(w_raw[1:] * mu))
-    prior = w.copy()
-    reg = np.full(Q_NUM_FEATURES, 10 * l2)
-    reg[0] = 0.0
-    Ws = rng.normal(0.0, 0.1, (s_inputs, units)).astype(np.float32)
-    b = np.full(units, 0.5)
-    v = rng.normal(0.0, 0.01, units)
-    adam = _Adam(lr)
-    batch = 1024
-    every = max(1, passes // 10)
-    history = []
-
-    def standard(A):
-        return (A[:, 1:] - mu) / sd
-
-    def z_of(A, Bs):
-        out = np.empty(len(A))
-        for i in range(0, len(A), 65536):
-            act = np.clip(b + Bs[i:i + 65536].astype(np.float32) @ Ws, 0.0, 1.0)
-            out[i:i + 65536] = w[0] + standard(A[i:i + 65536]) @ w[1:] + act @ v
-        return out
-
-    for epoch in range(1, passes + 1):
-        order = rng.permutation(len(tt))
-        for start in range(0, len(tt), batch):
-            rows = order[start:start + batch]
-            S, Bb, tb = standard(Xt[rows]), Bt[rows].astype(np.float32), tt[rows]
-            pre = b + Bb @ Ws
-            act = np.clip(pre, 0.0, 1.0)
-            g = (_sigmoid(w[0] + S @ w[1:] + act @ v) - tb) / len(tb)
-            gw = np.concatenate([[g.sum()], S.T @ g]) + reg * (w - prior)
-            gpre = np.outer(g, v) * ((pre > 0) & (pre < 1))
-            adam.step([w, v, Ws, b], [gw, act.T @ g + l2 * v, (Bb.T @ gpre + l2 * Ws).astype(np.float32),
-                                      gpre.sum(axis=0)])
-        if epoch % every == 0 or epoch == passes:
-            row = ("net", epoch, cross_entropy(z_of(Xt[:200000], Bt[:200000]), tt[:200000]),
-                   cross_entropy(z_of(Xv, Bv), tv) if len(tv) else None)
-            history.append(row)
-            if on_epoch is not None:
-                on_epoch(*row)
-    # back to raw features, then to the integers of the C code
-    lin = np.empty(Q_NUM_FEATURES)
-    lin[1:] = w[1:] / sd
-    lin[0] = w[0] - float(np.sum(w[1:] * mu / sd))
-    q1 = _NET["w1"]
-    net = Net(size, np.clip(np.round(b * q1), -_NET["max_bias"], _NET["max_bias"]).astype(np.int32),
-              np.clip(np.round(Ws.astype(np.float64) * q1), -32768, 32767).astype(np.int16),
-              np.clip(np.round(v * _NET["w2"]), -32768, 32767).astype(np.int16))
-    model = Model.of(lin.astype(np.float32), net=net)
-    lin32 = np.asarray(model.linear, np.float64)
-
-    def quantised(A, Bs):
-        return A @ lin32 + net_share(net, Bs)
-
-    val = len(tv) > 0
-    return NetReport(model=model, val_loss_linear=linear.val_loss,
-                     val_loss_float=cross_entropy(z_of(Xv, Bv), tv) if val else None,
-                     val_loss=cross_entropy(quantised(Xv, Bv), tv) if val else None,
-                     train_loss=cross_entropy(quantised(X[~is_val], B[~is_val]), t[~is_val]),
-                     train_positions=len(tt), val_positions=len(tv), history=history)
