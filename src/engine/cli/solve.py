@@ -29,8 +29,8 @@ def solve_and_verify(state, args):
                   else Solver(state.game.size, args.memory, **options))
         try:
             result = solve(state, solver=solver)
-        except (Interrupted, CrossridorError):
-            if args.write_table:      # the finished levels are kept: the same command goes on from them
+        except (Interrupted, CrossridorError) as exc:
+            if args.write_table and (isinstance(exc, Interrupted) or solver.layers):      # the finished levels are kept: the same command goes on from them
                 sys.stderr.write(f"crossridor: the levels solved so far are in {args.write_table} "
                                  f"(the same --write-table resumes)\n")
             raise

@@ -239,9 +239,6 @@ class Solver:
         up_values = run.values.get(level + 1)
         if up_values is None:
             up_values = np.zeros((0, self._core.nodes), dtype=np.int8)
-        if self.scheduler is not None:
-            from crossridor.games.quoridor.solve_cluster import solve_level_on_cluster
-            return solve_level_on_cluster(self.scheduler, table, self.size, level, out)
         n = len(keys)
         chunk = max(1, min(4096, -(-n // (8 * self.threads))))
         ranges = [(i, min(i + chunk, n)) for i in range(0, n, chunk)]
@@ -252,6 +249,9 @@ class Solver:
                 return self._core.solve_range(keys, r[0], r[1], up_keys, up_values, out[r[0]:r[1]])
 
         try:
+            if self.scheduler is not None:
+                from crossridor.games.quoridor.solve_cluster import solve_level_on_cluster
+                return solve_level_on_cluster(self.scheduler, table, self.size, level, out)
             if self.threads == 1 or len(ranges) == 1:
                 return sum(map(work, ranges))
             with concurrent.futures.ThreadPoolExecutor(self.threads) as pool:
