@@ -170,14 +170,18 @@ class Solver:
         return min(self.best_moves(state), key=str)
 
     # --- solving
-    def _held(self) -> int:
-        return sum(k.nbytes for run in self._runs for k in run.keys.values()) + \
-            sum(v.nbytes for run in self._runs for v in run.values.values() if v is not None)
+    def _held(self, below=None) -> int:
+        """Bytes of the levels in memory, and of `below` (the level a solve
+        step reads) when it is read from a table folder (mmap): what a step
+        needs in memory at once."""
+        arrays = [a for run in self._runs for a in (*run.keys.values(), *run.values.values()) if a is not None]
+        ram = sum(a.nbytes for a in arrays if not isinstance(a, np.memmap))
+        return ram + (below.nbytes if isinstance(below, np.memmap) else 0)
 
-    def _charge(self, more: int, what: str) -> None:
+    def _charge(self, more: int, what: str, below=None) -> None:
         """CrossridorError when `more` bytes on top of what is held pass
         memory_gb; else note the peak."""
-        held = self._held()
+        held = self._held(below)
         if self.memory_gb is not None and held + more > self.memory_gb * GB:
             raise CrossridorError(f"the solved positions do not fit in {self.memory_gb} GB (--memory): "
                                   f"{what} needs {more / 1e9:.2f} GB on top of {held / 1e9:.2f} GB")
@@ -208,7 +212,7 @@ class Solver:
                 run.values[level] = table.values(level, nodes)
                 self._say(f"level {level}: {len(keys):,} layers (read from {self.folder})")
             else:
-                self._charge(len(keys) * nodes, f"level {level} ({len(keys):,} layers)")
+                self._charge(len(keys) * nodes, f"level {level} ({len(keys):,} layers)", run.values.get(level + 1))
                 start = time.perf_counter()
                 values = np.empty((len(keys), nodes), dtype=np.int8)
                 self.positions += self._solve_level(run, level, values, table)
@@ -218,7 +222,6 @@ class Solver:
             self.layers += len(keys)
             if not self.keep and level > level0:
                 run.values[level + 1] = None    # the levels above this one need this one only
-            self.peak = max(self.peak, self._held())
 
     def _count_layers(self, run: _Run, key, level0: int) -> None:
         """The layers of every level reachable from the root's layer."""
@@ -291,7 +294,9 @@ class Solver:
 
     @property
     def stats(self) -> tuple[int, int, int]:
-        """Positions valued, layers solved or read, the most bytes held."""
+        """Positions valued, layers solved or read, the most bytes a solve
+        step held in memory (the levels in memory, and the level below it
+        when read from a folder)."""
         return self.positions, self.layers, self.peak
 
 
