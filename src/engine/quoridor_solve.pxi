@@ -246,12 +246,13 @@ cdef bint qs_set_add(QSKeySet* h, uint64_t hw, uint64_t vw, uint64_t w0, uint64_
     return True
 
 
-cdef inline bint qs_wall_leads(const QPos* p, u128 r0, u128 r1, int horizontal, int a) noexcept nogil:
-    """Is this loop-closing free slot a legal wall in some node of the layer
-    (two distinct squares, neither pawn at home, q_legal_walls allowing it)?
-    q_wall_keeps_paths allows it for a pawn that has no path before the wall
-    or still reaches its goal after: a pawn outside its region r_i, or in
-    the region the wall leaves."""
+cdef inline void qs_keep_sets(const QPos* p, u128 r0, u128 r1, int horizontal, int a,
+                              u128* k0, u128* k1) noexcept nogil:
+    """The squares of pawn 1 (k0) and of pawn 2 (k1) for which
+    q_wall_keeps_paths allows this loop-closing free slot: a pawn that has
+    no path before the wall (outside its region r_i), or that still reaches
+    its goal after it. The wall is legal in a node when both pawns are in
+    their sets (q_legal_walls, without a flood fill per node)."""
     cdef QPos q = p[0]
     cdef const QGeom* g = p.g
     if horizontal:
@@ -260,8 +261,18 @@ cdef inline bint qs_wall_leads(const QPos* p, u128 r0, u128 r1, int horizontal, 
     else:
         q.can_e &= ~g.v_e[a]
         q.can_w &= ~g.v_w[a]
-    cdef u128 s0 = g.board & ~g.goal[0] & (~r0 | qs_region(&q, 0))
-    cdef u128 s1 = g.board & ~g.goal[1] & (~r1 | qs_region(&q, 1))
+    k0[0] = g.board & (~r0 | qs_region(&q, 0))
+    k1[0] = g.board & (~r1 | qs_region(&q, 1))
+
+
+cdef inline bint qs_wall_leads(const QPos* p, u128 r0, u128 r1, int horizontal, int a) noexcept nogil:
+    """Is this loop-closing free slot a legal wall in some node of the layer
+    (two distinct squares, neither pawn at home, both in their keep sets)?"""
+    cdef const QGeom* g = p.g
+    cdef u128 s0, s1
+    qs_keep_sets(p, r0, r1, horizontal, a, &s0, &s1)
+    s0 &= ~g.goal[0]
+    s1 &= ~g.goal[1]
     if s0 == 0 or s1 == 0:
         return False
     # distinct squares exist unless both sets are the same single square
@@ -433,6 +444,15 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
     cdef QPos p
     cdef bint ok = True
     cdef int err = QS_OK
+    # the legal walls of a node: the free slots that close no loop, and the
+    # loop-closing ones whose keep sets hold both pawns
+    cdef uint64_t av_h, av_v, risky_h = 0, risky_v = 0, ab_h, ab_v
+    cdef u128 r0, r1, pa, pb
+    cdef u128 keep0[128]
+    cdef u128 keep1[128]
+    cdef int rk_anchor[128]
+    cdef int rk_horizontal[128]
+    cdef int nrisky = 0, j
     memset(val, 0, nodes * sizeof(int16_t))
     memset(nchild, 0, nodes * sizeof(int32_t))
     memset(npawn, 0, nodes * sizeof(int32_t))
@@ -446,6 +466,20 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
     wl[0] = w0
     wl[1] = w1
     qs_set_walls(&p, g, hw, vw)
+    qs_free_slots(g, hw, vw, &av_h, &av_v)
+    if (w0 > 0 or w1 > 0) and (hw != 0 or vw != 0):
+        q_risky_walls(g, hw, vw, av_h, av_v, &risky_h, &risky_v)
+        r0 = qs_region(&p, 0)
+        r1 = qs_region(&p, 1)
+        for i in range(2):
+            bits = risky_h if i == 0 else risky_v
+            while bits:
+                c = u64_lsb(bits)
+                bits &= bits - 1
+                qs_keep_sets(&p, r0, r1, i == 0, c, &keep0[nrisky], &keep1[nrisky])
+                rk_anchor[nrisky] = c
+                rk_horizontal[nrisky] = i == 0
+                nrisky += 1
     # forward pass: every node's children, the values of the layers above
     for a in range(nsq):
         if not ok:
@@ -458,8 +492,18 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
             p.pawn[0] = s.sq_of[a]
             p.pawn[1] = s.sq_of[b]
             p.walk_ok = 0
-            if (g.goal[0] & bb_bit(p.pawn[0])) and (g.goal[1] & bb_bit(p.pawn[1])):
+            pa = bb_bit(p.pawn[0])
+            pb = bb_bit(p.pawn[1])
+            if (g.goal[0] & pa) and (g.goal[1] & pb):
                 continue       # both pawns home: no game leads here
+            ab_h = av_h & ~risky_h
+            ab_v = av_v & ~risky_v
+            for j in range(nrisky):
+                if (keep0[j] & pa) and (keep1[j] & pb):
+                    if rk_horizontal[j]:
+                        ab_h |= (<uint64_t>1) << rk_anchor[j]
+                    else:
+                        ab_v |= (<uint64_t>1) << rk_anchor[j]
             for tm in range(2):
                 if not ok:
                     break
@@ -482,9 +526,9 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
                     child[node * QS_MAX_CHILDREN + k] = ((c * nsq + b) if tm == 0 else (a * nsq + c)) * 2 + 1 - tm
                     k += 1
                 lh = lv = 0
-                if wl[tm] > 0:
-                    p.walls_left[tm] = wl[tm]
-                    q_legal_walls(&p, &lh, &lv)
+                if wl[tm] > 0:     # q_legal_walls, from the keep sets
+                    lh = ab_h
+                    lv = ab_v
                 if k == 0 and lh == 0 and lv == 0:
                     child[node * QS_MAX_CHILDREN] = (a * nsq + b) * 2 + 1 - tm    # the pass
                     k = 1
