@@ -320,8 +320,11 @@ cdef int qs_children_of(const QSolver* s, uint64_t hw, uint64_t vw, int w0, int 
 # ---------------------------------------------------------------- one layer
 
 # Events of the backward pass, in buckets by ply count: a node resolved
-# (its predecessors learn of it), or a value coming from a layer one wall
-# up (a win for the mover, or one more child lost to the opponent).
+# (its predecessors learn of it), a win for the mover, or children lost to
+# the opponent (kind QS_EV_CHILD_LOST + k - 1: k children). A node's walls
+# give at most two events: its fastest win, and all its lost wall children
+# at the ply of the slowest (the node cannot be lost before; a win comes
+# first anyway).
 cdef enum:
     QS_EV_RESOLVED = 0
     QS_EV_WIN = 1
@@ -452,7 +455,7 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
     cdef u128 keep1[128]
     cdef int rk_anchor[128]
     cdef int rk_horizontal[128]
-    cdef int nrisky = 0, j
+    cdef int nrisky = 0, j, wmin, lcount, lmax
     memset(val, 0, nodes * sizeof(int16_t))
     memset(nchild, 0, nodes * sizeof(int32_t))
     memset(npawn, 0, nodes * sizeof(int32_t))
@@ -534,6 +537,7 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
                     k = 1
                 npawn[node] = k
                 nchild[node] = k + u64_popcount(lh) + u64_popcount(lv)
+                wmin = lcount = lmax = 0
                 for i in range(2):
                     bits = lh if i == 0 else lv
                     while bits and ok:
@@ -551,10 +555,17 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
                                 return QS_MISSING
                             up[tm][i][c] = idx
                         cv = up_vals[idx * nodes + qs_node(s, a, b, 1 - tm, up_xf[tm][i][c])]
-                        if cv < 0:       # the opponent loses in -cv - 1 plies
-                            ok = qs_events_push(q, -cv, node, QS_EV_WIN)
-                        elif cv > 0:     # the opponent wins in cv - 1 plies
-                            ok = qs_events_push(q, cv, node, QS_EV_CHILD_LOST)
+                        if cv < 0:       # the opponent loses in -cv - 1 plies: a win in -cv
+                            if wmin == 0 or -cv < wmin:
+                                wmin = -cv
+                        elif cv > 0:     # the opponent wins in cv - 1 plies: a child lost at cv
+                            lcount += 1
+                            if cv > lmax:
+                                lmax = cv
+                if wmin:
+                    ok = ok and qs_events_push(q, wmin, node, QS_EV_WIN)
+                if lcount:
+                    ok = ok and qs_events_push(q, lmax, node, QS_EV_CHILD_LOST + lcount - 1)
     if not ok:
         return QS_NO_MEMORY
     # predecessors inside the layer (CSR)
@@ -599,7 +610,7 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
             if q.kind[ev] == QS_EV_WIN:
                 val[node] = level + 1
             else:
-                nchild[node] -= 1
+                nchild[node] -= q.kind[ev] - QS_EV_CHILD_LOST + 1
                 if nchild[node] > 0:
                     continue
                 val[node] = -(level + 1)
