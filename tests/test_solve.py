@@ -365,3 +365,11 @@ def test_a_table_is_checked_when_read(tmp_path):
         change(bad)
         with pytest.raises(crossridor.CrossridorError, match="is not a solved table"):
             Solver.read(bad)
+
+
+def test_count_gives_the_layers_a_solve_solves(capsys):
+    count = run_json_solve(capsys, "--size", "5", "--walls", "2", "--count")
+    full = solve(load(5, 2).new_state())
+    assert count["layers"] == full.layers == 7594
+    assert count["levels"] == {"0": 1, "1": 16, "2": 358, "3": 1912, "4": 5307}
+    assert count["table_bytes"] == 7594 * 1250 and count["two_levels_bytes"] == (1912 + 5307) * 1250

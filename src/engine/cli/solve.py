@@ -54,6 +54,8 @@ def cmd_solve(args) -> int:
     if args.scheduler and not args.write_table:
         raise UsageError("--scheduler needs --write-table DIR, a folder the workers read too")
     state = state_from_args(load_game_from_args(args), args)
+    if args.count:
+        return print_count(run_stoppable(count_layers, state, args)[0], args.json)
     (result, check), _ = run_stoppable(solve_and_verify, state, args)
     if args.json:
         out = result.to_json()
@@ -63,6 +65,23 @@ def cmd_solve(args) -> int:
     else:
         print_result(result, check)
     return 0 if check is None or check.ok else 1
+
+
+def count_layers(state, args) -> dict:
+    from crossridor.games.quoridor.solve import Solver, check_solvable
+    check_solvable(state)
+    return Solver(state.game.size, args.memory).count(state)
+
+
+def print_count(count: dict, as_json: bool) -> int:
+    if as_json:
+        print_json(count)
+        return 0
+    for level, layers in count["levels"].items():
+        print(f"level {level}: {layers:,} layers")
+    print(f"{count['layers']:,} layers: {count['table_bytes'] / 1e9:,.2f} GB for the table, "
+          f"{count['two_levels_bytes'] / 1e9:,.2f} GB for the two largest adjacent levels")
+    return 0
 
 
 def print_result(result, check) -> None:
@@ -110,5 +129,7 @@ def add_parsers(sub) -> None:
                    help="solve each level's layers on the workers of a Dask scheduler (needs --write-table "
                         "on a folder the workers read at the same path)")
     p.add_argument("--progress", action="store_true", help="one line per level on stderr")
+    p.add_argument("--count", action="store_true",
+                   help="only count the layers of each level and the memory a solve would need")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_solve)

@@ -223,6 +223,19 @@ class Solver:
             if not self.keep and level > level0:
                 run.values[level + 1] = None    # the levels above this one need this one only
 
+    def count(self, state) -> dict:
+        """The counting pass alone (no solving): the layers of each level
+        reachable from the position, the bytes of the whole table and of
+        the two adjacent levels a solve holds at once at most."""
+        check_solvable(state)
+        key, level0, _ = self._core.locate(state.core)
+        run = _Run(level0)
+        self._count_layers(run, key, level0)
+        levels = {level: len(keys) for level, keys in run.keys.items()}
+        nodes = self._core.nodes
+        return {"levels": levels, "layers": sum(levels.values()), "table_bytes": sum(levels.values()) * nodes,
+                "two_levels_bytes": max(n + levels.get(k + 1, 0) for k, n in levels.items()) * nodes}
+
     def _count_layers(self, run: _Run, key, level0: int) -> None:
         """The layers of every level reachable from the root's layer."""
         keys = np.array([key], dtype=np.uint64)
