@@ -220,8 +220,11 @@ class Solver:
                 del values
                 self._say(f"level {level}: {len(keys):,} layers solved in {time.perf_counter() - start:.1f} s")
             self.layers += len(keys)
-            if not self.keep and level > level0:
-                run.values[level + 1] = None    # the levels above this one need this one only
+            if level > level0 and level + 1 in run.values:
+                if not self.keep:               # the levels above this one need this one only
+                    run.values[level + 1] = None
+                elif table is not None:         # a fresh mapping: the pages read while solving leave
+                    run.values[level + 1] = table.values(level + 1, nodes)     # the resident set
 
     def count(self, state) -> dict:
         """The counting pass alone (no solving): the layers of each level
