@@ -1,7 +1,9 @@
 """The exact value of a two-player Quoridor position: who wins with perfect
-play, in how many plies, and with which first moves (the compiled solver,
+play, in how many plies, and with which first moves (the compiled parts in
 `QuoridorSolver` of engine/quoridor_solve.pxi: retrograde analysis per wall
-configuration, sound with cycles; unresolved positions are draws).
+configuration, sound with cycles, unresolved positions are draws; here the
+levels of placed walls, solved from the deepest up on threads or a Dask
+cluster, kept in memory or in a table folder: solve_table.py).
 
 The solved game is Quoridor without a ply cap (a draw means neither side
 can ever force a win): a game with the `max_plies` option is refused.
@@ -39,7 +41,8 @@ class SolveResult:
     value: every winning move when the side to move wins, every drawing
     move in a draw, the moves that lose slowest when it loses; `move_plies`
     gives each winning or losing one's plies to the end. `nodes` counts the
-    positions valued, `layers` the wall configurations solved."""
+    positions valued, `layers` the wall configurations solved or read from a
+    table, `memory` the most bytes one step of the solve held in memory."""
 
     position: str
     to_move: int | None
