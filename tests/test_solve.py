@@ -193,6 +193,8 @@ def test_cli_solve_json_and_text(capsys):
     (["--size", "5", "--players", "4"], "two-player"),
     (["--size", "3", "-o", "max_plies=10"], "ply cap"),
     (["--size", "3", "--games", "0"], "--games"),
+    (["--size", "3", "--threads", "0"], "--threads must be >= 1"),
+    (["--size", "3", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --write-table"),
 ])
 def test_cli_solve_bad_input(argv, message):
     err = one_line_error("solve", "quoridor", *argv)
@@ -203,15 +205,20 @@ def test_cli_solve_other_game(capsys):
     assert "only quoridor" in one_line_error("solve", "crosswise")
 
 
-def test_cli_solve_stops_on_ctrl_c():
-    code, seconds, out, err = interrupt(["solve", "quoridor", "--size", "7", "--walls", "3"])
-    assert code == 130 and seconds < STOP_BOUND and err == "crossridor: interrupted\n"
+def test_cli_solve_stops_on_ctrl_c(tmp_path):
+    # the signal once the solve has begun (its folder is made), while it counts 7x7's layers
+    table = tmp_path / "t"
+    code, seconds, out, err = interrupt(["solve", "quoridor", "--size", "7", "--walls", "3", "--write-table",
+                                         str(table)], ready=lambda proc: (table / "table.json").exists())
+    assert code == 130 and seconds < STOP_BOUND
+    assert err == f"crossridor: the levels solved so far are in {table} (the same --write-table resumes)\n" \
+                  "crossridor: interrupted\n"
 
 
 # ------------------------------------------------------------ the solved table
 
 def test_table_written_read_and_played_from(capsys, tmp_path):
-    table = str(tmp_path / "t.npz")
+    table = str(tmp_path / "t")
     data = run_json_solve(capsys, "--size", "5", "--walls", "1", "--write-table", table)
     fresh = data["nodes"]
     again = run_json_solve(capsys, "--size", "5", "--walls", "1", "--table", table)
@@ -239,32 +246,86 @@ def test_table_written_read_and_played_from(capsys, tmp_path):
     assert fresh > 0
 
 
-def test_table_resumes_a_run_that_ran_out_of_memory(capsys, tmp_path):
-    table = str(tmp_path / "t.npz")
-    status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--memory", "0.01",
+def test_a_run_stopped_by_the_memory_bound_resumes_from_its_folder(capsys, tmp_path):
+    table = str(tmp_path / "t")
+    # 5x5 with 2 walls: level 4 (5,307 layers, 6.6 MB) fits in 8.6 MB, level 3 on top of it not
+    status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--memory", "0.008",
                    "--write-table", table])
     err = capsys.readouterr()[1]
-    assert status == 2 and "do not fit" in err and "--table" in err
-    kept = crossridor.games.quoridor.solve.Solver.read(table).stats[1]
-    resumed = run_json_solve(capsys, "--size", "5", "--walls", "2", "--table", table)
+    assert status == 2 and "do not fit in 0.008 GB" in err and "level 3" in err and "resumes" in err
+    assert len(err.strip().splitlines()) == 2
+    kept = Solver.read(table)
+    assert kept.stats[1] == 5307 and not kept.knows(load(5, 2).new_state())
+    resumed = run_json_solve(capsys, "--size", "5", "--walls", "2", "--write-table", table)
     full = solve(load(5, 2).new_state())
-    assert 0 < kept < full.layers == resumed["layers"]
-    assert resumed["nodes"] < full.nodes
-    assert (resumed["winner"], resumed["plies"]) == (full.winner, full.plies)
+    assert 0 < kept.stats[1] < full.layers == resumed["layers"]
+    assert 0 < resumed["nodes"] < full.nodes
+    assert (resumed["winner"], resumed["plies"], resumed["moves"]) == (full.winner, full.plies, full.moves)
+    assert Solver.read(table).knows(load(5, 2).new_state())
+
+
+def test_a_stopped_run_resumes_from_its_finished_levels(tmp_path):
+    state = load(5, 2).new_state()
+    levels = []
+
+    def stop_after_two(line):            # stop once two levels are solved
+        levels.append(line)
+        if sum("solved" in x for x in levels) == 2:
+            token.set()
+
+    token = crossridor.Stop()
+    with pytest.raises(Interrupted):
+        solve(state, stop=token, solver=Solver(5, folder=tmp_path / "t", progress=stop_after_two))
+    assert Solver.read(tmp_path / "t").stats[1] == 5307 + 1912
+    solver = Solver(5, folder=tmp_path / "t", progress=levels.append)
+    result = solve(state, solver=solver)
+    assert "level 4: 5,307 layers (read from" in "\n".join(levels)
+    assert result.plies == 18 and result.layers == 7594 and result.nodes < solve(state).nodes
+
+
+def test_threads_keep_and_folders_give_the_same_values(tmp_path):
+    """One thread, two threads, every level kept or not, in memory or in a
+    folder: the same values for a sample of positions of 5x5 with 2 walls."""
+    state = load(5, 2).new_state()
+    solvers = [Solver(5, threads=1), Solver(5, threads=2), Solver(5, threads=2, folder=tmp_path / "t")]
+    results = [solve(state, solver=s) for s in solvers] + [solve(state)]
+    assert len({(r.winner, r.plies, tuple(r.moves), r.nodes, r.layers) for r in results}) == 1
+    rng = random.Random(3)
+    st = state
+    for _ in range(40):                  # a random game: every position valued alike
+        values = {s.value(st.core) for s in solvers}
+        assert len(values) == 1
+        if st.is_terminal():
+            break
+        st.play(rng.choice(st.legal_moves()))
+    a, b = solvers[0]._runs[0], solvers[2]._runs[0]
+    for level in a.keys:
+        assert (a.keys[level] == b.keys[level]).all() and (a.values[level] == b.values[level]).all()
+
+
+def test_a_folder_holds_one_position(capsys, tmp_path):
+    table = str(tmp_path / "t")
+    run_json_solve(capsys, "--size", "3", "--walls", "1", "--write-table", table)
+    assert "another position" in one_line_error("solve", "quoridor", "--size", "3", "--walls", "2",
+                                                "--write-table", table)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "x").write_text("x")
+    assert "not empty" in one_line_error("solve", "quoridor", "--size", "3", "--write-table",
+                                         str(tmp_path / "other"))
 
 
 def test_bad_tables(capsys, tmp_path):
-    junk = tmp_path / "junk.npz"
+    junk = tmp_path / "junk"
     junk.write_text("not a table")
     assert "is not a solved table" in one_line_error("solve", "quoridor", "--size", "3",
                                                      "--table", str(junk))
     assert "cannot read solved table" in one_line_error("best", "quoridor", "--size", "3",
-                                                        "--table", str(tmp_path / "none.npz"))
-    fifo = tmp_path / "fifo.npz"         # a FIFO would block a reader: refused unread
-    os.mkfifo(fifo)
-    assert "is not a regular file" in one_line_error("best", "quoridor", "--size", "3", "--table", str(fifo))
-    assert ".npz" in one_line_error("solve", "quoridor", "--size", "3", "--write-table", "t.txt")
-    table = str(tmp_path / "t3.npz")
+                                                        "--table", str(tmp_path / "none"))
+    import numpy as np
+    old = tmp_path / "old.npz"              # a table of format 1
+    np.savez(old, format=1, size=3, keys=np.zeros((0, 4), np.int64), values=np.zeros(0, np.int16))
+    assert "older format" in one_line_error("best", "quoridor", "--size", "3", "--table", str(old))
+    table = str(tmp_path / "t3")
     run_json_solve(capsys, "--size", "3", "--walls", "1", "--write-table", table)
     assert "table is for 3x3" in one_line_error("solve", "quoridor", "--size", "5", "--table", table)
 
@@ -277,18 +338,38 @@ def run_json_solve(capsys, *argv):
 
 
 def test_a_table_is_checked_when_read(tmp_path):
+    import shutil
     import numpy as np
-    solver = Solver(3)
-    solve(load(3, 1).new_state(), solver=solver)
-    good = tmp_path / "good.npz"
-    solver.write(good)
-    data = dict(np.load(good))
-    assert Solver.read(good).stats[1] == solver.stats[1]
-    for name, change in (("off the board", lambda d: d["keys"].__setitem__((0, 0), 1 << 40)),
-                         ("short values", lambda d: d.__setitem__("values", d["values"][:-1])),
-                         ("format", lambda d: d.__setitem__("format", np.array(9)))):
-        bad = {k: v.copy() for k, v in data.items()}
+    good = tmp_path / "good"
+    solve(load(3, 1).new_state(), solver=Solver(3, folder=good))
+    assert Solver.read(good).stats[1] == solve(load(3, 1).new_state()).layers
+
+    def keys_off_the_board(folder):
+        keys = np.load(folder / "keys-01.npy")
+        keys[0, 0] = 1 << 40
+        np.save(folder / "keys-01.npy", keys)
+
+    def short_values(folder):
+        np.save(folder / "values-01.npy", np.load(folder / "values-01.npy")[:, :-1])
+
+    def unsorted(folder):
+        np.save(folder / "keys-01.npy", np.load(folder / "keys-01.npy")[::-1].copy())
+
+    def other_format(folder):
+        meta = json.loads((folder / "table.json").read_text())
+        (folder / "table.json").write_text(json.dumps({**meta, "format": 9}))
+
+    for change in (keys_off_the_board, short_values, unsorted, other_format):
+        bad = tmp_path / change.__name__
+        shutil.copytree(good, bad)
         change(bad)
-        np.savez(tmp_path / "bad.npz", **bad)
         with pytest.raises(crossridor.CrossridorError, match="is not a solved table"):
-            Solver.read(tmp_path / "bad.npz")
+            Solver.read(bad)
+
+
+def test_count_gives_the_layers_a_solve_solves(capsys):
+    count = run_json_solve(capsys, "--size", "5", "--walls", "2", "--count")
+    full = solve(load(5, 2).new_state())
+    assert count["layers"] == full.layers == 7594
+    assert count["levels"] == {"0": 1, "1": 16, "2": 358, "3": 1912, "4": 5307}
+    assert count["table_bytes"] == 7594 * 1250 and count["two_levels_bytes"] == (1912 + 5307) * 1250

@@ -1,16 +1,25 @@
 # The exact solver of two-player Quoridor on small boards: retrograde
-# analysis, one wall configuration at a time.
+# analysis, one wall configuration at a time, one level of placed walls at a
+# time.
 #
 # Walls only ever increase, so the wall configurations (the placed walls and
-# the walls each player has left) form a DAG: a "layer". Inside a layer only
-# pawn moves (and passes) are played, over the nodes (pawn 1, pawn 2, side to
-# move), and those form a graph with cycles. A layer is solved backwards from
-# its terminal nodes (a pawn on its goal side) and from the values of the
-# layers one wall up (solved first, recursively, memoised), in increasing
-# order of plies, so each value is exact: a win in the fewest plies, a loss
-# in the most. Nodes that no sequence of events resolves are draws: neither
-# side can force a win, they can shuffle for ever. No pruning of any kind,
-# and no ply cap (the game option max_plies is not part of the solved game).
+# the walls each player has left) form a DAG: a "layer". A wall placement
+# adds exactly one wall, so the layers with k placed walls (a "level") lead
+# only to level k + 1: the levels are solved from the deepest up, each from
+# the one below it alone, and the layers of a level are independent of each
+# other (solved by chunks, on threads or cluster workers). This file holds
+# the C parts, stateless over arrays the Python side owns
+# (games/quoridor/solve.py): the layers a level leads to (`children`), and
+# the values of a range of a level's layers (`solve_range`).
+#
+# Inside a layer only pawn moves (and passes) are played, over the nodes
+# (pawn 1, pawn 2, side to move), and those form a graph with cycles. A layer
+# is solved backwards from its terminal nodes (a pawn on its goal side) and
+# from the values of the layers one wall up, in increasing order of plies,
+# so each value is exact: a win in the fewest plies, a loss in the most.
+# Nodes that no sequence of events resolves are draws: neither side can
+# force a win, they can shuffle for ever. No pruning of any kind, and no ply
+# cap (the game option max_plies is not part of the solved game).
 #
 # A layer's walls-left counts are capped at the free wall slots: no player can
 # place more walls than there are slots, so the capped game is the same game
@@ -20,23 +29,23 @@
 # layer has four images with the same values, read through the transformed
 # nodes, and only the smallest of the four is solved and stored.
 #
-# Values (int16, from the side to move's point of view): 0 a draw, d + 1 a
-# win in d plies, -(d + 1) a loss in d plies (d = 0: the game is over).
+# Values (int8, from the side to move's point of view): 0 a draw, d + 1 a
+# win in d plies, -(d + 1) a loss in d plies (d = 0: the game is over). A
+# value beyond 127 is an error (QS_TOO_DEEP), never a wrapped number.
+#
+# Keys: a layer is 4 uint64 (horizontal walls, vertical walls, walls left 1,
+# walls left 2); a level's keys are sorted in that (unsigned) order.
 
-from libc.stdint cimport int16_t, int32_t
+from libc.stdint cimport int8_t, int16_t, int32_t
 
 cdef enum:
     QS_OK = 0
     QS_STOPPED = 1
     QS_NO_MEMORY = 2
-    QS_TOO_DEEP = 3          # plies beyond what an int16 value holds
-    QS_MAX_LEVEL = 32766
+    QS_TOO_DEEP = 3          # a value beyond what an int8 holds
+    QS_MISSING = 4           # a child layer not in the level below (a bug)
+    QS_MAX_VALUE = 127
     QS_MAX_CHILDREN = 8      # pawn targets (at most 5) or one pass
-
-ctypedef struct QSEntry:
-    uint64_t hw, vw
-    int32_t w0, w1
-    int16_t* val             # NULL: empty slot
 
 ctypedef struct QSolver:
     const QGeom* g
@@ -45,35 +54,9 @@ ctypedef struct QSolver:
     int idx_of[81]           # bit index -> compact square
     int xf_sq[4][81]         # compact square -> its image: identity, mirror, half turn, row flip
     int xf_anchor[4][64]     # anchor -> its image (the same four)
-    QSEntry* table
-    uint64_t cap, count      # table slots (a power of two), layers stored
-    uint64_t bytes, max_bytes
-    uint64_t positions       # nodes of the layers solved (valid positions)
-    StopCheck stop
-    int error
 
 
-cdef inline uint64_t qs_hash(uint64_t hw, uint64_t vw, int w0, int w1) noexcept nogil:
-    cdef uint64_t s = hw * 0x9E3779B97F4A7C15ULL ^ (vw + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL
-    s ^= (<uint64_t>w0 << 32 | <uint64_t>w1) * 0x94D049BB133111EBULL
-    return s ^ (s >> 31)
-
-
-cdef inline void qs_free_slots(const QGeom* g, uint64_t hw, uint64_t vw, uint64_t* av_h, uint64_t* av_v) noexcept nogil:
-    """Wall slots neither overlapping nor crossing a placed wall (the same
-    test as q_legal_walls, before the path rule)."""
-    av_h[0] = g.anchors & ~(hw | ((hw << 1) & ~g.acol0) | ((hw >> 1) & ~g.acol_last) | vw)
-    av_v[0] = g.anchors & ~(vw | (vw << AS) | (vw >> AS) | hw)
-
-
-cdef inline int qs_cap_walls(const QGeom* g, uint64_t hw, uint64_t vw, int w) noexcept nogil:
-    cdef uint64_t av_h, av_v
-    qs_free_slots(g, hw, vw, &av_h, &av_v)
-    cdef int f = u64_popcount(av_h) + u64_popcount(av_v)
-    return w if w < f else f
-
-
-cdef int qs_init(QSolver* s, int n, uint64_t max_bytes, volatile int* flag) noexcept nogil:
+cdef void qs_init(QSolver* s, int n) noexcept nogil:
     cdef int i, r, c
     memset(s, 0, sizeof(QSolver))
     s.g = q_geom(n, 2)
@@ -99,32 +82,20 @@ cdef int qs_init(QSolver* s, int n, uint64_t max_bytes, volatile int* flag) noex
             s.xf_anchor[3][i] = (n - 2 - r) * AS + c
         else:
             s.xf_anchor[0][i] = s.xf_anchor[1][i] = s.xf_anchor[2][i] = s.xf_anchor[3][i] = i
-    s.max_bytes = max_bytes
-    s.cap = 1024
-    s.bytes = s.cap * sizeof(QSEntry)
-    s.table = <QSEntry*>calloc(s.cap, sizeof(QSEntry))
-    stop_check_init(&s.stop, flag, 0, 1)
-    return QS_OK if s.table != NULL else QS_NO_MEMORY
 
 
-cdef void qs_free(QSolver* s) noexcept nogil:
-    cdef uint64_t i
-    if s.table == NULL:
-        return
-    for i in range(s.cap):
-        free(s.table[i].val)
-    free(s.table)
-    s.table = NULL
+cdef inline void qs_free_slots(const QGeom* g, uint64_t hw, uint64_t vw, uint64_t* av_h, uint64_t* av_v) noexcept nogil:
+    """Wall slots neither overlapping nor crossing a placed wall (the same
+    test as q_legal_walls, before the path rule)."""
+    av_h[0] = g.anchors & ~(hw | ((hw << 1) & ~g.acol0) | ((hw >> 1) & ~g.acol_last) | vw)
+    av_v[0] = g.anchors & ~(vw | (vw << AS) | (vw >> AS) | hw)
 
 
-cdef inline bint qs_charge(QSolver* s, uint64_t more) noexcept nogil:
-    """Count `more` bytes against the bound; False (and the error set) when
-    they do not fit."""
-    if s.max_bytes and s.bytes + more > s.max_bytes:
-        s.error = QS_NO_MEMORY
-        return False
-    s.bytes += more
-    return True
+cdef inline int qs_cap_walls(const QGeom* g, uint64_t hw, uint64_t vw, int w) noexcept nogil:
+    cdef uint64_t av_h, av_v
+    qs_free_slots(g, hw, vw, &av_h, &av_v)
+    cdef int f = u64_popcount(av_h) + u64_popcount(av_v)
+    return w if w < f else f
 
 
 cdef inline uint64_t qs_transform(const QSolver* s, int xf, uint64_t walls) noexcept nogil:
@@ -143,43 +114,54 @@ cdef inline int qs_node(const QSolver* s, int a, int b, int tm, int xf) noexcept
     return (s.xf_sq[xf][a] * s.nsq + s.xf_sq[xf][b]) * 2 + tm
 
 
-cdef QSEntry* qs_find(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1) noexcept nogil:
-    """The table slot of a layer: its entry, or the empty slot it would take."""
-    cdef uint64_t i = qs_hash(hw, vw, w0, w1) & (s.cap - 1)
-    cdef QSEntry* e
-    while True:
-        e = &s.table[i]
-        if e.val == NULL or (e.hw == hw and e.vw == vw and e.w0 == w0 and e.w1 == w1):
-            return e
-        i = (i + 1) & (s.cap - 1)
+cdef inline int qs_canonical(const QSolver* s, uint64_t* hw, uint64_t* vw, int* w0, int* w1) noexcept nogil:
+    """Cap the walls left, then turn the layer into the stored one of its
+    four images, the smallest (horizontal walls, vertical walls, walls
+    left 1, walls left 2); return which image it is (0: itself)."""
+    w0[0] = qs_cap_walls(s.g, hw[0], vw[0], w0[0])
+    w1[0] = qs_cap_walls(s.g, hw[0], vw[0], w1[0])
+    cdef uint64_t bh = hw[0], bv = vw[0], th, tv
+    cdef int b0 = w0[0], b1 = w1[0], t0, t1, xf, best = 0
+    for xf in range(1, 4):
+        th = qs_transform(s, xf, hw[0])
+        tv = qs_transform(s, xf, vw[0])
+        t0 = w1[0] if xf >= 2 else w0[0]
+        t1 = w0[0] if xf >= 2 else w1[0]
+        if th < bh or (th == bh and (tv < bv or (tv == bv and (t0 < b0 or (t0 == b0 and t1 < b1))))):
+            bh, bv, b0, b1, best = th, tv, t0, t1, xf
+    hw[0] = bh
+    vw[0] = bv
+    w0[0] = b0
+    w1[0] = b1
+    return best
 
 
-cdef bint qs_store(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1, int16_t* val) noexcept nogil:
-    cdef uint64_t i, old_cap = s.cap
-    cdef QSEntry* old = s.table
-    cdef QSEntry* e
-    if 2 * (s.count + 1) > s.cap:
-        if not qs_charge(s, old_cap * sizeof(QSEntry)):
-            return False
-        s.table = <QSEntry*>calloc(2 * old_cap, sizeof(QSEntry))
-        if s.table == NULL:
-            s.table = old
-            s.error = QS_NO_MEMORY
-            return False
-        s.cap = 2 * old_cap
-        for i in range(old_cap):
-            if old[i].val != NULL:
-                e = qs_find(s, old[i].hw, old[i].vw, old[i].w0, old[i].w1)
-                e[0] = old[i]
-        free(old)
-    e = qs_find(s, hw, vw, w0, w1)
-    e.hw = hw
-    e.vw = vw
-    e.w0 = w0
-    e.w1 = w1
-    e.val = val
-    s.count += 1
-    return True
+cdef inline int qs_key_cmp(const uint64_t* k, uint64_t hw, uint64_t vw, uint64_t w0, uint64_t w1) noexcept nogil:
+    if k[0] != hw:
+        return -1 if k[0] < hw else 1
+    if k[1] != vw:
+        return -1 if k[1] < vw else 1
+    if k[2] != w0:
+        return -1 if k[2] < w0 else 1
+    if k[3] != w1:
+        return -1 if k[3] < w1 else 1
+    return 0
+
+
+cdef int64_t qs_search(const uint64_t* keys, int64_t n, uint64_t hw, uint64_t vw, int w0, int w1) noexcept nogil:
+    """The index of a layer in a level's sorted keys, -1 when absent."""
+    cdef int64_t lo = 0, hi = n, mid
+    cdef int c
+    while lo < hi:
+        mid = (lo + hi) // 2
+        c = qs_key_cmp(&keys[mid * 4], hw, vw, <uint64_t>w0, <uint64_t>w1)
+        if c == 0:
+            return mid
+        if c < 0:
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1
 
 
 cdef void qs_set_walls(QPos* p, const QGeom* g, uint64_t hw, uint64_t vw) noexcept nogil:
@@ -198,9 +180,151 @@ cdef void qs_set_walls(QPos* p, const QGeom* g, uint64_t hw, uint64_t vw) noexce
             p.can_w &= ~g.v_w[a]
 
 
+cdef inline u128 qs_region(const QPos* p, int player) noexcept nogil:
+    """The squares from which player's goal side can be reached (walls only)."""
+    cdef u128 reach = p.g.goal[player], nxt
+    while True:
+        nxt = reach | q_step(p, reach)
+        if nxt == reach:
+            return reach
+        reach = nxt
+
+
+# ---------------------------------------------------------------- the levels
+
+ctypedef struct QSKeySet:
+    uint64_t* k              # cap * 4; k[i * 4 + 2] == QS_EMPTY: a free slot
+    uint64_t cap, count
+
+cdef uint64_t QS_EMPTY = 0xFFFFFFFFFFFFFFFFULL
+
+
+cdef inline uint64_t qs_hash(uint64_t hw, uint64_t vw, uint64_t w0, uint64_t w1) noexcept nogil:
+    cdef uint64_t s = hw * 0x9E3779B97F4A7C15ULL ^ (vw + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL
+    s ^= (w0 << 32 | w1) * 0x94D049BB133111EBULL
+    return s ^ (s >> 31)
+
+
+cdef bint qs_set_alloc(QSKeySet* h, uint64_t cap) noexcept nogil:
+    cdef uint64_t i
+    h.k = <uint64_t*>malloc(cap * 4 * sizeof(uint64_t))
+    if h.k == NULL:
+        return False
+    for i in range(cap):
+        h.k[i * 4 + 2] = QS_EMPTY
+    h.cap = cap
+    h.count = 0
+    return True
+
+
+cdef bint qs_set_add(QSKeySet* h, uint64_t hw, uint64_t vw, uint64_t w0, uint64_t w1) noexcept nogil:
+    """Add a key (once); False when out of memory."""
+    cdef QSKeySet bigger
+    cdef uint64_t i, j
+    if 2 * (h.count + 1) > h.cap:
+        if not qs_set_alloc(&bigger, 2 * h.cap):
+            return False
+        for i in range(h.cap):
+            if h.k[i * 4 + 2] != QS_EMPTY:
+                j = qs_hash(h.k[i * 4], h.k[i * 4 + 1], h.k[i * 4 + 2], h.k[i * 4 + 3]) & (bigger.cap - 1)
+                while bigger.k[j * 4 + 2] != QS_EMPTY:
+                    j = (j + 1) & (bigger.cap - 1)
+                memcpy(&bigger.k[j * 4], &h.k[i * 4], 4 * sizeof(uint64_t))
+        bigger.count = h.count
+        free(h.k)
+        h[0] = bigger
+    i = qs_hash(hw, vw, w0, w1) & (h.cap - 1)
+    while h.k[i * 4 + 2] != QS_EMPTY:
+        if h.k[i * 4] == hw and h.k[i * 4 + 1] == vw and h.k[i * 4 + 2] == w0 and h.k[i * 4 + 3] == w1:
+            return True
+        i = (i + 1) & (h.cap - 1)
+    h.k[i * 4] = hw
+    h.k[i * 4 + 1] = vw
+    h.k[i * 4 + 2] = w0
+    h.k[i * 4 + 3] = w1
+    h.count += 1
+    return True
+
+
+cdef inline void qs_keep_sets(const QPos* p, u128 r0, u128 r1, int horizontal, int a,
+                              u128* k0, u128* k1) noexcept nogil:
+    """The squares of pawn 1 (k0) and of pawn 2 (k1) for which
+    q_wall_keeps_paths allows this loop-closing free slot: a pawn that has
+    no path before the wall (outside its region r_i), or that still reaches
+    its goal after it. The wall is legal in a node when both pawns are in
+    their sets (q_legal_walls, without a flood fill per node)."""
+    cdef QPos q = p[0]
+    cdef const QGeom* g = p.g
+    if horizontal:
+        q.can_n &= ~g.h_n[a]
+        q.can_s &= ~g.h_s[a]
+    else:
+        q.can_e &= ~g.v_e[a]
+        q.can_w &= ~g.v_w[a]
+    k0[0] = g.board & (~r0 | qs_region(&q, 0))
+    k1[0] = g.board & (~r1 | qs_region(&q, 1))
+
+
+cdef inline bint qs_wall_leads(const QPos* p, u128 r0, u128 r1, int horizontal, int a) noexcept nogil:
+    """Is this loop-closing free slot a legal wall in some node of the layer
+    (two distinct squares, neither pawn at home, both in their keep sets)?"""
+    cdef const QGeom* g = p.g
+    cdef u128 s0, s1
+    qs_keep_sets(p, r0, r1, horizontal, a, &s0, &s1)
+    s0 &= ~g.goal[0]
+    s1 &= ~g.goal[1]
+    if s0 == 0 or s1 == 0:
+        return False
+    # distinct squares exist unless both sets are the same single square
+    return not (s0 == s1 and (s0 & (s0 - 1)) == 0)
+
+
+cdef int qs_children_of(const QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1, QSKeySet* out) noexcept nogil:
+    """Add to out the (canonical) layers the walls of a layer lead to: the
+    same walls as the forward pass of qs_solve_one plays, for some node."""
+    cdef const QGeom* g = s.g
+    cdef uint64_t av_h, av_v, risky_h = 0, risky_v = 0, bits, chw, cvw
+    cdef u128 r0 = 0, r1 = 0
+    cdef QPos p
+    cdef int tm, i, c, c0, c1, wl[2]
+    wl[0] = w0
+    wl[1] = w1
+    if w0 <= 0 and w1 <= 0:
+        return QS_OK
+    qs_free_slots(g, hw, vw, &av_h, &av_v)
+    if hw != 0 or vw != 0:
+        q_risky_walls(g, hw, vw, av_h, av_v, &risky_h, &risky_v)
+        qs_set_walls(&p, g, hw, vw)
+        r0 = qs_region(&p, 0)
+        r1 = qs_region(&p, 1)
+    for i in range(2):
+        bits = av_h if i == 0 else av_v
+        while bits:
+            c = u64_lsb(bits)
+            bits &= bits - 1
+            if ((risky_h if i == 0 else risky_v) >> c) & 1 and not qs_wall_leads(&p, r0, r1, i == 0, c):
+                continue
+            for tm in range(2):
+                if wl[tm] <= 0:
+                    continue
+                chw = hw | ((<uint64_t>1) << c) if i == 0 else hw
+                cvw = vw | ((<uint64_t>1) << c) if i == 1 else vw
+                c0 = w0 - 1 if tm == 0 else w0
+                c1 = w1 - 1 if tm == 1 else w1
+                qs_canonical(s, &chw, &cvw, &c0, &c1)
+                if not qs_set_add(out, chw, cvw, <uint64_t>c0, <uint64_t>c1):
+                    return QS_NO_MEMORY
+    return QS_OK
+
+
+# ---------------------------------------------------------------- one layer
+
 # Events of the backward pass, in buckets by ply count: a node resolved
-# (its predecessors learn of it), or a value coming from a layer one wall
-# up (a win for the mover, or one more child lost to the opponent).
+# (its predecessors learn of it), a win for the mover, or children lost to
+# the opponent (kind QS_EV_CHILD_LOST + k - 1: k children). A node's walls
+# give at most two events: its fastest win, and all its lost wall children
+# at the ply of the slowest (the node cannot be lost before; a win comes
+# first anyway).
 cdef enum:
     QS_EV_RESOLVED = 0
     QS_EV_WIN = 1
@@ -248,122 +372,153 @@ cdef bint qs_events_push(QSEvents* q, int level, int node, int kind) noexcept no
     return True
 
 
-cdef inline int qs_canonical(const QSolver* s, uint64_t* hw, uint64_t* vw, int* w0, int* w1) noexcept nogil:
-    """Turn a layer (walls left already capped) into the stored one of its
-    four images, the smallest (horizontal walls, vertical walls, walls
-    left 1, walls left 2); return which image it is (0: itself)."""
-    cdef uint64_t bh = hw[0], bv = vw[0], th, tv
-    cdef int b0 = w0[0], b1 = w1[0], t0, t1, xf, best = 0
-    for xf in range(1, 4):
-        th = qs_transform(s, xf, hw[0])
-        tv = qs_transform(s, xf, vw[0])
-        t0 = w1[0] if xf >= 2 else w0[0]
-        t1 = w0[0] if xf >= 2 else w1[0]
-        if th < bh or (th == bh and (tv < bv or (tv == bv and (t0 < b0 or (t0 == b0 and t1 < b1))))):
-            bh, bv, b0, b1, best = th, tv, t0, t1, xf
-    hw[0] = bh
-    vw[0] = bv
-    w0[0] = b0
-    w1[0] = b1
-    return best
+ctypedef struct QSScratch:
+    # the working arrays of one layer's solve, reused from layer to layer
+    int16_t* val
+    int32_t* nchild          # children not yet lost
+    int32_t* child
+    int32_t* npawn           # in-layer children
+    int32_t* pred_start
+    int32_t* preds
+    unsigned char* done
+    QSEvents q
 
 
-cdef int16_t* qs_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1, int* xf) noexcept nogil:
-    """The solved values of a layer's stored image (xf[0]: which image,
-    read them with qs_node), solving it and the layers it leads to first.
-    NULL with s.error set when stopped or out of memory."""
-    w0 = qs_cap_walls(s.g, hw, vw, w0)
-    w1 = qs_cap_walls(s.g, hw, vw, w1)
-    xf[0] = qs_canonical(s, &hw, &vw, &w0, &w1)
-    return qs_solve_layer(s, hw, vw, w0, w1)
+cdef bint qs_scratch_alloc(QSScratch* w, int nodes) noexcept nogil:
+    memset(w, 0, sizeof(QSScratch))
+    w.val = <int16_t*>malloc(nodes * sizeof(int16_t))
+    w.nchild = <int32_t*>malloc(nodes * sizeof(int32_t))
+    w.child = <int32_t*>malloc(nodes * QS_MAX_CHILDREN * sizeof(int32_t))
+    w.npawn = <int32_t*>malloc(nodes * sizeof(int32_t))
+    w.pred_start = <int32_t*>malloc((nodes + 1) * sizeof(int32_t))
+    w.preds = <int32_t*>malloc((nodes * QS_MAX_CHILDREN + 1) * sizeof(int32_t))
+    w.done = <unsigned char*>malloc(nodes)
+    w.q.cap = 4096
+    w.q.levels = 256
+    w.q.node = <int32_t*>malloc(w.q.cap * sizeof(int32_t))
+    w.q.kind = <int32_t*>malloc(w.q.cap * sizeof(int32_t))
+    w.q.next = <int32_t*>malloc(w.q.cap * sizeof(int32_t))
+    w.q.head = <int32_t*>malloc(w.q.levels * sizeof(int32_t))
+    return (w.val != NULL and w.nchild != NULL and w.child != NULL and w.npawn != NULL
+            and w.pred_start != NULL and w.preds != NULL and w.done != NULL and w.q.node != NULL
+            and w.q.kind != NULL and w.q.next != NULL and w.q.head != NULL)
 
 
-cdef QSEntry* qs_lookup(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1, int* xf) noexcept nogil:
-    """The stored image of a layer (xf[0]: which image), or NULL when it
-    is not solved."""
-    w0 = qs_cap_walls(s.g, hw, vw, w0)
-    w1 = qs_cap_walls(s.g, hw, vw, w1)
-    xf[0] = qs_canonical(s, &hw, &vw, &w0, &w1)
-    cdef QSEntry* e = qs_find(s, hw, vw, w0, w1)
-    return e if e.val != NULL else NULL
+cdef void qs_scratch_free(QSScratch* w) noexcept nogil:
+    free(w.val)
+    free(w.nchild)
+    free(w.child)
+    free(w.npawn)
+    free(w.pred_start)
+    free(w.preds)
+    free(w.done)
+    free(w.q.node)
+    free(w.q.kind)
+    free(w.q.next)
+    free(w.q.head)
 
 
-cdef int16_t* qs_solve_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w1) noexcept nogil:
-    """The solved values of a layer (nodes entries, index
-    ((pawn 1 * nsq) + pawn 2) * 2 + side to move, compact squares), solving
-    it first."""
+cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
+                      const uint64_t* up_keys, int64_t up_n, const int8_t* up_vals,
+                      int8_t* out, uint64_t* positions, StopCheck* stop) noexcept nogil:
+    """Solve one layer (its canonical key) into out (nodes int8, index
+    ((pawn 1 * nsq) + pawn 2) * 2 + side to move, compact squares), reading
+    the layers its walls lead to from the sorted level below (up_keys,
+    up_vals). Returns QS_OK or an error."""
     cdef const QGeom* g = s.g
-    w0 = qs_cap_walls(g, hw, vw, w0)
-    w1 = qs_cap_walls(g, hw, vw, w1)
-    cdef QSEntry* e = qs_find(s, hw, vw, w0, w1)
-    if e.val != NULL:
-        return e.val
+    cdef uint64_t hw = key[0], vw = key[1]
+    cdef int w0 = <int>key[2], w1 = <int>key[3]
     cdef int nodes = s.nodes, nsq = s.nsq
-    if not qs_charge(s, nodes * sizeof(int16_t)):
-        return NULL
-    cdef int16_t* val = <int16_t*>calloc(nodes, sizeof(int16_t))
-    cdef int32_t* nchild = <int32_t*>calloc(nodes, sizeof(int32_t))      # children not yet lost
-    cdef int32_t* child = <int32_t*>malloc(nodes * QS_MAX_CHILDREN * sizeof(int32_t))
-    cdef int32_t* npawn = <int32_t*>calloc(nodes, sizeof(int32_t))       # in-layer children
-    cdef int32_t* pred_start = <int32_t*>calloc(nodes + 1, sizeof(int32_t))
-    cdef int32_t* preds = NULL
-    cdef unsigned char* done = <unsigned char*>calloc(nodes, sizeof(unsigned char))
-    cdef int16_t* up[2][2][64]       # [mover][horizontal][anchor]: the layer a wall leads to
+    cdef int16_t* val = w.val
+    cdef int32_t* nchild = w.nchild
+    cdef int32_t* child = w.child
+    cdef int32_t* npawn = w.npawn
+    cdef int32_t* pred_start = w.pred_start
+    cdef int32_t* preds = w.preds
+    cdef unsigned char* done = w.done
+    cdef QSEvents* q = &w.q
+    cdef int64_t up[2][2][64]        # [mover][horizontal][anchor]: the layer a wall leads to (-1: not looked up)
     cdef int up_xf[2][2][64]
-    cdef QSEvents q
-    memset(up, 0, sizeof(up))
-    q.size = 0
-    q.cap = 4096
-    q.levels = 256
-    q.node = <int32_t*>malloc(q.cap * sizeof(int32_t))
-    q.kind = <int32_t*>malloc(q.cap * sizeof(int32_t))
-    q.next = <int32_t*>malloc(q.cap * sizeof(int32_t))
-    q.head = <int32_t*>malloc(q.levels * sizeof(int32_t))
-    cdef int i, a, b, tm, node, c, k, level, ev, wl[2]
+    cdef int i, a, b, tm, node, c, k, level, ev, wl[2], cx, c0, c1
     cdef int16_t cv, d
-    cdef int16_t* uv
     cdef u128 t
-    cdef uint64_t lh, lv, bits
+    cdef uint64_t lh, lv, bits, chw, cvw
+    cdef int64_t idx
     cdef QPos p
-    cdef bint ok = (val != NULL and nchild != NULL and child != NULL and npawn != NULL
-                    and pred_start != NULL and done != NULL and q.node != NULL
-                    and q.kind != NULL and q.next != NULL and q.head != NULL)
-    if not ok:
-        s.error = QS_NO_MEMORY
-    else:
-        for i in range(q.levels):
-            q.head[i] = -1
+    cdef bint ok = True
+    cdef int err = QS_OK
+    # the legal walls of a node: the free slots that close no loop, and the
+    # loop-closing ones whose keep sets hold both pawns
+    cdef uint64_t av_h, av_v, risky_h = 0, risky_v = 0, ab_h, ab_v
+    cdef u128 r0, r1, pa, pb
+    cdef u128 keep0[128]
+    cdef u128 keep1[128]
+    cdef int rk_anchor[128]
+    cdef int rk_horizontal[128]
+    cdef int nrisky = 0, j, wmin, lcount, lmax
+    memset(val, 0, nodes * sizeof(int16_t))
+    memset(nchild, 0, nodes * sizeof(int32_t))
+    memset(npawn, 0, nodes * sizeof(int32_t))
+    memset(pred_start, 0, (nodes + 1) * sizeof(int32_t))
+    memset(done, 0, nodes)
+    for i in range(2 * 2 * 64):
+        (&up[0][0][0])[i] = -1
+    q.size = 0
+    for i in range(q.levels):
+        q.head[i] = -1
     wl[0] = w0
     wl[1] = w1
     qs_set_walls(&p, g, hw, vw)
+    qs_free_slots(g, hw, vw, &av_h, &av_v)
+    if (w0 > 0 or w1 > 0) and (hw != 0 or vw != 0):
+        q_risky_walls(g, hw, vw, av_h, av_v, &risky_h, &risky_v)
+        r0 = qs_region(&p, 0)
+        r1 = qs_region(&p, 1)
+        for i in range(2):
+            bits = risky_h if i == 0 else risky_v
+            while bits:
+                c = u64_lsb(bits)
+                bits &= bits - 1
+                qs_keep_sets(&p, r0, r1, i == 0, c, &keep0[nrisky], &keep1[nrisky])
+                rk_anchor[nrisky] = c
+                rk_horizontal[nrisky] = i == 0
+                nrisky += 1
     # forward pass: every node's children, the values of the layers above
     for a in range(nsq):
         if not ok:
             break
-        if stop_check(&s.stop):
-            s.error = QS_STOPPED
-            ok = False
-            break
+        if stop_check(stop):
+            return QS_STOPPED
         for b in range(nsq):
             if a == b or not ok:
                 continue
             p.pawn[0] = s.sq_of[a]
             p.pawn[1] = s.sq_of[b]
             p.walk_ok = 0
-            if (g.goal[0] & bb_bit(p.pawn[0])) and (g.goal[1] & bb_bit(p.pawn[1])):
+            pa = bb_bit(p.pawn[0])
+            pb = bb_bit(p.pawn[1])
+            if (g.goal[0] & pa) and (g.goal[1] & pb):
                 continue       # both pawns home: no game leads here
+            ab_h = av_h & ~risky_h
+            ab_v = av_v & ~risky_v
+            for j in range(nrisky):
+                if (keep0[j] & pa) and (keep1[j] & pb):
+                    if rk_horizontal[j]:
+                        ab_h |= (<uint64_t>1) << rk_anchor[j]
+                    else:
+                        ab_v |= (<uint64_t>1) << rk_anchor[j]
             for tm in range(2):
                 if not ok:
                     break
                 node = (a * nsq + b) * 2 + tm
-                s.positions += 1
+                positions[0] += 1
                 if (g.goal[0] & bb_bit(p.pawn[0])) or (g.goal[1] & bb_bit(p.pawn[1])):
                     # over: the pawn at home has won (0 plies)
                     if g.goal[tm] & bb_bit(p.pawn[tm]):
-                        ok = ok and qs_events_push(&q, 0, node, QS_EV_WIN)
+                        ok = ok and qs_events_push(q, 0, node, QS_EV_WIN)
                     else:
                         nchild[node] = 1
-                        ok = ok and qs_events_push(&q, 0, node, QS_EV_CHILD_LOST)
+                        ok = ok and qs_events_push(q, 0, node, QS_EV_CHILD_LOST)
                     continue
                 p.to_move = tm
                 t = q_pawn_targets(&p, tm)
@@ -374,65 +529,63 @@ cdef int16_t* qs_solve_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w
                     child[node * QS_MAX_CHILDREN + k] = ((c * nsq + b) if tm == 0 else (a * nsq + c)) * 2 + 1 - tm
                     k += 1
                 lh = lv = 0
-                if wl[tm] > 0:
-                    p.walls_left[tm] = wl[tm]
-                    q_legal_walls(&p, &lh, &lv)
+                if wl[tm] > 0:     # q_legal_walls, from the keep sets
+                    lh = ab_h
+                    lv = ab_v
                 if k == 0 and lh == 0 and lv == 0:
                     child[node * QS_MAX_CHILDREN] = (a * nsq + b) * 2 + 1 - tm    # the pass
                     k = 1
                 npawn[node] = k
                 nchild[node] = k + u64_popcount(lh) + u64_popcount(lv)
+                wmin = lcount = lmax = 0
                 for i in range(2):
                     bits = lh if i == 0 else lv
                     while bits and ok:
                         c = u64_lsb(bits)
                         bits &= bits - 1
-                        uv = up[tm][i][c]
-                        if uv == NULL:
-                            if i == 0:
-                                uv = qs_layer(s, hw | ((<uint64_t>1) << c), vw,
-                                              w0 - 1 if tm == 0 else w0, w1 - 1 if tm == 1 else w1,
-                                              &up_xf[tm][i][c])
-                            else:
-                                uv = qs_layer(s, hw, vw | ((<uint64_t>1) << c),
-                                              w0 - 1 if tm == 0 else w0, w1 - 1 if tm == 1 else w1,
-                                              &up_xf[tm][i][c])
-                            if uv == NULL:
-                                ok = False
-                                break
-                            up[tm][i][c] = uv
-                        cv = uv[qs_node(s, a, b, 1 - tm, up_xf[tm][i][c])]
-                        if cv < 0:       # the opponent loses in -cv - 1 plies
-                            ok = qs_events_push(&q, -cv, node, QS_EV_WIN)
-                        elif cv > 0:     # the opponent wins in cv - 1 plies
-                            ok = qs_events_push(&q, cv, node, QS_EV_CHILD_LOST)
-    if ok:
-        # predecessors inside the layer (CSR)
-        for node in range(nodes):
-            for k in range(npawn[node]):
-                pred_start[child[node * QS_MAX_CHILDREN + k] + 1] += 1
-        for node in range(nodes):
-            pred_start[node + 1] += pred_start[node]
-        preds = <int32_t*>malloc((pred_start[nodes] + 1) * sizeof(int32_t))
-        ok = preds != NULL
-        if ok:
-            for node in range(nodes):
-                for k in range(npawn[node]):
-                    c = child[node * QS_MAX_CHILDREN + k]
-                    preds[pred_start[c]] = node
-                    pred_start[c] += 1
-            for node in range(nodes, 0, -1):
-                pred_start[node] = pred_start[node - 1]
-            pred_start[0] = 0
-        else:
-            s.error = QS_NO_MEMORY
+                        idx = up[tm][i][c]
+                        if idx < 0:
+                            chw = hw | ((<uint64_t>1) << c) if i == 0 else hw
+                            cvw = vw | ((<uint64_t>1) << c) if i == 1 else vw
+                            c0 = w0 - 1 if tm == 0 else w0
+                            c1 = w1 - 1 if tm == 1 else w1
+                            up_xf[tm][i][c] = qs_canonical(s, &chw, &cvw, &c0, &c1)
+                            idx = qs_search(up_keys, up_n, chw, cvw, c0, c1)
+                            if idx < 0:
+                                return QS_MISSING
+                            up[tm][i][c] = idx
+                        cv = up_vals[idx * nodes + qs_node(s, a, b, 1 - tm, up_xf[tm][i][c])]
+                        if cv < 0:       # the opponent loses in -cv - 1 plies: a win in -cv
+                            if wmin == 0 or -cv < wmin:
+                                wmin = -cv
+                        elif cv > 0:     # the opponent wins in cv - 1 plies: a child lost at cv
+                            lcount += 1
+                            if cv > lmax:
+                                lmax = cv
+                if wmin:
+                    ok = ok and qs_events_push(q, wmin, node, QS_EV_WIN)
+                if lcount:
+                    ok = ok and qs_events_push(q, lmax, node, QS_EV_CHILD_LOST + lcount - 1)
+    if not ok:
+        return QS_NO_MEMORY
+    # predecessors inside the layer (CSR)
+    for node in range(nodes):
+        for k in range(npawn[node]):
+            pred_start[child[node * QS_MAX_CHILDREN + k] + 1] += 1
+    for node in range(nodes):
+        pred_start[node + 1] += pred_start[node]
+    for node in range(nodes):
+        for k in range(npawn[node]):
+            c = child[node * QS_MAX_CHILDREN + k]
+            preds[pred_start[c]] = node
+            pred_start[c] += 1
+    for node in range(nodes, 0, -1):
+        pred_start[node] = pred_start[node - 1]
+    pred_start[0] = 0
     # backward pass, by increasing plies: the first lost child makes a win,
     # the last child lost makes a loss, so each value is the best play's
     level = 0
     while ok and level < q.levels:
-        if level >= QS_MAX_LEVEL:
-            s.error = QS_TOO_DEEP
-            ok = False
         while ok and q.head[level] >= 0:
             ev = q.head[level]
             q.head[level] = q.next[ev]
@@ -444,164 +597,189 @@ cdef int16_t* qs_solve_layer(QSolver* s, uint64_t hw, uint64_t vw, int w0, int w
                     if done[c]:
                         continue
                     if d < 0:
-                        ok = qs_events_push(&q, level + 1, c, QS_EV_WIN)
+                        ok = qs_events_push(q, level + 1, c, QS_EV_WIN)
                     else:
-                        ok = qs_events_push(&q, level + 1, c, QS_EV_CHILD_LOST)
+                        ok = qs_events_push(q, level + 1, c, QS_EV_CHILD_LOST)
                     if not ok:
                         break
                 continue
             if done[node]:
                 continue
+            if level >= QS_MAX_VALUE:
+                return QS_TOO_DEEP
             if q.kind[ev] == QS_EV_WIN:
                 val[node] = level + 1
             else:
-                nchild[node] -= 1
+                nchild[node] -= q.kind[ev] - QS_EV_CHILD_LOST + 1
                 if nchild[node] > 0:
                     continue
                 val[node] = -(level + 1)
             done[node] = 1
-            ok = qs_events_push(&q, level, node, QS_EV_RESOLVED)
+            ok = qs_events_push(q, level, node, QS_EV_RESOLVED)
         level += 1
-    if not ok and s.error == QS_OK:
-        s.error = QS_NO_MEMORY
-    free(nchild)
-    free(child)
-    free(npawn)
-    free(pred_start)
-    free(preds)
-    free(done)
-    free(q.node)
-    free(q.kind)
-    free(q.next)
-    free(q.head)
-    if ok and not qs_store(s, hw, vw, w0, w1, val):
-        ok = False
     if not ok:
-        free(val)
-        s.bytes -= nodes * sizeof(int16_t)
-        return NULL
-    return val
+        return QS_NO_MEMORY
+    for node in range(nodes):
+        out[node] = <int8_t>val[node]
+    return QS_OK
 
 
 cdef class QuoridorSolver:
-    """Solved layers of one board size (2 players), kept between queries:
-    `value(core)` solves what the position needs and returns its value
-    (0 draw, d + 1 the side to move wins in d plies, -(d + 1) it loses in d).
-    max_bytes bounds the memory of the table (0: no bound)."""
+    """The compiled parts of the level-by-level solver of one board size
+    (2 players), stateless over the arrays games/quoridor/solve.py owns:
+    `locate` a position's layer and node, `find` a layer in a level's keys,
+    the `children` layers of a level, and `solve_range` (the values of a
+    range of a level's layers, without the GIL: threads solve chunks of one
+    level at once). Values: 0 draw, d + 1 the side to move wins in d plies,
+    -(d + 1) it loses in d."""
 
     cdef QSolver s
     cdef readonly int size
 
-    def __cinit__(self, int size, uint64_t max_bytes=0):
+    def __cinit__(self, int size):
         if size not in (3, 5, 7, 9):
             raise ValueError(f"size must be 3, 5, 7 or 9, got {size}")
         self.size = size
-        if qs_init(&self.s, size, max_bytes, &_never_stop) != QS_OK:
-            raise MemoryError("cannot allocate the solver's table")
+        qs_init(&self.s, size)
 
-    def __dealloc__(self):
-        qs_free(&self.s)
+    @property
+    def nodes(self):
+        """Nodes (values) per layer: squares x squares x side to move."""
+        return self.s.nodes
 
-    def value(self, QuoridorCore core):
-        """The value of core's position for the side to move; raises
-        engine.stop.Interrupted when stopped (the layers solved so far are
-        kept) and MemoryError past max_bytes."""
+    def canonical(self, uint64_t hw, uint64_t vw, int w0, int w1):
+        """The stored form of a layer: (hw, vw, w0, w1) capped and the
+        smallest of its images (ValueError off the board)."""
+        if (hw & ~self.s.g.anchors) or (vw & ~self.s.g.anchors) or w0 < 0 or w1 < 0:
+            raise ValueError(f"not a wall configuration of size {self.size}")
+        qs_canonical(&self.s, &hw, &vw, &w0, &w1)
+        return hw, vw, w0, w1
+
+    def locate(self, QuoridorCore core):
+        """(key, level, node) of a position: its layer's stored form (4 ints),
+        the level (walls placed) and the node's index in that layer's values."""
         if core.players != 2 or core.size != self.size:
             raise ValueError(f"the solver is for {self.size}x{self.size} with 2 players")
         cdef QPos* p = &core.pos
-        cdef int16_t* val
-        cdef int xf
-        if p.winner >= 0:
-            return 1 if p.winner == p.to_move else -1
-        self.s.error = QS_OK
-        self.s.stop.flag = current_stop_flag()
-        self.s.stop.stopped = 0
+        cdef uint64_t hw = p.hw, vw = p.vw
+        cdef int w0 = p.walls_left[0], w1 = p.walls_left[1]
+        cdef int xf = qs_canonical(&self.s, &hw, &vw, &w0, &w1)
+        node = qs_node(&self.s, self.s.idx_of[p.pawn[0]], self.s.idx_of[p.pawn[1]], p.to_move, xf)
+        return (hw, vw, w0, w1), u64_popcount(p.hw) + u64_popcount(p.vw), node
+
+    def find(self, const uint64_t[:, ::1] keys, key):
+        """The index of a layer (a stored form) in a level's sorted keys, -1
+        when it is not there."""
+        if keys.shape[0] == 0:
+            return -1
+        if keys.shape[1] != 4:
+            raise ValueError("keys must have 4 columns")
+        return qs_search(&keys[0, 0], keys.shape[0], key[0], key[1], key[2], key[3])
+
+    def check_keys(self, const uint64_t[:, ::1] keys, int level):
+        """ValueError unless keys are sorted stored forms of layers with
+        `level` walls (what a table file must hold)."""
+        cdef Py_ssize_t i
+        cdef uint64_t hw, vw
+        cdef int w0, w1
+        if keys.shape[1] != 4:
+            raise ValueError("keys must have 4 columns")
+        for i in range(keys.shape[0]):
+            hw, vw = keys[i, 0], keys[i, 1]
+            if (hw & ~self.s.g.anchors) or (vw & ~self.s.g.anchors) or keys[i, 2] > 1000 or keys[i, 3] > 1000 \
+                    or u64_popcount(hw) + u64_popcount(vw) != level:
+                raise ValueError(f"layer {i} of level {level} is not a wall configuration of size {self.size}")
+            w0, w1 = <int>keys[i, 2], <int>keys[i, 3]
+            if qs_canonical(&self.s, &hw, &vw, &w0, &w1) != 0 or w0 != <int>keys[i, 2] or w1 != <int>keys[i, 3]:
+                raise ValueError(f"layer {i} of level {level} is not in the solver's canonical form")
+            if i and qs_key_cmp(&keys[i - 1, 0], keys[i, 0], keys[i, 1], keys[i, 2], keys[i, 3]) >= 0:
+                raise ValueError(f"the layers of level {level} are not sorted")
+
+    def children(self, const uint64_t[:, ::1] keys):
+        """The keys of the layers the walls of these layers lead to (the
+        next level), once each, unsorted: m * 4 native uint64 in a bytearray. Raises
+        engine.stop.Interrupted when stopped, MemoryError."""
+        cdef QSKeySet h
+        cdef Py_ssize_t i, n = keys.shape[0]
+        cdef int err = QS_OK
+        cdef StopCheck stop
+        stop_check_init(&stop, current_stop_flag(), 0, 1)
+        if not qs_set_alloc(&h, 1024):
+            raise MemoryError("cannot allocate the layers of a level")
         with nogil:
-            val = qs_layer(&self.s, p.hw, p.vw, p.walls_left[0], p.walls_left[1], &xf)
-        self.s.stop.flag = &_never_stop
-        if val == NULL:
-            if self.s.error == QS_STOPPED:
+            for i in range(n):
+                if (i & 1023) == 0 and stop_check(&stop):
+                    err = QS_STOPPED
+                    break
+                err = qs_children_of(&self.s, keys[i, 0], keys[i, 1], <int>keys[i, 2], <int>keys[i, 3], &h)
+                if err != QS_OK:
+                    break
+        try:
+            if err == QS_STOPPED:
                 from crossridor.engine.stop import Interrupted
                 raise Interrupted("solve stopped")
-            if self.s.error == QS_TOO_DEEP:
-                raise OverflowError(f"a position lasts more than {QS_MAX_LEVEL} plies: beyond the table's values")
-            raise MemoryError(f"the solved positions need more than {self.s.max_bytes} bytes")
-        return val[qs_node(&self.s, self.s.idx_of[p.pawn[0]], self.s.idx_of[p.pawn[1]], p.to_move, xf)]
+            if err != QS_OK:
+                raise MemoryError("cannot hold the layers of a level")
+            return _copy_keys(&h)
+        finally:
+            free(h.k)
 
-    def knows(self, QuoridorCore core):
-        """Is the position's layer solved (in the table)? Its value and those
-        of every move from it are then read, not solved: a layer is stored
-        only after every layer it leads to."""
-        cdef int xf
-        cdef QPos* p = &core.pos
-        if core.players != 2 or core.size != self.size:
-            return False
-        return qs_lookup(&self.s, p.hw, p.vw, p.walls_left[0], p.walls_left[1], &xf) != NULL
-
-    def export(self):
-        """The table as (keys, values): keys 4 int64 per layer (horizontal
-        walls, vertical walls, walls left 1, walls left 2), values the
-        layer's nodes as int16, layers in the same order (native byte order)."""
-        cdef uint64_t i, k = 0
+    def solve_range(self, const uint64_t[:, ::1] keys, Py_ssize_t start, Py_ssize_t end,
+                    const uint64_t[:, ::1] up_keys, const int8_t[:, ::1] up_vals, int8_t[:, ::1] out):
+        """Solve the layers keys[start:end] into out (end - start rows of
+        `nodes` int8), from the solved level below (up_keys, up_vals: its
+        sorted keys and values). Returns the positions valued. Without the
+        GIL; the stop flag is this thread's (engine.stop.scope). Raises
+        engine.stop.Interrupted, OverflowError (a value beyond int8),
+        MemoryError."""
         cdef int nodes = self.s.nodes
-        keys = bytearray(self.s.count * 4 * sizeof(int64_t))
-        values = bytearray(self.s.count * nodes * sizeof(int16_t))
-        cdef unsigned char[:] kv = keys
-        cdef unsigned char[:] vv = values
-        cdef int64_t key[4]
-        for i in range(self.s.cap):
-            if self.s.table[i].val == NULL:
-                continue
-            key[0] = <int64_t>self.s.table[i].hw
-            key[1] = <int64_t>self.s.table[i].vw
-            key[2] = self.s.table[i].w0
-            key[3] = self.s.table[i].w1
-            memcpy(&kv[k * 4 * sizeof(int64_t)], key, 4 * sizeof(int64_t))
-            memcpy(&vv[k * nodes * sizeof(int16_t)], self.s.table[i].val, nodes * sizeof(int16_t))
+        if keys.shape[1] != 4 or not 0 <= start <= end <= keys.shape[0]:
+            raise ValueError("bad range of layers")
+        if out.shape[0] != end - start or out.shape[1] != nodes:
+            raise ValueError(f"out must be ({end - start}, {nodes})")
+        if up_keys.shape[0] != up_vals.shape[0] or (up_keys.shape[0] and (up_keys.shape[1] != 4
+                                                                          or up_vals.shape[1] != nodes)):
+            raise ValueError("the level below: keys and values do not match")
+        cdef const uint64_t* uk = &up_keys[0, 0] if up_keys.shape[0] else NULL
+        cdef const int8_t* uv = &up_vals[0, 0] if up_vals.shape[0] else NULL
+        cdef int64_t un = up_keys.shape[0]
+        cdef uint64_t positions = 0
+        cdef QSScratch w
+        cdef StopCheck stop
+        cdef Py_ssize_t i
+        cdef int err = QS_OK
+        stop_check_init(&stop, current_stop_flag(), 0, 1)
+        if end == start:
+            return 0
+        if not qs_scratch_alloc(&w, nodes):
+            qs_scratch_free(&w)
+            raise MemoryError("cannot allocate a layer's working arrays")
+        with nogil:
+            for i in range(start, end):
+                err = qs_solve_one(&self.s, &w, &keys[i, 0], uk, un, uv, &out[i - start, 0], &positions, &stop)
+                if err != QS_OK:
+                    break
+            qs_scratch_free(&w)
+        if err == QS_STOPPED:
+            from crossridor.engine.stop import Interrupted
+            raise Interrupted("solve stopped")
+        if err == QS_TOO_DEEP:
+            raise OverflowError(f"a position lasts more than {QS_MAX_VALUE - 1} plies: beyond the "
+                                f"table's one-byte values")
+        if err == QS_MISSING:
+            raise RuntimeError("a layer leads to a layer missing from the level below")
+        if err != QS_OK:
+            raise MemoryError("cannot allocate a layer's working arrays")
+        return positions
+
+
+cdef bytearray _copy_keys(QSKeySet* h):
+    """The keys of a set, unsorted, as count * 4 native uint64."""
+    out = bytearray(h.count * 4 * sizeof(uint64_t))
+    cdef unsigned char[:] o = out
+    cdef uint64_t i, k = 0
+    for i in range(h.cap):
+        if h.k[i * 4 + 2] != QS_EMPTY:
+            memcpy(&o[k * 4 * sizeof(uint64_t)], &h.k[i * 4], 4 * sizeof(uint64_t))
             k += 1
-        return bytes(keys), bytes(values)
-
-    def load(self, const unsigned char[:] keys, const unsigned char[:] values):
-        """Add the layers of an exported table (ValueError when the data do
-        not describe layers of this board; MemoryError past max_bytes)."""
-        cdef int nodes = self.s.nodes
-        cdef uint64_t n = keys.shape[0] // (4 * sizeof(int64_t)), i
-        cdef int64_t key[4]
-        cdef int16_t* val
-        cdef int xf
-        if keys.shape[0] != n * 4 * sizeof(int64_t) or values.shape[0] != n * nodes * sizeof(int16_t):
-            raise ValueError(f"a table of {n} layers needs {n * nodes * 2} bytes of values for size {self.size}")
-        for i in range(n):
-            memcpy(key, &keys[i * 4 * sizeof(int64_t)], 4 * sizeof(int64_t))
-            if ((<uint64_t>key[0]) & ~self.s.g.anchors) or ((<uint64_t>key[1]) & ~self.s.g.anchors) \
-                    or not 0 <= key[2] <= 1000 or not 0 <= key[3] <= 1000:
-                raise ValueError(f"layer {i} is not a wall configuration of size {self.size}")
-            if qs_lookup(&self.s, key[0], key[1], key[2], key[3], &xf) != NULL:
-                continue
-            if xf != 0 or qs_cap_walls(self.s.g, key[0], key[1], key[2]) != key[2] \
-                    or qs_cap_walls(self.s.g, key[0], key[1], key[3]) != key[3]:
-                raise ValueError(f"layer {i} is not in the solver's canonical form")
-            if not qs_charge(&self.s, nodes * sizeof(int16_t)):
-                raise MemoryError(f"the table needs more than {self.s.max_bytes} bytes")
-            val = <int16_t*>malloc(nodes * sizeof(int16_t))
-            if val == NULL:
-                raise MemoryError("cannot allocate a layer")
-            memcpy(val, &values[i * nodes * sizeof(int16_t)], nodes * sizeof(int16_t))
-            if not qs_store(&self.s, key[0], key[1], key[2], key[3], val):
-                free(val)
-                raise MemoryError(f"the table needs more than {self.s.max_bytes} bytes")
-
-    @property
-    def layers(self):
-        """Wall configurations solved (with their walls-left counts)."""
-        return self.s.count
-
-    @property
-    def positions(self):
-        """Positions (nodes of the solved layers) valued so far."""
-        return self.s.positions
-
-    @property
-    def bytes(self):
-        """Memory held by the table: the layers' values and the slots."""
-        return self.s.bytes
+    return out

@@ -305,7 +305,7 @@ def build_parser() -> ArgumentParser:
     p.add_argument("-e", "--engine-option", action="append", default=[], metavar="KEY=VALUE",
                    help="algorithm option, e.g. -e hash=64 or -e rollout=random (repeatable)")
     p.add_argument("--verbose", action="store_true", help="one line per finished depth")
-    p.add_argument("--table", metavar="FILE.npz",
+    p.add_argument("--table", metavar="DIR",
                    help="a solved Quoridor table (solve --write-table): its perfect move when the position is in it "
                         "(the option table=FILE of alphabeta, mcts and greedy, also in match engine specs)")
     p.add_argument("--json", action="store_true")

@@ -1,11 +1,13 @@
 """`crossridor solve`: the exact value of a small Quoridor position
 (games/quoridor/solve.py), optionally checked (games/quoridor/verify.py),
-optionally written as a table (`best --table` plays from it). This module
+optionally written as a table folder (`best --table` plays from it). This module
 parses and prints."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import tempfile
 
 from crossridor.engine.cli.common import (UsageError, add_game_arguments, load_game_from_args, print_json,
                                           run_stoppable, state_from_args)
@@ -17,18 +19,27 @@ def solve_and_verify(state, args):
     from crossridor.games.quoridor.solve import Solver, check_solvable, solve
     from crossridor.games.quoridor.verify import verify as check
     check_solvable(state)
-    solver = Solver.read(args.table, args.memory) if args.table else Solver(state.game.size, args.memory)
-    try:
-        result = solve(state, solver=solver)
-    except (Interrupted, CrossridorError):
-        if args.write_table:      # what is solved is kept: --table FILE goes on from it
-            solver.write(args.write_table)
-            sys.stderr.write(f"crossridor: the layers solved so far are in {args.write_table} "
-                             f"(--table {args.write_table} resumes)\n")
-        raise
-    if args.write_table:
-        solver.write(args.write_table)
-    return result, (check(solver, state, result, args.games, args.seed or 0) if args.verify else None)
+    with contextlib.ExitStack() as stack:
+        folder = args.write_table
+        if folder is None and args.verify:       # the whole table, on disk rather than in memory
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="crossridor-solve-"))
+        options = dict(threads=args.threads, folder=folder, keep=bool(args.verify or args.write_table),
+                       scheduler=args.scheduler, progress=_progress if args.progress else None)
+        solver = (Solver.read(args.table, args.memory, **options) if args.table
+                  else Solver(state.game.size, args.memory, **options))
+        try:
+            result = solve(state, solver=solver)
+        except (Interrupted, CrossridorError) as exc:
+            if args.write_table and (isinstance(exc, Interrupted) or solver.layers):      # the finished levels are kept: the same command goes on from them
+                sys.stderr.write(f"crossridor: the levels solved so far are in {args.write_table} "
+                                 f"(the same --write-table resumes)\n")
+            raise
+        return result, (check(solver, state, result, args.games, args.seed or 0) if args.verify else None)
+
+
+def _progress(line: str) -> None:
+    sys.stderr.write(f"crossridor: {line}\n")
+    sys.stderr.flush()
 
 
 def cmd_solve(args) -> int:
@@ -36,11 +47,15 @@ def cmd_solve(args) -> int:
         raise UsageError(f"--memory must be > 0 GB, got {args.memory}")
     if args.games < 1:
         raise UsageError(f"--games must be >= 1, got {args.games}")
+    if args.threads is not None and args.threads < 1:
+        raise UsageError(f"--threads must be >= 1, got {args.threads}")
     if args.game.lower() != "quoridor":
         raise UsageError(f"solve: only quoridor can be solved, not {args.game!r}")
-    if args.write_table and not args.write_table.endswith(".npz"):
-        raise UsageError(f"--write-table must name a .npz file, got {args.write_table!r}")
+    if args.scheduler and not args.write_table:
+        raise UsageError("--scheduler needs --write-table DIR, a folder the workers read too")
     state = state_from_args(load_game_from_args(args), args)
+    if args.count:
+        return print_count(run_stoppable(count_layers, state, args)[0], args.json)
     (result, check), _ = run_stoppable(solve_and_verify, state, args)
     if args.json:
         out = result.to_json()
@@ -50,6 +65,23 @@ def cmd_solve(args) -> int:
     else:
         print_result(result, check)
     return 0 if check is None or check.ok else 1
+
+
+def count_layers(state, args) -> dict:
+    from crossridor.games.quoridor.solve import Solver, check_solvable
+    check_solvable(state)
+    return Solver(state.game.size, args.memory).count(state)
+
+
+def print_count(count: dict, as_json: bool) -> int:
+    if as_json:
+        print_json(count)
+        return 0
+    for level, layers in count["levels"].items():
+        print(f"level {level}: {layers:,} layers")
+    print(f"{count['layers']:,} layers: {count['table_bytes'] / 1e9:,.2f} GB for the table, "
+          f"{count['two_levels_bytes'] / 1e9:,.2f} GB for the two largest adjacent levels")
+    return 0
 
 
 def print_result(result, check) -> None:
@@ -87,8 +119,17 @@ def add_parsers(sub) -> None:
                         "alpha-beta, MCTS and random players from seeded games (larger boards)")
     p.add_argument("--games", type=int, default=20, metavar="K",
                    help="with --verify on a larger board: games per opponent (default 20)")
-    p.add_argument("--write-table", metavar="FILE.npz",
-                   help="write the solved positions (also when stopped or out of memory: --table resumes)")
-    p.add_argument("--table", metavar="FILE.npz", help="start from the positions of a written table")
+    p.add_argument("--write-table", metavar="DIR",
+                   help="write each solved level to this folder as it is finished (a stopped run given the "
+                        "same folder goes on from its finished levels); best --table DIR plays from it")
+    p.add_argument("--table", metavar="DIR", help="answer from a written table when the position is in it")
+    p.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="threads solving the layers of a level at once (default: the cores)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="solve each level's layers on the workers of a Dask scheduler (needs --write-table "
+                        "on a folder the workers read at the same path)")
+    p.add_argument("--progress", action="store_true", help="one line per level on stderr")
+    p.add_argument("--count", action="store_true",
+                   help="only count the layers of each level and the memory a solve would need")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_solve)

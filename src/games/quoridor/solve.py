@@ -1,7 +1,9 @@
 """The exact value of a two-player Quoridor position: who wins with perfect
-play, in how many plies, and with which first moves (the compiled solver,
+play, in how many plies, and with which first moves (the compiled parts in
 `QuoridorSolver` of engine/quoridor_solve.pxi: retrograde analysis per wall
-configuration, sound with cycles; unresolved positions are draws).
+configuration, sound with cycles, unresolved positions are draws; here the
+levels of placed walls, solved from the deepest up on threads or a Dask
+cluster, kept in memory or in a table folder: solve_table.py).
 
 The solved game is Quoridor without a ply cap (a draw means neither side
 can ever force a win): a game with the `max_plies` option is refused.
@@ -14,6 +16,8 @@ can ever force a win): a game with the `max_plies` option is refused.
 
 from __future__ import annotations
 
+import concurrent.futures
+import os
 import time
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -23,12 +27,10 @@ import numpy as np
 from crossridor.engine import stop as _stop
 from crossridor.engine._core import WIN_SCORE, QuoridorSolver
 from crossridor.engine.errors import CrossridorError, UnsupportedGameError
-from crossridor.engine.files import check_regular_file
 from crossridor.engine.protocol import SearchResult
+from crossridor.games.quoridor.solve_table import TableFolder
 
 GB = 1 << 30
-TABLE_FORMAT = 1         # the version of the table files (Solver.write)
-MAX_TABLE_BYTES = 64 * GB   # no table file is read past this (nor past --memory)
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,8 @@ class SolveResult:
     value: every winning move when the side to move wins, every drawing
     move in a draw, the moves that lose slowest when it loses; `move_plies`
     gives each winning or losing one's plies to the end. `nodes` counts the
-    positions valued, `layers` the wall configurations solved."""
+    positions valued, `layers` the wall configurations solved or read from a
+    table, `memory` the most bytes one step of the solve held in memory."""
 
     position: str
     to_move: int | None
@@ -66,26 +69,86 @@ def decode(value: int) -> tuple[int, int | None]:
     return 0, None
 
 
-class Solver:
-    """The solved layers of one board size, kept between positions (so a
-    verification or a game replays from the table). memory_gb bounds the
-    table (None: no bound)."""
+def default_threads() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
-    def __init__(self, size: int, memory_gb: float | None = None):
+
+@dataclass
+class _Run:
+    """The levels of one solved position: sorted keys per level, and the
+    values of the levels solved and still held (None once freed)."""
+
+    level0: int
+    keys: dict[int, np.ndarray] = field(default_factory=dict)
+    values: dict[int, np.ndarray | None] = field(default_factory=dict)
+
+
+class Solver:
+    """Solves positions level by level and keeps what it is asked to keep.
+
+    A position's layers are counted first (from its own layer down, level by
+    level: a wall placement adds one wall), then the levels are solved from
+    the deepest up, each from the one below it; the layers of a level are
+    solved by chunks on `threads` threads without the GIL, or on the
+    workers of a Dask `scheduler`. With keep, every level stays (a
+    verification or a game replays from the table); without it, a level is
+    freed as soon as the level above it is solved, so memory holds two
+    levels. With `folder` (solve --write-table DIR), each level is written
+    there as it is solved and read back through mmap, and a rerun with the
+    same folder goes on from the finished levels. memory_gb bounds the
+    memory of the levels held (CrossridorError when the next level would
+    not fit)."""
+
+    def __init__(self, size: int, memory_gb: float | None = None, threads: int | None = None,
+                 folder=None, keep: bool = True, scheduler: str | None = None, progress=None):
         if memory_gb is not None and not memory_gb > 0:
             raise CrossridorError(f"memory must be > 0 GB, got {memory_gb!r}")
+        if threads is not None and threads < 1:
+            raise CrossridorError(f"threads must be >= 1, got {threads}")
+        if scheduler is not None and folder is None:
+            raise CrossridorError("--scheduler needs --write-table DIR on a folder the workers read too")
         self.memory_gb = memory_gb
-        self._core = QuoridorSolver(size, 0 if memory_gb is None else int(memory_gb * GB))
+        self.threads = threads or default_threads()
+        self.folder = folder
+        self.keep = keep
+        self.scheduler = scheduler
+        self.progress = progress            # called with one line per level
+        self._core = QuoridorSolver(size)
+        self._runs: list[_Run] = []
+        self.positions = 0                  # positions valued by this solver
+        self.layers = 0                     # layers solved, or read from a table
+        self.peak = 0                       # the most bytes of levels held at once
 
+    # --- values
     def value(self, core) -> int:
-        """The core value of a position (QuoridorCore) for its side to move."""
-        try:
-            return self._core.value(core)
-        except MemoryError:
-            raise CrossridorError(f"the solved positions do not fit in {self.memory_gb} GB "
-                                  f"(--memory); give more or solve a smaller board") from None
-        except OverflowError as exc:
-            raise CrossridorError(f"solve: {exc}") from None
+        """The core value of a position (QuoridorCore) for its side to move,
+        solving its layers first when they are not held."""
+        if core.winner >= 0:
+            return 1 if core.winner == core.to_move else -1
+        key, level, node = self._core.locate(core)
+        value = self._lookup(key, level, node)
+        if value is None:
+            self._solve_root(key, level)
+            value = self._lookup(key, level, node)
+        return value
+
+    def _lookup(self, key, level: int, node: int) -> int | None:
+        for run in self._runs:
+            values = run.values.get(level)
+            if values is not None:
+                index = self._core.find(run.keys[level], key)
+                if index >= 0:
+                    return int(values[index, node])
+        return None
+
+    def knows(self, state) -> bool:
+        """Is the position (and so every move from it) already solved? A
+        level is solved only after the level its walls lead to."""
+        if state.core.players != 2 or state.core.size != self.size:
+            return False
+        key, level, node = self._core.locate(state.core)
+        return self._lookup(key, level, node) is not None
 
     def move_values(self, state) -> list[tuple[object, int]]:
         """(move, value for the side to move after it) for every legal move."""
@@ -109,35 +172,139 @@ class Solver:
         play from the table is reproducible)."""
         return min(self.best_moves(state), key=str)
 
-    def knows(self, state) -> bool:
-        """Is the position (and so every move from it) already solved?"""
-        return self._core.knows(state.core)
+    # --- solving
+    def _held(self, below=None) -> int:
+        """Bytes of the levels in memory, and of `below` (the level a solve
+        step reads) when it is read from a table folder (mmap): what a step
+        needs in memory at once."""
+        arrays = [a for run in self._runs for a in (*run.keys.values(), *run.values.values()) if a is not None]
+        ram = sum(a.nbytes for a in arrays if not isinstance(a, np.memmap))
+        return ram + (below.nbytes if isinstance(below, np.memmap) else 0)
 
-    def write(self, path) -> None:
-        """Write the solved table (a numpy .npz file: format, size, keys,
-        values), to be read back with Solver.read."""
-        keys, values = self._core.export()
-        np.savez(path, format=TABLE_FORMAT, size=self._core.size,
-                 keys=np.frombuffer(keys, dtype=np.int64).astype("<i8").reshape(-1, 4),
-                 values=np.frombuffer(values, dtype=np.int16).astype("<i2"))
+    def _charge(self, more: int, what: str, below=None) -> None:
+        """CrossridorError when `more` bytes on top of what is held pass
+        memory_gb; else note the peak."""
+        held = self._held(below)
+        if self.memory_gb is not None and held + more > self.memory_gb * GB:
+            raise CrossridorError(f"the solved positions do not fit in {self.memory_gb} GB (--memory): "
+                                  f"{what} needs {more / 1e9:.2f} GB on top of {held / 1e9:.2f} GB")
+        self.peak = max(self.peak, held + more)
 
-    @classmethod
-    def read(cls, path, memory_gb: float | None = None) -> "Solver":
-        """A solver holding the table written to path (CrossridorError when
-        the file is not one)."""
-        limit = MAX_TABLE_BYTES if memory_gb is None else min(MAX_TABLE_BYTES, int(memory_gb * 2 ** 30))
-        check_regular_file(str(path), "solved table", limit)
+    def _say(self, line: str) -> None:
+        if self.progress is not None:
+            self.progress(line)
+
+    def _solve_root(self, key, level0: int) -> None:
+        run = _Run(level0)
+        self._runs.append(run)
+        table = None
+        if self.folder is not None:
+            table = TableFolder.create(self.folder, self.size, key, level0)
+        if table is not None and table.levels is not None:
+            run.keys = {k: table.keys(k) for k in table.levels}
+            self._say(f"levels {min(run.keys)}-{max(run.keys)}: {sum(map(len, run.keys.values())):,} layers "
+                      f"(read from {self.folder})")
+        else:
+            self._count_layers(run, key, level0)
+            if table is not None:
+                table.save_keys(run.keys)
+        nodes = self._core.nodes
+        for level in sorted(run.keys, reverse=True):
+            keys = run.keys[level]
+            if table is not None and table.has_values(level):
+                run.values[level] = table.values(level, nodes)
+                self._say(f"level {level}: {len(keys):,} layers (read from {self.folder})")
+            else:
+                self._charge(len(keys) * nodes, f"level {level} ({len(keys):,} layers)", run.values.get(level + 1))
+                start = time.perf_counter()
+                values = np.empty((len(keys), nodes), dtype=np.int8)
+                self.positions += self._solve_level(run, level, values, table)
+                run.values[level] = values if table is None else table.save_values(level, values)
+                del values
+                self._say(f"level {level}: {len(keys):,} layers solved in {time.perf_counter() - start:.1f} s")
+            self.layers += len(keys)
+            if level > level0 and level + 1 in run.values:
+                if not self.keep:               # the levels above this one need this one only
+                    run.values[level + 1] = None
+                elif table is not None:         # a fresh mapping: the pages read while solving leave
+                    run.values[level + 1] = table.values(level + 1, nodes)     # the resident set
+
+    def count(self, state) -> dict:
+        """The counting pass alone (no solving): the layers of each level
+        reachable from the position, the bytes of the whole table and of
+        the two adjacent levels a solve holds at once at most."""
+        check_solvable(state)
+        key, level0, _ = self._core.locate(state.core)
+        run = _Run(level0)
+        self._count_layers(run, key, level0)
+        levels = {level: len(keys) for level, keys in run.keys.items()}
+        nodes = self._core.nodes
+        return {"levels": levels, "layers": sum(levels.values()), "table_bytes": sum(levels.values()) * nodes,
+                "two_levels_bytes": max(n + levels.get(k + 1, 0) for k, n in levels.items()) * nodes}
+
+    def _count_layers(self, run: _Run, key, level0: int) -> None:
+        """The layers of every level reachable from the root's layer."""
+        keys = np.array([key], dtype=np.uint64)
+        level = level0
+        while len(keys):
+            run.keys[level] = keys
+            level += 1
+            raw = np.frombuffer(self._core.children(keys), dtype=np.uint64).reshape(-1, 4)
+            self._charge(raw.nbytes * 2, f"the layers of level {level}")
+            keys = np.ascontiguousarray(raw[np.lexsort(raw.T[::-1])])
+        self._say(f"levels {level0}-{level - 1}: {sum(map(len, run.keys.values())):,} layers")
+
+    def _solve_level(self, run: _Run, level: int, out: np.ndarray, table) -> int:
+        """Solve a level's layers into out by chunks; the positions valued."""
+        keys = run.keys[level]
+        up_keys = run.keys.get(level + 1, _NO_KEYS)
+        up_values = run.values.get(level + 1)
+        if up_values is None:
+            up_values = np.zeros((0, self._core.nodes), dtype=np.int8)
+        n = len(keys)
+        chunk = max(1, min(4096, -(-n // (8 * self.threads))))
+        ranges = [(i, min(i + chunk, n)) for i in range(0, n, chunk)]
+        token = _stop.current()
+
+        def work(r):
+            with _stop.scope(token):
+                return self._core.solve_range(keys, r[0], r[1], up_keys, up_values, out[r[0]:r[1]])
+
         try:
-            with np.load(path) as data:
-                if int(data["format"]) != TABLE_FORMAT:
-                    raise ValueError(f"format {int(data['format'])}, not {TABLE_FORMAT}")
-                solver = cls(int(data["size"]), memory_gb)
-                solver._core.load(np.ascontiguousarray(data["keys"], dtype=np.int64).tobytes(),
-                                  np.ascontiguousarray(data["values"], dtype=np.int16).tobytes())
+            if self.scheduler is not None:
+                from crossridor.games.quoridor.solve_cluster import solve_level_on_cluster
+                return solve_level_on_cluster(self.scheduler, table, self.size, level, out)
+            if self.threads == 1 or len(ranges) == 1:
+                return sum(map(work, ranges))
+            with concurrent.futures.ThreadPoolExecutor(self.threads) as pool:
+                return sum(pool.map(work, ranges))
         except MemoryError:
-            raise CrossridorError(f"the table {path} does not fit in {memory_gb} GB (--memory)") from None
-        except (OSError, KeyError, ValueError, TypeError) as exc:
-            raise CrossridorError(f"{path} is not a solved table: {exc}") from None
+            raise CrossridorError(f"out of memory solving level {level}") from None
+        except OverflowError as exc:
+            raise CrossridorError(f"solve: {exc}") from None
+
+    # --- tables
+    @classmethod
+    def read(cls, path, memory_gb: float | None = None, **options) -> "Solver":
+        """A solver holding the finished levels of a table folder (written
+        by solve --write-table DIR), read through mmap (CrossridorError when
+        it is not one)."""
+        table = TableFolder.open(path)
+        solver = cls(table.size, memory_gb, **options)
+        run = _Run(table.level0)
+        levels = table.levels or {}
+        for level in sorted(levels, reverse=True):
+            if not table.has_values(level):
+                break
+            keys = table.keys(level)
+            try:
+                solver._core.check_keys(keys, level)
+            except ValueError as exc:
+                raise CrossridorError(f"{path} is not a solved table: {exc}") from None
+            run.keys[level] = keys
+            run.values[level] = table.values(level, solver._core.nodes)
+            solver.layers += len(keys)
+        solver._runs.append(run)
         return solver
 
     @property
@@ -146,7 +313,13 @@ class Solver:
 
     @property
     def stats(self) -> tuple[int, int, int]:
-        return self._core.positions, self._core.layers, self._core.bytes
+        """Positions valued, layers solved or read, the most bytes a solve
+        step held in memory (the levels in memory, and the level below it
+        when read from a folder)."""
+        return self.positions, self.layers, self.peak
+
+
+_NO_KEYS = np.zeros((0, 4), dtype=np.uint64)
 
 
 def winner_seat(mover: int, outcome: int) -> int | None:
@@ -180,7 +353,7 @@ def solve(state, memory_gb: float | None = None, stop: _stop.Stop | None = None,
     bounds the table (CrossridorError when it would not fit)."""
     check_solvable(state)
     if solver is None:
-        solver = Solver(state.game.size, memory_gb)
+        solver = Solver(state.game.size, memory_gb, keep=False)
     elif solver.size != state.game.size:
         raise CrossridorError(f"solve: the table is for {solver.size}x{solver.size}, "
                               f"the position is {state.game.size}x{state.game.size}")

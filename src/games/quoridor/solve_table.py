@@ -1,0 +1,159 @@
+"""The folder of a solved table (`solve --write-table DIR`): one position's
+levels, written as they are solved, read back with numpy's mmap (no copy
+in memory), so a stopped run goes on from its finished levels and `best
+--table DIR` plays from it.
+
+    DIR/table.json      {"format", "size", "root": [hw, vw, w0, w1], "level0",
+                         "levels": {"k": layers} once every level is known}
+    DIR/keys-KK.npy     the sorted layers of level KK (walls placed): uint64 (n, 4)
+    DIR/values-KK.npy   their values: int8 (n, nodes), written once the level is solved
+
+A level's files are written under a temporary name and renamed, so a file
+that is there is whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.files import read_regular_file
+
+TABLE_FORMAT = 2         # 1: one .npz file of int16 values (before the levels)
+META = "table.json"
+
+
+def _level_file(folder: Path, kind: str, level: int) -> Path:
+    return folder / f"{kind}-{level:02d}.npy"
+
+
+class TableFolder:
+    """A table folder: its description and its level files."""
+
+    def __init__(self, folder, meta: dict):
+        self.folder = Path(folder)
+        self.meta = meta
+
+    @property
+    def size(self) -> int:
+        return self.meta["size"]
+
+    @property
+    def root(self) -> tuple[int, int, int, int]:
+        return tuple(self.meta["root"])
+
+    @property
+    def level0(self) -> int:
+        return self.meta["level0"]
+
+    @property
+    def levels(self) -> dict[int, int] | None:
+        """Layers per level once every level is known (None before)."""
+        levels = self.meta.get("levels")
+        return None if levels is None else {int(k): int(v) for k, v in levels.items()}
+
+    # --- writing
+    @classmethod
+    def create(cls, folder, size: int, root, level0: int) -> "TableFolder":
+        """The folder for solving `root`: a new one, or the one of a stopped
+        run of the same position (resumed); CrossridorError otherwise."""
+        folder = Path(folder)
+        root = [int(x) for x in root]
+        if (folder / META).exists():
+            table = cls.open(folder)
+            if table.size != size or list(table.root) != root:
+                raise CrossridorError(f"{folder} holds the table of another position: give a new folder "
+                                      f"to --write-table")
+            return table
+        try:
+            folder.mkdir(exist_ok=True)
+            if any(folder.iterdir()):
+                raise CrossridorError(f"{folder} is not empty and holds no solved table: give a new folder "
+                                      f"to --write-table")
+            table = cls(folder, {"format": TABLE_FORMAT, "size": size, "root": root, "level0": level0,
+                                 "levels": None})
+            table._write_meta()
+        except OSError as exc:
+            raise CrossridorError(f"cannot write the table folder {str(folder)!r}: {exc.strerror or exc}") from None
+        return table
+
+    def _write_meta(self) -> None:
+        tmp = self.folder / (META + ".tmp")
+        tmp.write_text(json.dumps(self.meta), encoding="utf-8")
+        os.replace(tmp, self.folder / META)
+
+    def _save(self, kind: str, level: int, array: np.ndarray) -> None:
+        path = _level_file(self.folder, kind, level)
+        tmp = path.with_suffix(".tmp")
+        try:
+            with open(tmp, "wb") as f:
+                np.save(f, array)
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise CrossridorError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+
+    def save_keys(self, keys: dict[int, np.ndarray]) -> None:
+        """Every level's keys, then the count of layers per level (which
+        says that the keys are all there)."""
+        for level, k in keys.items():
+            self._save("keys", level, k)
+        self.meta["levels"] = {str(level): len(k) for level, k in keys.items()}
+        self._write_meta()
+
+    def save_values(self, level: int, values: np.ndarray) -> np.ndarray:
+        """Write a solved level; its values read back through mmap."""
+        self._save("values", level, values)
+        return self.values(level)
+
+    # --- reading
+    @classmethod
+    def open(cls, folder) -> "TableFolder":
+        """A written table folder (CrossridorError naming what is wrong)."""
+        folder = Path(folder)
+        if os.path.isfile(folder):
+            with open(folder, "rb") as f:
+                old = f.read(2) == b"PK"
+            if old:
+                raise CrossridorError(f"{folder} is a solved table of an older format (a .npz file): solve "
+                                      f"again with --write-table DIR")
+            raise CrossridorError(f"{folder} is not a solved table (a folder written by solve --write-table)")
+        if not folder.is_dir():
+            raise CrossridorError(f"cannot read solved table {str(folder)!r}: no such folder")
+        try:
+            meta = json.loads(read_regular_file(str(folder / META), "solved table"))
+            if not isinstance(meta, dict) or meta.get("format") != TABLE_FORMAT:
+                raise ValueError(f"format {meta.get('format') if isinstance(meta, dict) else None}, "
+                                 f"not {TABLE_FORMAT}")
+            if meta["size"] not in (3, 5, 7, 9) or len(meta["root"]) != 4 or not 0 <= meta["level0"] <= 64:
+                raise ValueError("a bad description")
+        except CrossridorError as exc:
+            raise CrossridorError(f"{folder} is not a solved table: {exc}") from None
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CrossridorError(f"{folder} is not a solved table: {exc}") from None
+        return cls(folder, meta)
+
+    def keys(self, level: int) -> np.ndarray:
+        return self._load("keys", level, np.uint64, 4)
+
+    def has_values(self, level: int) -> bool:
+        return _level_file(self.folder, "values", level).is_file()
+
+    def values(self, level: int, nodes: int | None = None) -> np.ndarray:
+        return self._load("values", level, np.int8, nodes)
+
+    def _load(self, kind: str, level: int, dtype, columns: int | None) -> np.ndarray:
+        path = _level_file(self.folder, kind, level)
+        try:
+            array = np.load(path, mmap_mode="r")
+        except (OSError, ValueError) as exc:
+            raise CrossridorError(f"{self.folder} is not a solved table: {path.name}: {exc}") from None
+        expected = (self.levels or {}).get(level)
+        if array.dtype != dtype or array.ndim != 2 or (columns is not None and array.shape[1] != columns) \
+                or (expected is not None and array.shape[0] != expected):
+            raise CrossridorError(f"{self.folder} is not a solved table: {path.name} holds "
+                                  f"{array.dtype} {array.shape}")
+        return array
