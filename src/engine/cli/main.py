@@ -307,7 +307,7 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--verbose", action="store_true", help="one line per finished depth")
     p.add_argument("--table", metavar="DIR",
                    help="a solved Quoridor table (solve --write-table): its perfect move when the position is in it "
-                        "(the option table=FILE of alphabeta, mcts and greedy, also in match engine specs)")
+                        "(the option table=DIR of alphabeta, mcts and greedy, also in match engine specs)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_best)
 

@@ -387,7 +387,7 @@ def _table(path: str) -> Solver:
 
 
 def table_search(state, path: str) -> SearchResult | None:
-    """The search option `table=FILE` (best --table, match engine specs): the
+    """The search option `table=DIR` (best --table, match engine specs): the
     table's perfect move when the position is in it, with extra
     source=table, winner (seat from 1) and plies; None when it is not (the
     search then runs). The score is the alpha-beta's: WIN_SCORE - plies for
