@@ -408,12 +408,15 @@ def test_default_evaluation(weights_file, monkeypatch):
     # eval_file alone means eval=learned
     assert same(search(state, "alphabeta", limits, eval_file=weights_file),
                 search(state, "alphabeta", limits, eval="learned", eval_file=weights_file))
-    # an algorithm made learned by default: on the 2-player 9x9 board with 10 walls only,
-    # and not when an option tunes the classic evaluation
+    # an algorithm made learned by default: on the 2-player 9x9 and 7x7 boards with 10 walls
+    # only, and not when an option tunes the classic evaluation
     monkeypatch.setattr(quoridor, "LEARNED_BY_DEFAULT", ("alphabeta",))
     assert same(search(state, "alphabeta", limits), learned)
     assert same(search(state, "alphabeta", limits, tempo=40), classic)
-    for params in (dict(size=7), dict(walls=8), dict(players=4)):
+    seven = load_game("quoridor", size=7).new_state("d2 d6")
+    assert same(search(seven, "alphabeta", limits), search(seven, "alphabeta", limits, eval="learned"))
+    assert not same(search(seven, "alphabeta", limits), search(seven, "alphabeta", limits, eval="classic"))
+    for params in (dict(size=7, walls=8), dict(walls=8), dict(players=4), dict(size=5)):
         other = load_game("quoridor", **params).new_state()
         assert same(search(other, "alphabeta", limits), search(other, "alphabeta", limits, eval="classic"))
 
@@ -439,3 +442,21 @@ def test_shipped_weights_load_and_play():
     state = load_game("quoridor").new_state("e2 e8")
     result = search(state, "alphabeta", Limits(depth=3), eval="learned")
     assert result.move in state.legal_moves()
+
+
+def test_each_board_plays_its_own_shipped_weights():
+    # eval=learned reads the weights made for the board: 7x7 its own, 5x5 the 9x9 ones
+    from importlib import resources
+    data = resources.files("crossridor.games.quoridor") / "data"
+    for size, name in quoridor_weights.SHIPPED_BY_SIZE.items():
+        assert quoridor_weights.loads((data / name).read_bytes())[1] == size
+    limits = Limits(depth=4)
+
+    def key(r):
+        return (r.move, r.score, r.nodes)
+    for size, name, other in ((7, "quoridor_eval_7x7.bin", quoridor_weights.SHIPPED),
+                              (5, quoridor_weights.SHIPPED, "quoridor_eval_7x7.bin")):
+        state = load_game("quoridor", size=size).new_state()
+        learned = key(search(state, "alphabeta", limits, eval="learned"))
+        assert learned == key(search(state, "alphabeta", limits, eval_file=str(data / name)))
+        assert learned != key(search(state, "alphabeta", limits, eval_file=str(data / other)))

@@ -46,7 +46,7 @@ _LEARNED_OPTIONS = {"eval": ("classic", "learned"), "eval_file": str}
 # the classic one. An algorithm goes in here once the learned evaluation is
 # measured stronger with it (README, "The learned Quoridor evaluation").
 LEARNED_BY_DEFAULT = ("alphabeta",)
-LEARNED_BOARD = (9, 10)      # size, walls per player
+LEARNED_BOARDS = ((9, 10), (7, 10))     # (size, walls per player) with shipped weights measured stronger
 NATIVE_OPTIONS = {
     "alphabeta": {"hash": (int, 0, 65536), "threads": (int, 1, 256), "tt": bool, "prune_walls": bool, "lmr": bool,
                   "null_move": bool, "wall_gain": bool, "aspiration": bool, "on_iteration": CALLABLE_OR_NONE,
@@ -336,17 +336,17 @@ class QuoridorState(LearningState):
         if algorithm == "mcts" and options.get("rollout") == "random":
             raise CrossridorError("mcts with rollout=random evaluates no position: eval=learned needs rollout=eval")
         from crossridor.games.quoridor.weights import weights_for_search
-        options["learned"] = weights_for_search(path)
+        options["learned"] = weights_for_search(path, self.game.size)
         return options
 
     def _default_eval(self, algorithm, options: dict, path) -> str:
         """The evaluation where none is asked for: learned for the algorithms of
-        LEARNED_BY_DEFAULT on the 2-player 9x9 board with 10 walls each, unless an option tunes the
-        classic one; classic elsewhere (no data was made for other boards)."""
+        LEARNED_BY_DEFAULT on the 2-player boards of LEARNED_BOARDS, unless an option tunes the
+        classic one; classic elsewhere (no weights were measured stronger there)."""
         if path is not None:
             return "learned"
         if algorithm in LEARNED_BY_DEFAULT and self.game.players == 2 \
-                and (self.game.size, self.game.walls) == LEARNED_BOARD and not set(options) & set(_EVAL_OPTIONS):
+                and (self.game.size, self.game.walls) in LEARNED_BOARDS and not set(options) & set(_EVAL_OPTIONS):
             return "learned"
         return "classic"
 

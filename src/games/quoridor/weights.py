@@ -37,8 +37,10 @@ MAGIC = b"CRQEVAL\0"
 VERSION = 2
 READS = (1, 2)
 _HEADER = struct.Struct("<8sIIII")
-# The weights shipped in the package (see README, "Learned evaluation").
+# The weights shipped in the package, per board size (docs/learning.md):
+# each trained on self-play of its board with 10 walls each.
 SHIPPED = "quoridor_eval.bin"
+SHIPPED_BY_SIZE = {9: SHIPPED, 7: "quoridor_eval_7x7.bin"}
 # Every weight is within +-MAX_WEIGHT, so that no evaluation reaches the win
 # band. A feature of quoridor_features.pxi is at most 20000 in size (the
 # largest, f13 = (d_op - d_me)(w_me + w_op) / 10, with a distance at the
@@ -161,15 +163,17 @@ def load(path: str) -> tuple[Model, int]:
 
 
 @functools.lru_cache(maxsize=16)
-def weights_for_search(path: str | None) -> QuoridorWeights:
-    """The C-side weights of a file, or of the shipped file (path None);
-    cached, so that a search per move reads the file once."""
+def weights_for_search(path: str | None, size: int = 9) -> QuoridorWeights:
+    """The C-side weights of a file, or (path None) the shipped ones of the
+    board size, the 9x9 ones where none were made for it; cached, so that a
+    search per move reads the file once."""
     if path is None:
-        ref = resources.files("crossridor.games.quoridor").joinpath("data", SHIPPED)
+        name = SHIPPED_BY_SIZE.get(size, SHIPPED)
+        ref = resources.files("crossridor.games.quoridor").joinpath("data", name)
         if not ref.is_file():
             raise WeightsError("no learned weights are shipped with this build: give eval_file=PATH "
                                "(make one with crossridor selfplay + crossridor train)")
-        model, _ = loads(ref.read_bytes(), f"shipped weights {SHIPPED}")
+        model, _ = loads(ref.read_bytes(), f"shipped weights {name}")
     else:
         model, _ = load(path)
     return QuoridorWeights(model.linear, model.hidden, model.output)
