@@ -44,7 +44,7 @@ def test_a_worker_killed_mid_match_loses_no_game(cluster, tmp_path):
     killed = {}
 
     def on_record(record, tally):
-        if not killed:
+        if not killed.get("worker"):      # none busy at this record: try again at the next
             killed["worker"] = kill_a_busy_worker(executor, workers)   # one playing a game right now
 
     try:
@@ -52,7 +52,7 @@ def test_a_worker_killed_mid_match_loses_no_game(cluster, tmp_path):
         result = Match(config(tmp_path / "cluster.jsonl", concurrency=4)).run(executor=executor, on_record=on_record)
     finally:
         executor.shutdown()
-    assert killed["worker"], "no worker was busy when the first game finished"
+    assert killed["worker"], "no worker was busy when any game finished"
     local = Match(config(tmp_path / "local.jsonl", concurrency=1)).run()
     cluster_records = load(tmp_path / "cluster.jsonl")
     assert [r["index"] for r in cluster_records] == list(range(12))      # each game once, none lost
