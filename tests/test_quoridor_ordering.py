@@ -4,7 +4,9 @@ of the pawn's steps from one goal flood: both only make the search faster.
 The order of the moves is the same as scoring every move at once, so a
 fixed-depth search gives the same best move, score and node count as the
 search before these changes (main at 0e20dfd), in wall-heavy middlegames,
-with either evaluation, on 7x7 and with four players.
+with either evaluation, on 7x7 and with four players. Late-move pruning
+came later and changes the tree on purpose: these searches turn it off
+(lmp=False; tests/test_quoridor_pruning.py tests it).
 
 If you change the search ON PURPOSE (ordering, pruning, evaluation), print
 the new figures with the loop in `test_same_tree` and update CASES, saying
@@ -40,7 +42,7 @@ CASES = [
 @pytest.mark.parametrize("params,moves,depth,options,expected", CASES)
 def test_same_tree(params, moves, depth, options, expected):
     state = crossridor.load_game("quoridor", **params).new_state(moves)
-    r = crossridor.search(state, "alphabeta", Limits(depth=depth), **options)
+    r = crossridor.search(state, "alphabeta", Limits(depth=depth), lmp=False, **options)
     assert (r.nodes, str(r.move), r.score) == expected
 
 

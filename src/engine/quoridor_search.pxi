@@ -1,6 +1,7 @@
 # Alpha-beta search for Quoridor: negamax with iterative deepening, PVS,
 # aspiration windows, a transposition table, killers and history, and
-# selective wall generation below the root.
+# selective wall generation below the root, late-move reductions and
+# pruning (the branching factor is the walls: ~130 moves a node).
 #
 # Four players are searched "paranoid": the root player against a coalition
 # of the other three. Negamax works over *sides* (root vs the rest); a move
@@ -14,6 +15,9 @@ cdef enum:
     S_WIN_BOUND = 99000     # scores beyond this are wins/losses
     S_INF = 1000000
     S_MAX_PLY = 100
+    LMP_DEPTH = 3           # late-move pruning: at depth <= 3 ...
+    LMP_BASE = 4            # ... a wall after the first 4 + 2 depth^2 moves
+    LMP_PER_DEPTH2 = 2      # is not tried (measured: 4 + depth^2 from depth 4 is weaker)
     TT_EXACT = 0
     TT_LOWER = 1
     TT_UPPER = 2
@@ -61,6 +65,7 @@ ctypedef struct QSearch:
     int root_player
     int prune_walls             # selective walls below the root
     int lmr                     # late-move reductions
+    int lmp                     # late-move pruning
     int null_move               # null-move pruning (2 players)
     int wall_gain               # order walls by the steps they add; prune quiet ones late
     int w_wall                  # evaluation: one wall in hand
@@ -428,6 +433,13 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     for i in range(k):
         mv = q_pick_lazy(s, moves, i, k, &order)
         quiet = s.wall_gain and (mv & Q_KIND) != Q_STEP and (moves[i] >> 10) < ORDER_QUIET_END
+        if s.lmp and ply > 0 and depth <= LMP_DEPTH and beta - alpha == 1 \
+                and (mv & Q_KIND) != Q_STEP and i >= LMP_BASE + LMP_PER_DEPTH2 * depth * depth \
+                and best > -S_WIN_BOUND:
+            # late-move pruning: near the horizon, in a null window, the walls
+            # ordered late are not tried once a move that does not lose is
+            # found (the pawn steps come first; walls are ~130 of a node's moves)
+            break
         if quiet and ply > 0 and depth <= 2 and i > 0:
             # a wall that lengthens nobody's path, near the horizon: not tried;
             # the moves come best-scored first, so every move left is one too
@@ -508,7 +520,7 @@ def q_native_search(state, algorithm, limits, seed, options):
     if algorithm == "mcts":
         return q_mcts_search(state, limits, seed, options)
     if algorithm == "greedy":
-        return q_alphabeta_search(state, limits, dict(options, hash=0, prune_walls=False, lmr=False),
+        return q_alphabeta_search(state, limits, dict(options, hash=0, prune_walls=False, lmr=False, lmp=False),
                                   greedy=True)
     return q_alphabeta_search(state, limits, options, greedy=False)
 
@@ -627,6 +639,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         s.root_player = core.pos.to_move
         s.prune_walls = 1 if prune else 0
         s.lmr = 1 if options.get("lmr", True) else 0
+        s.lmp = 1 if options.get("lmp", True) else 0
         s.null_move = 1 if options.get("null_move", True) else 0
         s.wall_gain = 1 if options.get("wall_gain", True) else 0
         s.w_wall = int(options.get("wall_value", S_WALL))
