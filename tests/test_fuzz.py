@@ -192,7 +192,7 @@ def check_game_options(name, params):
     assert isinstance(state.position(), str)
 
 
-SEARCH_KEYS = ["hash", "tt", "prune_walls", "lmr", "lmp", "null_move", "wall_gain", "aspiration", "wall_value",
+SEARCH_KEYS = ["hash", "tt", "prune_walls", "lmr", "lmp", "rfp", "null_move", "wall_gain", "aspiration", "wall_value",
                "tempo", "lone_wall_value", "rollout", "c", "widening", "rollout_depth", "mode", "depth",
                "width", "root_k", "scale", "roll", "eps", "halving", "infer", "tree", "margin", "pbias", "hexp", "act",
                "objective", "samples", "prior_weight", "random_ties", "bogus"]

@@ -42,7 +42,7 @@ CASES = [
 @pytest.mark.parametrize("params,moves,depth,options,expected", CASES)
 def test_same_tree(params, moves, depth, options, expected):
     state = crossridor.load_game("quoridor", **params).new_state(moves)
-    r = crossridor.search(state, "alphabeta", Limits(depth=depth), lmp=False, **options)
+    r = crossridor.search(state, "alphabeta", Limits(depth=depth), lmp=False, rfp=False, **options)
     assert (r.nodes, str(r.move), r.score) == expected
 
 

@@ -1,6 +1,7 @@
-"""Late-move pruning (quoridor_search.pxi): near the horizon, in a null
-window, the walls ordered late are not tried once a move that does not
-lose is found. It makes the tree smaller, and it never turns a position
+"""Late-move pruning and reverse futility pruning (quoridor_search.pxi):
+near the horizon, in a null window, the walls ordered late are not tried
+once a move that does not lose is found, and a static score far above beta
+cuts off. Each makes the tree smaller, and neither turns a position
 into a false forced win or loss: with every wall tried below the root
 (prune_walls=False), every result alpha-beta proves agrees with the exact
 solver. (The selective walls alone, which try only walls across an
@@ -24,9 +25,10 @@ def ab(state, depth, **options):
     return crossridor.search(state, "alphabeta", Limits(depth=depth), **options)
 
 
-def test_pruning_makes_the_tree_smaller():
+@pytest.mark.parametrize("option", ["lmp", "rfp"])
+def test_pruning_makes_the_tree_smaller(option):
     state = crossridor.load_game("quoridor").new_state(MIDGAME)
-    pruned, full = ab(state, 7), ab(state, 7, lmp=False)
+    pruned, full = ab(state, 7), ab(state, 7, **{option: False})
     assert pruned.nodes < full.nodes
     assert pruned.move in state.legal_moves()
 

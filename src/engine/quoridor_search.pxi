@@ -1,7 +1,8 @@
 # Alpha-beta search for Quoridor: negamax with iterative deepening, PVS,
 # aspiration windows, a transposition table, killers and history, and
 # selective wall generation below the root, late-move reductions and
-# pruning (the branching factor is the walls: ~130 moves a node).
+# pruning (the branching factor is the walls: ~130 moves a node), null-move
+# and reverse futility pruning.
 #
 # Four players are searched "paranoid": the root player against a coalition
 # of the other three. Negamax works over *sides* (root vs the rest); a move
@@ -15,6 +16,8 @@ cdef enum:
     S_WIN_BOUND = 99000     # scores beyond this are wins/losses
     S_INF = 1000000
     S_MAX_PLY = 100
+    RFP_DEPTH = 2           # reverse futility: at depth <= 2, a static score
+    RFP_MARGIN = 100        # 100 centi-steps a ply above beta is a cutoff
     LMP_DEPTH = 3           # late-move pruning: at depth <= 3 ...
     LMP_BASE = 4            # ... a wall after the first 4 + 2 depth^2 moves
     LMP_PER_DEPTH2 = 2      # is not tried (measured: 4 + depth^2 from depth 4 is weaker)
@@ -66,6 +69,7 @@ ctypedef struct QSearch:
     int prune_walls             # selective walls below the root
     int lmr                     # late-move reductions
     int lmp                     # late-move pruning
+    int rfp                     # reverse futility pruning
     int null_move               # null-move pruning (2 players)
     int wall_gain               # order walls by the steps they add; prune quiet ones late
     int w_wall                  # evaluation: one wall in hand
@@ -414,6 +418,12 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     # on tiny boards, so only with walls in hand, on 7x7 and 9x9, 2 players;
     # a null-move cutoff never claims a forced win.
     cdef QUndo nu
+    if s.rfp and ply > 0 and depth <= RFP_DEPTH and beta - alpha == 1 and abs(beta) < S_WIN_BOUND:
+        # reverse futility (static null move): so far above beta near the
+        # horizon that one move by each side is not expected to bring it back
+        v = q_eval(s)
+        if v - RFP_MARGIN * depth >= beta:
+            return v
     if s.null_move and ply > 0 and depth >= 3 and beta - alpha == 1 and p.g.nplayers == 2 \
             and p.g.n >= 7 and p.walls_left[p.to_move] > 0 and abs(beta) < S_WIN_BOUND \
             and q_eval(s) >= beta:
@@ -520,7 +530,7 @@ def q_native_search(state, algorithm, limits, seed, options):
     if algorithm == "mcts":
         return q_mcts_search(state, limits, seed, options)
     if algorithm == "greedy":
-        return q_alphabeta_search(state, limits, dict(options, hash=0, prune_walls=False, lmr=False, lmp=False),
+        return q_alphabeta_search(state, limits, dict(options, hash=0, prune_walls=False, lmr=False, lmp=False, rfp=False),
                                   greedy=True)
     return q_alphabeta_search(state, limits, options, greedy=False)
 
@@ -640,6 +650,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         s.prune_walls = 1 if prune else 0
         s.lmr = 1 if options.get("lmr", True) else 0
         s.lmp = 1 if options.get("lmp", True) else 0
+        s.rfp = 1 if options.get("rfp", True) else 0
         s.null_move = 1 if options.get("null_move", True) else 0
         s.wall_gain = 1 if options.get("wall_gain", True) else 0
         s.w_wall = int(options.get("wall_value", S_WALL))
