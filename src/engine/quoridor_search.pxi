@@ -413,11 +413,6 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
                 if tt_fl == TT_EXACT or (tt_fl == TT_LOWER and tt_sc >= beta) \
                         or (tt_fl == TT_UPPER and tt_sc <= alpha):
                     return tt_sc
-    # Null move: if passing still holds beta at reduced depth, so will a move.
-    # Zugzwang is real in Quoridor when a pawn must move (no walls left) and
-    # on tiny boards, so only with walls in hand, on 7x7 and 9x9, 2 players;
-    # a null-move cutoff never claims a forced win.
-    cdef QUndo nu
     if s.rfp and ply > 0 and depth <= RFP_DEPTH and beta - alpha == 1 and abs(beta) < S_WIN_BOUND \
             and p.g.nplayers == 2:
         # reverse futility (static null move): so far above beta near the
@@ -425,6 +420,11 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
         v = q_eval(s)
         if v - RFP_MARGIN * depth >= beta:
             return v
+    # Null move: if passing still holds beta at reduced depth, so will a move.
+    # Zugzwang is real in Quoridor when a pawn must move (no walls left) and
+    # on tiny boards, so only with walls in hand, on 7x7 and 9x9, 2 players;
+    # a null-move cutoff never claims a forced win.
+    cdef QUndo nu
     if s.null_move and ply > 0 and depth >= 3 and beta - alpha == 1 and p.g.nplayers == 2 \
             and p.g.n >= 7 and p.walls_left[p.to_move] > 0 and abs(beta) < S_WIN_BOUND \
             and q_eval(s) >= beta:
@@ -531,8 +531,8 @@ def q_native_search(state, algorithm, limits, seed, options):
     if algorithm == "mcts":
         return q_mcts_search(state, limits, seed, options)
     if algorithm == "greedy":
-        return q_alphabeta_search(state, limits, dict(options, hash=0, prune_walls=False, lmr=False, lmp=False, rfp=False),
-                                  greedy=True)
+        return q_alphabeta_search(state, limits, dict(options, hash=0, prune_walls=False, lmr=False,
+                                                      lmp=False, rfp=False), greedy=True)
     return q_alphabeta_search(state, limits, options, greedy=False)
 
 
