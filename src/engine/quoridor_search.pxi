@@ -68,8 +68,8 @@ ctypedef struct QSearch:
     int root_player
     int prune_walls             # selective walls below the root
     int lmr                     # late-move reductions
-    int lmp                     # late-move pruning (2 players: measured there)
-    int rfp                     # reverse futility pruning (2 players)
+    int lmp                     # late-move pruning (9x9, 2 players: measured stronger there only)
+    int rfp                     # reverse futility pruning (9x9, 2 players)
     int null_move               # null-move pruning (2 players)
     int wall_gain               # order walls by the steps they add; prune quiet ones late
     int w_wall                  # evaluation: one wall in hand
@@ -414,7 +414,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
                         or (tt_fl == TT_UPPER and tt_sc <= alpha):
                     return tt_sc
     if s.rfp and ply > 0 and depth <= RFP_DEPTH and beta - alpha == 1 and abs(beta) < S_WIN_BOUND \
-            and p.g.nplayers == 2:
+            and p.g.nplayers == 2 and p.g.n == 9:
         # reverse futility (static null move): so far above beta near the
         # horizon that one move by each side is not expected to bring it back
         v = q_eval(s)
@@ -445,7 +445,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
         mv = q_pick_lazy(s, moves, i, k, &order)
         quiet = s.wall_gain and (mv & Q_KIND) != Q_STEP and (moves[i] >> 10) < ORDER_QUIET_END
         if s.lmp and ply > 0 and depth <= LMP_DEPTH and beta - alpha == 1 and p.g.nplayers == 2 \
-                and (mv & Q_KIND) != Q_STEP and i >= LMP_BASE + LMP_PER_DEPTH2 * depth * depth \
+                and p.g.n == 9 and (mv & Q_KIND) != Q_STEP and i >= LMP_BASE + LMP_PER_DEPTH2 * depth * depth \
                 and best > -S_WIN_BOUND:
             # late-move pruning: near the horizon, in a null window, the walls
             # ordered late are not tried once a move that does not lose is
