@@ -413,8 +413,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
                 if tt_fl == TT_EXACT or (tt_fl == TT_LOWER and tt_sc >= beta) \
                         or (tt_fl == TT_UPPER and tt_sc <= alpha):
                     return tt_sc
-    if s.rfp and ply > 0 and depth <= RFP_DEPTH and beta - alpha == 1 and abs(beta) < S_WIN_BOUND \
-            and p.g.nplayers == 2 and p.g.n == 9:
+    if s.rfp and ply > 0 and depth <= RFP_DEPTH and beta - alpha == 1 and abs(beta) < S_WIN_BOUND:
         # reverse futility (static null move): so far above beta near the
         # horizon that one move by each side is not expected to bring it back
         v = q_eval(s)
@@ -444,9 +443,8 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     for i in range(k):
         mv = q_pick_lazy(s, moves, i, k, &order)
         quiet = s.wall_gain and (mv & Q_KIND) != Q_STEP and (moves[i] >> 10) < ORDER_QUIET_END
-        if s.lmp and ply > 0 and depth <= LMP_DEPTH and beta - alpha == 1 and p.g.nplayers == 2 \
-                and p.g.n == 9 and (mv & Q_KIND) != Q_STEP and i >= LMP_BASE + LMP_PER_DEPTH2 * depth * depth \
-                and best > -S_WIN_BOUND:
+        if s.lmp and ply > 0 and depth <= LMP_DEPTH and beta - alpha == 1 and (mv & Q_KIND) != Q_STEP \
+                and i >= LMP_BASE + LMP_PER_DEPTH2 * depth * depth and best > -S_WIN_BOUND:
             # late-move pruning: near the horizon, in a null window, the walls
             # ordered late are not tried once a move that does not lose is
             # found (the pawn steps come first; walls are ~130 of a node's moves)
@@ -650,8 +648,10 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         s.root_player = core.pos.to_move
         s.prune_walls = 1 if prune else 0
         s.lmr = 1 if options.get("lmr", True) else 0
-        s.lmp = 1 if options.get("lmp", True) else 0
-        s.rfp = 1 if options.get("rfp", True) else 0
+        # both prunings measured stronger on 9x9 with 2 players only (7x7: weaker)
+        nine_by_two = core.pos.g.n == 9 and core.pos.g.nplayers == 2
+        s.lmp = 1 if options.get("lmp", True) and nine_by_two else 0
+        s.rfp = 1 if options.get("rfp", True) and nine_by_two else 0
         s.null_move = 1 if options.get("null_move", True) else 0
         s.wall_gain = 1 if options.get("wall_gain", True) else 0
         s.w_wall = int(options.get("wall_value", S_WALL))
