@@ -49,8 +49,8 @@ LEARNED_BY_DEFAULT = ("alphabeta",)
 LEARNED_BOARDS = ((9, 10), (7, 10))     # (size, walls per player) with shipped weights measured stronger
 NATIVE_OPTIONS = {
     "alphabeta": {"hash": (int, 0, 65536), "threads": (int, 1, 256), "tt": bool, "prune_walls": bool, "lmr": bool,
-                  "lmp": bool, "rfp": bool, "null_move": bool, "wall_gain": bool, "aspiration": bool, "on_iteration": CALLABLE_OR_NONE,
-                  **_EVAL_OPTIONS, **_LEARNED_OPTIONS},
+                  "lmp": bool, "rfp": bool, "null_move": bool, "wall_gain": bool, "aspiration": bool,
+                  "on_iteration": CALLABLE_OR_NONE, **_EVAL_OPTIONS, **_LEARNED_OPTIONS},
     "greedy": {**_EVAL_OPTIONS, **_LEARNED_OPTIONS},
     "mcts": {"rollout": ("eval", "random"), "c": (float, 0.0, 100.0),
              "widening": (float, 0.01, 100.0), "rollout_depth": (int, 0, 1000), **_LEARNED_OPTIONS},
