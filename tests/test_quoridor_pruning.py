@@ -14,9 +14,9 @@ import pytest
 
 import crossridor
 from crossridor import Limits
+from crossridor.engine._core import WIN_SCORE   # a win in n plies scores WIN_SCORE - n
 
 WIN = 99000          # alpha-beta scores beyond this are forced wins (S_WIN_BOUND)
-S_WIN = 100000       # a win at ply p scores S_WIN - p
 MIDGAME = "e2 e8 e3 e7 e4 e6 d3h f6 e5 d5h f3h f5 g5 f5h"
 OFF = {"lmp": False, "rfp": False}
 
@@ -64,7 +64,7 @@ def test_proven_results_are_proven_without_pruning():
     for state in late_positions(100, seed=3):
         r = ab(state, 8)
         if abs(r.score) > WIN:
-            plies = S_WIN - abs(r.score)
+            plies = WIN_SCORE - abs(r.score)
             full = ab(state, plies, **OFF)
             assert (full.score > WIN) == (r.score > WIN) and abs(full.score) > WIN, state.position()
             proven += 1
