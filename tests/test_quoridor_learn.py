@@ -17,7 +17,25 @@ def features(state):
 def test_features_of_a_walled_position():
     # black to move after e3h: both detour around the wall to the d file
     f = features(load_game("quoridor").new_state("e2 e8 e3h"))
-    assert f.tolist() == [1, 8, 8, 10, 9, 0, 0, 0, 12, 9, 1, 1, 0, 0]
+    assert f[:14].tolist() == [1, 8, 8, 10, 9, 0, 0, 0, 12, 9, 1, 1, 0, 0]
+    # lead_share 0 / 17, near_me = near_op = 1 / 9, the first 3 walls in each hand
+    assert f[14:].tolist() == [0, np.float32(1 / 9), np.float32(1 / 9), 3, 3]
+
+
+def test_later_features_of_old_data_are_computed_as_the_core_does():
+    # a data file of 14 columns gains features 14-18 from d_me, d_op and the walls
+    from crossridor.engine._core import q_random_playout
+    from crossridor.games.quoridor.training import with_later_features
+    for size, walls, seed in ((9, 10, 1), (9, 2, 2), (5, 1, 3)):
+        game = load_game("quoridor", size=size, walls=walls)
+        moves, _ = q_random_playout(game.new_state().core, seed, 60)
+        state = game.new_state()
+        rows = []
+        for code in moves[:-1]:
+            state.core.play(code)
+            rows.append(features(state))
+        rows = np.array(rows)
+        assert np.array_equal(with_later_features(rows[:, :14]), rows)
 
 
 def test_features_are_from_the_side_to_move():
@@ -27,37 +45,38 @@ def test_features_are_from_the_side_to_move():
     f = features(load_game("quoridor", size=5, walls=0).new_state("c2 c4 c3"))
     # black to move, pawns side by side: a jump; black needs 3, white 2
     assert f[[1, 2, 7, 12]].tolist() == [3, 2, -1, 1]
+    assert f[[14, 15, 16]].tolist() == [np.float32(-1 / 6), np.float32(1 / 4), np.float32(1 / 3)]
 
 
 def test_feature_buffer_and_players_are_checked():
     state = load_game("quoridor").new_state()
-    with pytest.raises(ValueError, match="needs 14 floats"):
+    with pytest.raises(ValueError, match="needs 19 floats"):
         q_fill_features(state.core, np.zeros(3, np.float32))
     with pytest.raises(ValueError, match="2-player"):
-        q_fill_features(load_game("quoridor", players=4).new_state().core, np.zeros(14, np.float32))
+        q_fill_features(load_game("quoridor", players=4).new_state().core, np.zeros(19, np.float32))
 
 
 def test_learned_score_is_the_scaled_dot_product():
-    w = QuoridorWeights([0, -0.3, 0.3, 0.1, -0.1] + [0] * 9)
+    w = QuoridorWeights([0, -0.3, 0.3, 0.1, -0.1] + [0] * 14)
     assert q_learned_eval(load_game("quoridor").new_state("e2 e8 e3h").core, w) == 20
-    with pytest.raises(ValueError, match="14 weights expected, got 1"):
+    with pytest.raises(ValueError, match="19 weights expected, got 1"):
         QuoridorWeights([1.0])
     with pytest.raises(ValueError, match="finite"):
-        QuoridorWeights([float("nan")] * 14)
+        QuoridorWeights([float("nan")] * 19)
 
 
 def test_learned_score_with_a_hidden_layer():
     # z = w . f + sum_j v_j relu(W_j . f); f = (1, d_me 8, d_op 8, walls 10, 9, ...) after e3h
     state = load_game("quoridor").new_state("e2 e8 e3h")
-    linear = [0.1] + [0] * 13
-    up = [0, 0, 0, 0.05] + [0] * 10           # W . f = 0.5: passes the ReLU
-    down = [0, -0.05] + [0] * 12              # W . f = -0.4: cut by it
+    linear = [0.1] + [0] * 18
+    up = [0, 0, 0, 0.05] + [0] * 15           # W . f = 0.5: passes the ReLU
+    down = [0, -0.05] + [0] * 17              # W . f = -0.4: cut by it
     w = QuoridorWeights(linear, [up, down], [2.0, 7.0])
     assert q_learned_eval(state.core, w) == round(200 * (0.1 + 2.0 * 0.5))
     assert np.allclose(w.hidden, [up, down]) and w.output == [2.0, 7.0]
     with pytest.raises(ValueError, match="output weights: 2 weights expected, got 1"):
         QuoridorWeights(linear, [up, down], [2.0])
-    with pytest.raises(ValueError, match="hidden unit 1: 14 weights expected, got 2"):
+    with pytest.raises(ValueError, match="hidden unit 1: 19 weights expected, got 2"):
         QuoridorWeights(linear, [up, [0, 1]], [2.0, 1.0])
     with pytest.raises(ValueError, match="at most 64 hidden units"):
         QuoridorWeights(linear, [up] * 65, [1.0] * 65)
@@ -87,7 +106,7 @@ def test_selfplay_writes_documented_arrays(selfplay_file):
     data = np.load(selfplay_file)
     n = len(data["result"])
     assert n > 30
-    assert data["features"].shape == (n, 14) and data["features"].dtype == np.float32
+    assert data["features"].shape == (n, 19) and data["features"].dtype == np.float32
     assert tuple(data["feature_names"]) == FEATURE_NAMES
     assert int(data["size"]) == 5 and str(data["engine"]) == "alphabeta:depth=2"
     assert set(np.unique(data["game"])) == set(range(6))
@@ -114,6 +133,15 @@ def test_selfplay_is_reproducible_from_its_seed(selfplay_file, tmp_path):
         assert np.array_equal(a[name], b[name])
 
 
+def test_data_of_14_features_loads_with_the_later_ones(selfplay_file, tmp_path):
+    # a file written before features 14-18 existed trains as if it had them
+    with np.load(selfplay_file) as data:
+        arrays = {name: data[name] for name in data.files}
+    old = tmp_path / "old.npz"
+    np.savez(old, **{**arrays, "features": arrays["features"][:, :14]})
+    assert np.array_equal(load_data([old])["features"], load_data([selfplay_file])["features"])
+
+
 def test_training_beats_the_constant_and_writes_weights(selfplay_file, tmp_path, capsys):
     data = load_data([selfplay_file, selfplay_file])
     assert len(np.unique(data["game"])) == 12          # games of two files kept apart
@@ -129,7 +157,7 @@ def test_training_beats_the_constant_and_writes_weights(selfplay_file, tmp_path,
     printed = capsys.readouterr().out
     assert "validation loss" in printed and "linear epoch 50" in printed
     model, size = quoridor_weights.load(str(out))
-    assert len(model.linear) == 14 and model.hidden_units == 0 and size == 5
+    assert len(model.linear) == 19 and model.hidden_units == 0 and size == 5
 
 
 def test_training_a_hidden_layer(selfplay_file, tmp_path, capsys):
@@ -160,17 +188,21 @@ def test_training_a_hidden_layer(selfplay_file, tmp_path, capsys):
 
 
 def test_weights_round_trip_and_header():
-    data = quoridor_weights.dumps(Model.of(range(14)), 9)
-    assert data[:8] == b"CRQEVAL\0" and len(data) == 24 + 14 * 4 + 4
-    assert struct.unpack_from("<I", data, 8) == (2,)
-    assert quoridor_weights.loads(data) == (Model.of(range(14)), 9)
-    hidden = Model.of(range(14), [[j * 0.5] * 14 for j in range(3)], [1, 2, 3])
+    data = quoridor_weights.dumps(Model.of(range(19)), 9)
+    assert data[:8] == b"CRQEVAL\0" and len(data) == 24 + 19 * 4 + 4
+    assert struct.unpack_from("<II", data, 8) == (2, 19)
+    assert quoridor_weights.loads(data) == (Model.of(range(19)), 9)
+    hidden = Model.of(range(19), [[j * 0.5] * 19 for j in range(3)], [1, 2, 3])
     data = quoridor_weights.dumps(hidden, 7)
-    assert len(data) == 24 + (14 + 3 * 14 + 3) * 4 + 4
+    assert len(data) == 24 + (19 + 3 * 19 + 3) * 4 + 4
     assert quoridor_weights.loads(data) == (hidden, 7)
-    # a version 1 file (linear only) still loads
+    # a version 1 file (linear only, 14 features) still loads: the later features weigh 0
+    pad = [0] * 5
     v1 = _with_crc(b"CRQEVAL\0" + struct.pack("<IIII", 1, 14, 0, 9) + struct.pack("<14f", *range(14)))
-    assert quoridor_weights.loads(v1) == (Model.of(range(14)), 9)
+    assert quoridor_weights.loads(v1) == (Model.of([*range(14), *pad]), 9)
+    # and so does a 14-feature file with hidden units
+    old = _with_crc(b"CRQEVAL\0" + struct.pack("<IIII", 2, 14, 1, 9) + struct.pack("<29f", *range(14), *[0.5] * 14, 2))
+    assert quoridor_weights.loads(old) == (Model.of([*range(14), *pad], [[0.5] * 14 + pad], [2]), 9)
 
 
 def _with_crc(body: bytes) -> bytes:
@@ -185,14 +217,14 @@ def _with_crc(body: bytes) -> bytes:
     (lambda d: _with_crc(d[:8] + struct.pack("<I", 7) + d[12:-4]), "version 7"),
     (lambda d: _with_crc(d[:12] + struct.pack("<I", 13) + d[16:-8]), "13 features"),
     (lambda d: _with_crc(d[:16] + struct.pack("<I", 65) + d[20:-4]), "65 hidden units"),
-    (lambda d: _with_crc(d[:16] + struct.pack("<I", 3) + d[20:-4]), "204 bytes, expected 264 for 14 features x 3 hidden"),
+    (lambda d: _with_crc(d[:16] + struct.pack("<I", 3) + d[20:-4]), "264 bytes, expected 344 for 19 features x 3 hidden"),
     (lambda d: _with_crc(d[:8] + struct.pack("<I", 1) + d[12:-4]), "x 2 hidden units; .* 0 to 0 hidden"),
     (lambda d: _with_crc(d[:24] + struct.pack("<f", float("nan")) + d[28:-4]), "not a finite number"),
     (lambda d: _with_crc(d[:-8] + struct.pack("<f", float("inf"))), "not a finite number"),
 ])
 def test_loader_rejects_bad_files(tmp_path, mangle, message):
     path = tmp_path / "bad.bin"
-    path.write_bytes(mangle(quoridor_weights.dumps(Model.of([0.5] * 14, [[0.1] * 14] * 2, [1, -1]), 9)))
+    path.write_bytes(mangle(quoridor_weights.dumps(Model.of([0.5] * 19, [[0.1] * 19] * 2, [1, -1]), 9)))
     with pytest.raises(quoridor_weights.WeightsError, match=message):
         quoridor_weights.load(str(path))
 
@@ -438,7 +470,7 @@ def test_shipped_weights_load_and_play():
     from importlib import resources
     shipped = resources.files("crossridor.games.quoridor") / "data" / quoridor_weights.SHIPPED
     model, size = quoridor_weights.loads(shipped.read_bytes())
-    assert len(model.linear) == 14 and size == 9
+    assert len(model.linear) == 19 and size == 9
     state = load_game("quoridor").new_state("e2 e8")
     result = search(state, "alphabeta", Limits(depth=3), eval="learned")
     assert result.move in state.legal_moves()

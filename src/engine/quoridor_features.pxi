@@ -5,7 +5,7 @@
 # the weights come from a versioned file (crossridor.games.quoridor_weights)
 # and reach the searches as a QLearned struct (option eval=learned).
 #
-# Feature vector (float32, Q_NF = 14 entries), from the point of view of the
+# Feature vector (float32, Q_NF = 19 entries), from the point of view of the
 # side to move ("me"; the other player is "op"). Steps are shortest-path
 # lengths to the goal side, pawns ignored, as the classic evaluation uses.
 #    0  bias            1
@@ -28,6 +28,12 @@
 #                       between them (a jump is possible), else 0
 #   13  lead_x_walls    (d_op - d_me) * (walls_me + walls_op) / 10: how a
 #                       path lead weighs with many walls still in hand
+#   14  lead_share      (d_op - d_me) / (d_me + d_op + 1): a lead of one step
+#                       weighs more near the goals than far from them
+#   15  near_me         1 / (d_me + 1): closeness to the goal, steep at the end
+#   16  near_op         1 / (d_op + 1)
+#   17  few_walls_me    min(walls_me, 3): the first walls in hand are worth
+#   18  few_walls_op    min(walls_op, 3)   more than the tenth
 # The learned score is the logit of the side to move winning, a linear part
 # plus an optional hidden layer of ReLU units (H = 0: linear only):
 #     z = w . f + sum_j v_j max(0, W_j . f)      (f[0] = 1 gives the biases);
@@ -35,7 +41,7 @@
 # so the scale matches the classic score's), MCTS the value tanh(z / 2).
 
 cdef enum:
-    Q_NF = 14                # features
+    Q_NF = 19                # features
     Q_LEARNED_SCALE = 200    # centi-steps per unit of logit
     Q_LEARNED_CLAMP = 90000  # |score| stays below the win scores (S_WIN_BOUND)
     Q_MAX_HIDDEN = 64        # hidden units at most
@@ -99,6 +105,11 @@ cdef void q_features(const QPos* p, float* f) noexcept nogil:
     f[11] = neck_op
     f[12] = 1.0 if (q_step(p, ba) & bb_bit(b)) else 0.0
     f[13] = (d_op - d_me) * (w_me + w_op) / 10.0
+    f[14] = <float>(d_op - d_me) / (d_me + d_op + 1)
+    f[15] = 1.0 / (d_me + 1)
+    f[16] = 1.0 / (d_op + 1)
+    f[17] = w_me if w_me < 3 else 3
+    f[18] = w_op if w_op < 3 else 3
 
 
 cdef double q_learned_logit(const QPos* p, const QLearned* L) noexcept nogil:

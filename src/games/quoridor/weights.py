@@ -5,7 +5,8 @@ Layout (little-endian), checked field by field on load:
     offset  size  field
          0     8  magic b"CRQEVAL\\0"
          8     4  uint32 format version (2; version 1 files, linear only, still load)
-        12     4  uint32 number of features F (Q_NUM_FEATURES, 14)
+        12     4  uint32 number of features F (Q_NUM_FEATURES, 19; files of 14,
+                          written before features 14-18 existed, still load)
         16     4  uint32 hidden units H (0: a linear model; at most Q_MAX_HIDDEN_UNITS)
         20     4  uint32 board size the weights were trained on (information)
         24  4 F   float32 linear weights w, one per feature (quoridor_features.pxi)
@@ -45,11 +46,14 @@ SHIPPED_BY_SIZE = {9: SHIPPED, 7: "quoridor_eval_7x7.bin"}
 # band. A feature of quoridor_features.pxi is at most 20000 in size (the
 # largest, f13 = (d_op - d_me)(w_me + w_op) / 10, with a distance at the
 # no-path value 1000 and 2 x 100 walls: 20000; the others 1000 or less), so a
-# hidden unit is at most 14 * 1e3 * 2e4 = 2.8e8 and the logit at most
-# 2.8e8 + 64 * 1e3 * 2.8e8 < 2e13: finite in float32 (no inf, no NaN), so the
+# hidden unit is at most 19 * 1e3 * 2e4 = 3.8e8 and the logit at most
+# 3.8e8 + 64 * 1e3 * 3.8e8 < 3e13: finite in float32 (no inf, no NaN), so the
 # C clamp of the score (Q_LEARNED_CLAMP, 90000) keeps it below the win band
 # (S_WIN_BOUND, 99000). Trained weights are near 1 (the shipped ones < 1).
 MAX_WEIGHT = 1000.0
+# Files made before features 14-18 (quoridor_features.pxi) had 14 features:
+# they load with weight 0 on the later ones, so they evaluate as they did.
+OLD_FEATURES = 14
 # the largest file a valid header can describe (any larger one is refused unread)
 MAX_WEIGHTS_BYTES = _HEADER.size + 4 * (Q_NUM_FEATURES + Q_MAX_HIDDEN_UNITS * (Q_NUM_FEATURES + 1)) + 4
 
@@ -139,7 +143,7 @@ def loads(data: bytes, source: str = "weights") -> tuple[Model, int]:
         raise WeightsError(f"{source}: weights format version {version}; this crossridor reads versions "
                            f"{', '.join(map(str, READS))}")
     max_hidden = Q_MAX_HIDDEN_UNITS if version >= 2 else 0
-    if features != Q_NUM_FEATURES or hidden > max_hidden:
+    if features not in (OLD_FEATURES, Q_NUM_FEATURES) or hidden > max_hidden:
         raise WeightsError(f"{source}: weights of shape {features} features x {hidden} hidden units; this "
                            f"engine's evaluation takes {Q_NUM_FEATURES} features x 0 to {max_hidden} hidden units")
     count = features + hidden * features + hidden
@@ -154,7 +158,8 @@ def loads(data: bytes, source: str = "weights") -> tuple[Model, int]:
     check_values(values, source)
     f, h = features, hidden
     rows = [values[f + j * f: f + (j + 1) * f] for j in range(h)]
-    return Model.of(values[:f], rows, values[f + h * f:]), size
+    pad = (0.0,) * (Q_NUM_FEATURES - f)      # an OLD_FEATURES file: the later features weigh 0
+    return Model.of(values[:f] + pad, [r + pad for r in rows], values[f + h * f:]), size
 
 
 def load(path: str) -> tuple[Model, int]:
