@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import crossridor
+from crossridor.engine._core import Q_NUM_FEATURES
 from crossridor.engine.cli import main as cli
 from crossridor.games.quoridor import weights as quoridor_weights
 from crossridor.games.quoridor.weights import MAX_WEIGHT, Model, WeightsError
@@ -31,7 +32,7 @@ def run_cli(*argv):
 
 def test_a_weights_file_with_huge_finite_values_is_refused_naming_the_file(tmp_path):
     path = tmp_path / "huge.bin"
-    body = quoridor_weights.dumps(Model.of([0.5] * 14), 9)
+    body = quoridor_weights.dumps(Model.of([0.5] * Q_NUM_FEATURES), 9)
     values = np.frombuffer(body[24:-4], "<f4").copy()
     values[3] = 3e38
     data = body[:24] + values.tobytes()
@@ -40,14 +41,14 @@ def test_a_weights_file_with_huge_finite_values_is_refused_naming_the_file(tmp_p
     with pytest.raises(WeightsError, match=r"huge\.bin.*weight 3 is 3e\+38, outside -1000\.\.1000"):
         quoridor_weights.load(str(path))
     with pytest.raises(WeightsError, match="outside"):
-        quoridor_weights.dumps(Model.of([3e38] + [0.0] * 13), 9)
+        quoridor_weights.dumps(Model.of([3e38] + [0.0] * (Q_NUM_FEATURES - 1)), 9)
 
 
 @pytest.mark.parametrize("sign", [1, -1])
 def test_weights_at_the_bound_never_reach_the_win_band(tmp_path, sign):
     # every weight at the bound, with the largest hidden layer: the score stays clamped
     path = tmp_path / "edge.bin"
-    model = Model.of([sign * MAX_WEIGHT] * 14, [[MAX_WEIGHT] * 14] * 64, [sign * MAX_WEIGHT] * 64)
+    model = Model.of([sign * MAX_WEIGHT] * Q_NUM_FEATURES, [[MAX_WEIGHT] * Q_NUM_FEATURES] * 64, [sign * MAX_WEIGHT] * 64)
     quoridor_weights.save(str(path), model, 5)
     game = crossridor.load_game("quoridor", size=5)
     for moves in ("", "c2 c4", "c2 c4 b1h"):
@@ -58,10 +59,10 @@ def test_weights_at_the_bound_never_reach_the_win_band(tmp_path, sign):
 
 def test_saving_weights_that_fail_their_check_leaves_the_file_as_it_was(tmp_path):
     path = tmp_path / "w.bin"
-    quoridor_weights.save(str(path), Model.of([0.5] * 14), 9)
+    quoridor_weights.save(str(path), Model.of([0.5] * Q_NUM_FEATURES), 9)
     before = path.read_bytes()
     with pytest.raises(WeightsError, match="not a finite number"):
-        quoridor_weights.save(str(path), Model.of([float("nan")] * 14), 9)
+        quoridor_weights.save(str(path), Model.of([float("nan")] * Q_NUM_FEATURES), 9)
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["w.bin"]          # no temporary file left
 
@@ -71,7 +72,7 @@ def test_saving_weights_that_fail_their_check_leaves_the_file_as_it_was(tmp_path
 def selfplay_data(**changes) -> dict:
     rng = np.random.default_rng(5)
     n = 40
-    arrays = {"features": rng.normal(size=(n, 14)).astype(np.float32),
+    arrays = {"features": rng.normal(size=(n, Q_NUM_FEATURES)).astype(np.float32),
               "score": rng.normal(scale=100, size=n).astype(np.float32),
               "result": rng.choice([0.0, 0.5, 1.0], size=n).astype(np.float32),
               "game": np.repeat(np.arange(4), n // 4).astype(np.int32),
@@ -100,7 +101,7 @@ def test_train_on_good_data_writes_the_weights(tmp_path):
 def test_train_refuses_poisoned_data_and_keeps_the_old_weights(tmp_path, changes, message):
     np.savez(tmp_path / "d.npz", **selfplay_data(**changes))
     out = tmp_path / "w.bin"
-    quoridor_weights.save(str(out), Model.of([0.25] * 14), 9)
+    quoridor_weights.save(str(out), Model.of([0.25] * Q_NUM_FEATURES), 9)
     before = out.read_bytes()
     code, _, err = run_cli("train", "quoridor", str(tmp_path / "d.npz"), "--out", str(out), "--epochs", "5")
     assert code == 2 and len(err.splitlines()) == 1 and message in err, err
