@@ -25,22 +25,22 @@ import pytest
 import crossridor
 from crossridor import Limits
 
-OLD_WEIGHTS = str(Path(__file__).parent / "data" / "quoridor_eval_0e20dfd.bin")   # the 9x9 weights of 0e20dfd
+OLD = {"eval_file": str(Path(__file__).parent / "data" / "quoridor_eval_0e20dfd.bin")}   # 0e20dfd's 9x9 weights
 
 MIDGAME = "e2 e8 e3 e7 e4 e6 d3h f6 e5 d5h f3h f5 g5 f5h"
 # (game options, moves, depth, options): (nodes, move, score), as 0e20dfd searched them
 CASES = [
-    ({}, MIDGAME, 7, {}, (15792, "e5", 1)),
+    ({}, MIDGAME, 7, OLD, (15792, "e5", 1)),
     ({}, MIDGAME, 5, {"eval": "classic"}, (7186, "h3h", 60)),
-    ({}, "h4h f9 e2 f8 e3 f7 e4 d4h f4 f6 g4 f5 g5 f4 e3v f4h f2h f5h h1h h5h f1h d5h", 7, {},
+    ({}, "h4h f9 e2 f8 e3 f7 e4 d4h f4 f6 g4 f5 g5 f4 e3v f4h f2h f5h h1h h5h f1h d5h", 7, OLD,
      (4825, "d1h", -17)),
     ({}, "h4h f9 e2 f8 e3 f7 e4 d4h f4 f6 g4 f5 g5 f4 e3v f4h f2h f5h h1h h5h f1h d5h", 5,
      {"eval": "classic"}, (1513, "d1h", 60)),
-    ({}, "f4v b8h e2 e8 e3 e7 e4 e6 e5 e4 e3h d6h c3h e6 d6 f6 f6v f7 c6 c7h f7h e7 g7v", 7, {},
+    ({}, "f4v b8h e2 e8 e3 e7 e4 e6 e5 e4 e3h d6h c3h e6 d6 f6 f6v f7 c6 c7h f7h e7 g7v", 7, OLD,
      (19740, "e8", -92)),
     ({}, "f4v b8h e2 e8 e3 e7 e4 e6 e5 e4 e3h d6h c3h e6 d6 f6 f6v f7 c6 c7h f7h e7 g7v", 5,
      {"eval": "classic"}, (2249, "a7h", -240)),
-    ({}, MIDGAME + " h3h h5h e5 b4v", 7, {}, (4905, "b3h", 325)),
+    ({}, MIDGAME + " h3h h5h e5 b4v", 7, OLD, (4905, "b3h", 325)),
     ({}, MIDGAME + " h3h h5h e5 b4v", 5, {"eval": "classic"}, (1960, "b3h", 560)),
     ({"players": 4}, "e2 b5 e8 h5 e3 c5 e7 g5 d3h c4v", 5, {}, (3280, "e6", -74)),
     ({"size": 7}, "d2 d6 d3 d5 c3h d4h", 7, {"eval": "classic"}, (7736, "c5v", 160)),   # 7x7 default then
@@ -50,8 +50,6 @@ CASES = [
 @pytest.mark.parametrize("params,moves,depth,options,expected", CASES)
 def test_same_tree(params, moves, depth, options, expected):
     state = crossridor.load_game("quoridor", **params).new_state(moves)
-    if "eval" not in options and params.get("size", 9) == 9 and params.get("players", 2) == 2:
-        options = {"eval_file": OLD_WEIGHTS}
     r = crossridor.search(state, "alphabeta", Limits(depth=depth), lmp=False, rfp=False, **options)
     assert (r.nodes, str(r.move), r.score) == expected
 
