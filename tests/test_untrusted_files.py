@@ -48,7 +48,8 @@ def test_a_weights_file_with_huge_finite_values_is_refused_naming_the_file(tmp_p
 def test_weights_at_the_bound_never_reach_the_win_band(tmp_path, sign):
     # every weight at the bound, with the largest hidden layer: the score stays clamped
     path = tmp_path / "edge.bin"
-    model = Model.of([sign * MAX_WEIGHT] * Q_NUM_FEATURES, [[MAX_WEIGHT] * Q_NUM_FEATURES] * 64, [sign * MAX_WEIGHT] * 64)
+    n = Q_NUM_FEATURES
+    model = Model.of([sign * MAX_WEIGHT] * n, [[MAX_WEIGHT] * n] * 64, [sign * MAX_WEIGHT] * 64)
     quoridor_weights.save(str(path), model, 5)
     game = crossridor.load_game("quoridor", size=5)
     for moves in ("", "c2 c4", "c2 c4 b1h"):
