@@ -1,11 +1,16 @@
 """The learned Quoridor evaluation: features, self-play data, training,
 the weights file, and the searches with eval=learned."""
 
+import random
+from collections import deque
+
 import numpy as np
 import pytest
 
 from crossridor import load_game
 from crossridor.engine._core import Q_NUM_FEATURES, QuoridorWeights, q_fill_features, q_learned_eval
+from crossridor.engine.errors import CrossridorError
+from quoridor_reference import DIRECTIONS, RefQuoridor
 
 
 def features(state):
@@ -19,23 +24,69 @@ def test_features_of_a_walled_position():
     f = features(load_game("quoridor").new_state("e2 e8 e3h"))
     assert f[:14].tolist() == [1, 8, 8, 10, 9, 0, 0, 0, 12, 9, 1, 1, 0, 0]
     # lead_share 0 / 17, near_me = near_op = 1 / 9, the first 3 walls in each hand
-    assert f[14:].tolist() == [0, np.float32(1 / 9), np.float32(1 / 9), 3, 3]
+    assert f[14:19].tolist() == [0, np.float32(1 / 9), np.float32(1 / 9), 3, 3]
+    # one more wall of black's across white's path adds one step (the threat), times near
+    assert f[19:].tolist() == [1, np.float32(1 / 9)]
+    # with no wall in black's hand there is no threat
+    f = features(load_game("quoridor", walls=1).new_state("e2 e8 e3h d7h"))
+    assert f[3] == 0 and f[19:].tolist() == [0, 0]
 
 
-def test_later_features_of_old_data_are_computed_as_the_core_does():
-    # a data file of 14 columns gains features 14-18 from d_me, d_op and the walls
-    from crossridor.engine._core import q_random_playout
-    from crossridor.games.quoridor.training import with_later_features
-    for size, walls, seed in ((9, 10, 1), (9, 2, 2), (5, 1, 3)):
-        game = load_game("quoridor", size=size, walls=walls)
-        moves, _ = q_random_playout(game.new_state().core, seed, 60)
-        state = game.new_state()
-        rows = []
-        for code in moves[:-1]:
-            state.core.play(code)
-            rows.append(features(state))
-        rows = np.array(rows)
-        assert np.array_equal(with_later_features(rows[:, :14]), rows)
+def reference_threat(ref, player):
+    """Feature 19 of quoridor_features.pxi, written plainly on the reference
+    rules: the most steps one free wall slot adds to player's shortest path,
+    among the slots that block every shortest-path step from one layer of
+    squares (by distance from the pawn) to the next; 0 if none."""
+    goal = {sq: 0 for sq in ((c, r) for c in range(ref.size) for r in range(ref.size))
+            if ref.is_goal(player, sq)}
+    queue = deque(goal)
+    while queue:                                  # goal distances, walls only
+        sq = queue.popleft()
+        for dc, dr in DIRECTIONS:
+            nxt = (sq[0] + dc, sq[1] + dr)
+            if ref.on_board(nxt) and nxt not in goal and not ref.wall_between(sq, nxt):
+                goal[nxt] = goal[sq] + 1
+                queue.append(nxt)
+    pawn = ref._pawns[player]
+    d = goal[pawn]
+    layer, best = {pawn}, 0
+    for i in range(d):
+        steps = {(a, (a[0] + dc, a[1] + dr)) for a in layer for dc, dr in DIRECTIONS
+                 if goal.get((a[0] + dc, a[1] + dr)) == d - i - 1
+                 and not ref.wall_between(a, (a[0] + dc, a[1] + dr))}
+        if len(steps) <= 2:
+            for wall in ref.all_wall_anchors():
+                blocked = {frozenset(step) for step in RefQuoridor.wall_steps(wall)}
+                if ref.wall_conflicts(wall) or not all(frozenset(step) in blocked for step in steps):
+                    continue
+                path = ref.shortest_path(player, ref.walls | {wall})
+                if path is not None:
+                    best = max(best, len(path) - 1 - d)
+        layer = {b for _, b in steps}
+    return best
+
+
+@pytest.mark.parametrize("size, walls, seed", [(9, 10, 1), (9, 10, 2), (9, 4, 3), (7, 6, 4), (5, 3, 5)])
+def test_threat_features_match_the_reference(size, walls, seed):
+    # seeded random games, half of the moves walls: the core's features 19-20
+    # against the plain definition on the reference rules
+    rng = random.Random(seed)
+    game = load_game("quoridor", size=size, walls=walls)
+    state, ref = game.new_state(), RefQuoridor(size, 2, walls)
+    checked = threats = 0
+    while not state.is_terminal() and checked < 60:
+        me = state.current_player
+        f = features(state)
+        threat = reference_threat(ref, 1 - me) if ref.walls_left[me] > 0 else 0
+        assert f[19:].tolist() == [threat, np.float32(threat * f[16])], (size, seed, state.moves)
+        threats += threat > 0
+        checked += 1
+        moves = [str(m) for m in state.legal_moves()]
+        walls_now = [m for m in moves if len(m) == 3]
+        move = rng.choice(walls_now if walls_now and rng.random() < 0.5 else [m for m in moves if len(m) == 2])
+        state.play(move)
+        ref.play(move)
+    assert checked >= 20 and threats >= 5
 
 
 def test_features_are_from_the_side_to_move():
@@ -50,33 +101,33 @@ def test_features_are_from_the_side_to_move():
 
 def test_feature_buffer_and_players_are_checked():
     state = load_game("quoridor").new_state()
-    with pytest.raises(ValueError, match="needs 19 floats"):
+    with pytest.raises(ValueError, match="needs 21 floats"):
         q_fill_features(state.core, np.zeros(3, np.float32))
     with pytest.raises(ValueError, match="2-player"):
-        q_fill_features(load_game("quoridor", players=4).new_state().core, np.zeros(19, np.float32))
+        q_fill_features(load_game("quoridor", players=4).new_state().core, np.zeros(21, np.float32))
 
 
 def test_learned_score_is_the_scaled_dot_product():
-    w = QuoridorWeights([0, -0.3, 0.3, 0.1, -0.1] + [0] * 14)
+    w = QuoridorWeights([0, -0.3, 0.3, 0.1, -0.1] + [0] * 16)
     assert q_learned_eval(load_game("quoridor").new_state("e2 e8 e3h").core, w) == 20
-    with pytest.raises(ValueError, match="19 weights expected, got 1"):
+    with pytest.raises(ValueError, match="21 weights expected, got 1"):
         QuoridorWeights([1.0])
     with pytest.raises(ValueError, match="finite"):
-        QuoridorWeights([float("nan")] * 19)
+        QuoridorWeights([float("nan")] * 21)
 
 
 def test_learned_score_with_a_hidden_layer():
     # z = w . f + sum_j v_j relu(W_j . f); f = (1, d_me 8, d_op 8, walls 10, 9, ...) after e3h
     state = load_game("quoridor").new_state("e2 e8 e3h")
-    linear = [0.1] + [0] * 18
-    up = [0, 0, 0, 0.05] + [0] * 15           # W . f = 0.5: passes the ReLU
-    down = [0, -0.05] + [0] * 17              # W . f = -0.4: cut by it
+    linear = [0.1] + [0] * 20
+    up = [0, 0, 0, 0.05] + [0] * 17           # W . f = 0.5: passes the ReLU
+    down = [0, -0.05] + [0] * 19              # W . f = -0.4: cut by it
     w = QuoridorWeights(linear, [up, down], [2.0, 7.0])
     assert q_learned_eval(state.core, w) == round(200 * (0.1 + 2.0 * 0.5))
     assert np.allclose(w.hidden, [up, down]) and w.output == [2.0, 7.0]
     with pytest.raises(ValueError, match="output weights: 2 weights expected, got 1"):
         QuoridorWeights(linear, [up, down], [2.0])
-    with pytest.raises(ValueError, match="hidden unit 1: 19 weights expected, got 2"):
+    with pytest.raises(ValueError, match="hidden unit 1: 21 weights expected, got 2"):
         QuoridorWeights(linear, [up, [0, 1]], [2.0, 1.0])
     with pytest.raises(ValueError, match="at most 64 hidden units"):
         QuoridorWeights(linear, [up] * 65, [1.0] * 65)
@@ -106,7 +157,7 @@ def test_selfplay_writes_documented_arrays(selfplay_file):
     data = np.load(selfplay_file)
     n = len(data["result"])
     assert n > 30
-    assert data["features"].shape == (n, 19) and data["features"].dtype == np.float32
+    assert data["features"].shape == (n, 21) and data["features"].dtype == np.float32
     assert tuple(data["feature_names"]) == FEATURE_NAMES
     assert int(data["size"]) == 5 and str(data["engine"]) == "alphabeta:depth=2"
     assert set(np.unique(data["game"])) == set(range(6))
@@ -133,13 +184,14 @@ def test_selfplay_is_reproducible_from_its_seed(selfplay_file, tmp_path):
         assert np.array_equal(a[name], b[name])
 
 
-def test_data_of_14_features_loads_with_the_later_ones(selfplay_file, tmp_path):
-    # a file written before features 14-18 existed trains as if it had them
-    with np.load(selfplay_file) as data:
-        arrays = {name: data[name] for name in data.files}
-    old = tmp_path / "old.npz"
-    np.savez(old, **{**arrays, "features": arrays["features"][:, :14]})
-    assert np.array_equal(load_data([old])["features"], load_data([selfplay_file])["features"])
+def test_older_data_files_are_refused_with_the_way_to_rebuild_them(selfplay_file, tmp_path):
+    # features 19-20 need the positions: a file of 14 or 19 columns names the records
+    arrays = dict(np.load(selfplay_file))
+    for columns in (14, 19):
+        old = tmp_path / f"old{columns}.npz"
+        np.savez(old, **{**arrays, "features": arrays["features"][:, :columns]})
+        with pytest.raises(CrossridorError, match=f"{columns} features per row.*--records FILE --resume"):
+            load_data([old])
 
 
 def test_training_beats_the_constant_and_writes_weights(selfplay_file, tmp_path, capsys):
@@ -157,7 +209,7 @@ def test_training_beats_the_constant_and_writes_weights(selfplay_file, tmp_path,
     printed = capsys.readouterr().out
     assert "validation loss" in printed and "linear epoch 50" in printed
     model, size = quoridor_weights.load(str(out))
-    assert len(model.linear) == 19 and model.hidden_units == 0 and size == 5
+    assert len(model.linear) == 21 and model.hidden_units == 0 and size == 5
 
 
 def test_training_a_hidden_layer(selfplay_file, tmp_path, capsys):
@@ -188,16 +240,19 @@ def test_training_a_hidden_layer(selfplay_file, tmp_path, capsys):
 
 
 def test_weights_round_trip_and_header():
-    data = quoridor_weights.dumps(Model.of(range(19)), 9)
-    assert data[:8] == b"CRQEVAL\0" and len(data) == 24 + 19 * 4 + 4
-    assert struct.unpack_from("<II", data, 8) == (2, 19)
-    assert quoridor_weights.loads(data) == (Model.of(range(19)), 9)
-    hidden = Model.of(range(19), [[j * 0.5] * 19 for j in range(3)], [1, 2, 3])
+    data = quoridor_weights.dumps(Model.of(range(21)), 9)
+    assert data[:8] == b"CRQEVAL\0" and len(data) == 24 + 21 * 4 + 4
+    assert struct.unpack_from("<II", data, 8) == (2, 21)
+    assert quoridor_weights.loads(data) == (Model.of(range(21)), 9)
+    hidden = Model.of(range(21), [[j * 0.5] * 21 for j in range(3)], [1, 2, 3])
     data = quoridor_weights.dumps(hidden, 7)
-    assert len(data) == 24 + (19 + 3 * 19 + 3) * 4 + 4
+    assert len(data) == 24 + (21 + 3 * 21 + 3) * 4 + 4
     assert quoridor_weights.loads(data) == (hidden, 7)
-    # a version 1 file (linear only, 14 features) still loads: the later features weigh 0
-    pad = [0] * 5
+    # a 19-feature file (before the threats) still loads: the later features weigh 0
+    f19 = _with_crc(b"CRQEVAL\0" + struct.pack("<IIII", 2, 19, 0, 9) + struct.pack("<19f", *range(19)))
+    assert quoridor_weights.loads(f19) == (Model.of([*range(19), 0, 0]), 9)
+    # and so does a version 1 file (linear only, 14 features)
+    pad = [0] * 7
     v1 = _with_crc(b"CRQEVAL\0" + struct.pack("<IIII", 1, 14, 0, 9) + struct.pack("<14f", *range(14)))
     assert quoridor_weights.loads(v1) == (Model.of([*range(14), *pad]), 9)
     # and so does a 14-feature file with hidden units
@@ -217,14 +272,14 @@ def _with_crc(body: bytes) -> bytes:
     (lambda d: _with_crc(d[:8] + struct.pack("<I", 7) + d[12:-4]), "version 7"),
     (lambda d: _with_crc(d[:12] + struct.pack("<I", 13) + d[16:-8]), "13 features"),
     (lambda d: _with_crc(d[:16] + struct.pack("<I", 65) + d[20:-4]), "65 hidden units"),
-    (lambda d: _with_crc(d[:16] + struct.pack("<I", 3) + d[20:-4]), "264 bytes, expected 344 for 19 features x 3 hidden"),
+    (lambda d: _with_crc(d[:16] + struct.pack("<I", 3) + d[20:-4]), "288 bytes, expected 376 for 21 features x 3 hidden"),
     (lambda d: _with_crc(d[:8] + struct.pack("<I", 1) + d[12:-4]), "x 2 hidden units; .* 0 to 0 hidden"),
     (lambda d: _with_crc(d[:24] + struct.pack("<f", float("nan")) + d[28:-4]), "not a finite number"),
     (lambda d: _with_crc(d[:-8] + struct.pack("<f", float("inf"))), "not a finite number"),
 ])
 def test_loader_rejects_bad_files(tmp_path, mangle, message):
     path = tmp_path / "bad.bin"
-    path.write_bytes(mangle(quoridor_weights.dumps(Model.of([0.5] * 19, [[0.1] * 19] * 2, [1, -1]), 9)))
+    path.write_bytes(mangle(quoridor_weights.dumps(Model.of([0.5] * 21, [[0.1] * 21] * 2, [1, -1]), 9)))
     with pytest.raises(quoridor_weights.WeightsError, match=message):
         quoridor_weights.load(str(path))
 
@@ -275,7 +330,9 @@ def test_selfplay_stopped_and_resumed_gives_the_whole_run(uninterrupted, tmp_pat
     records = tmp_path / "r.jsonl"
 
     def two_games_done(proc):
-        return records.exists() and records.read_text().count("\n") >= 2
+        # game 0 among them: the part written holds the first games in a row
+        text = records.read_text() if records.exists() else ""
+        return text.count("\n") >= 2 and '"index":0,' in text
 
     argv = ["selfplay", "quoridor", "--games", str(RESUME_GAMES), "--seed", "5", "--concurrency", "2",
             "--records", str(records), "--out", str(tmp_path / "part.npz")]
@@ -364,7 +421,6 @@ def test_train_progress_and_curve(selfplay_file, tmp_path, capsys):
 # --- the searches with eval=learned ------------------------------------------------
 
 from crossridor import Limits, search  # noqa: E402
-from crossridor.engine.errors import CrossridorError  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -470,7 +526,7 @@ def test_shipped_weights_load_and_play():
     from importlib import resources
     shipped = resources.files("crossridor.games.quoridor") / "data" / quoridor_weights.SHIPPED
     model, size = quoridor_weights.loads(shipped.read_bytes())
-    assert len(model.linear) == 19 and size == 9
+    assert len(model.linear) == 21 and size == 9
     state = load_game("quoridor").new_state("e2 e8")
     result = search(state, "alphabeta", Limits(depth=3), eval="learned")
     assert result.move in state.legal_moves()

@@ -388,6 +388,13 @@ cdef bint q_wall_keeps_paths(QPos* p, int horizontal, int a) noexcept nogil:
     return True
 
 
+cdef inline void q_free_slots(const QGeom* g, uint64_t hw, uint64_t vw, uint64_t* av_h, uint64_t* av_v) noexcept nogil:
+    """Wall slots, as anchor sets, neither overlapping nor crossing a placed
+    wall (the legal walls before the path rule)."""
+    av_h[0] = g.anchors & ~(hw | ((hw << 1) & ~g.acol0) | ((hw >> 1) & ~g.acol_last) | vw)
+    av_v[0] = g.anchors & ~(vw | (vw << AS) | (vw >> AS) | hw)
+
+
 cdef void q_legal_walls(QPos* p, uint64_t* out_h, uint64_t* out_v) noexcept nogil:
     """The legal walls of the player to move, as anchor sets: free slots (no
     overlap, no crossing) minus the loop-closing ones that take a pawn's
@@ -398,8 +405,8 @@ cdef void q_legal_walls(QPos* p, uint64_t* out_h, uint64_t* out_v) noexcept nogi
         out_h[0] = 0
         out_v[0] = 0
         return
-    cdef uint64_t av_h = g.anchors & ~(hw | ((hw << 1) & ~g.acol0) | ((hw >> 1) & ~g.acol_last) | vw)
-    cdef uint64_t av_v = g.anchors & ~(vw | (vw << AS) | (vw >> AS) | hw)
+    cdef uint64_t av_h, av_v
+    q_free_slots(g, hw, vw, &av_h, &av_v)
     out_h[0] = av_h
     out_v[0] = av_v
     if hw == 0 and vw == 0:

@@ -5,7 +5,7 @@
 # the weights come from a versioned file (crossridor.games.quoridor_weights)
 # and reach the searches as a QLearned struct (option eval=learned).
 #
-# Feature vector (float32, Q_NF = 19 entries), from the point of view of the
+# Feature vector (float32, Q_NF = 21 entries), from the point of view of the
 # side to move ("me"; the other player is "op"). Steps are shortest-path
 # lengths to the goal side, pawns ignored, as the classic evaluation uses.
 #    0  bias            1
@@ -34,6 +34,14 @@
 #   16  near_op         1 / (d_op + 1)
 #   17  few_walls_me    min(walls_me, 3): the first walls in hand are worth
 #   18  few_walls_op    min(walls_op, 3)   more than the tenth
+#   19  threat_op       the most steps one wall of mine can add to the
+#                       opponent's shortest path, among the walls that block
+#                       every shortest-path step across one layer of its paths
+#                       (the chokepoints); 0 if I have no wall left. The side
+#                       to move's threat only: it can be played at once, and
+#                       the other side's cost as much again for less gain
+#                       (docs/learning.md)
+#   20  threat_near_op  threat_op * near_op: a chokepoint near the goal weighs more
 # The learned score is the logit of the side to move winning, a linear part
 # plus an optional hidden layer of ReLU units (H = 0: linear only):
 #     z = w . f + sum_j v_j max(0, W_j . f)      (f[0] = 1 gives the biases);
@@ -41,7 +49,9 @@
 # so the scale matches the classic score's), MCTS the value tanh(z / 2).
 
 cdef enum:
-    Q_NF = 19                # features
+    Q_NF = 21                # features
+    Q_THREAT_SLOTS = 1 << 14 # a search's cache of threat_op (QThreat)
+    Q_FIRST_THREAT = 19      # features 19-20: the threat
     Q_LEARNED_SCALE = 200    # centi-steps per unit of logit
     Q_LEARNED_CLAMP = 90000  # |score| stays below the win scores (S_WIN_BOUND)
     Q_MAX_HIDDEN = 64        # hidden units at most
@@ -52,14 +62,112 @@ ctypedef struct QLearned:
     float w1[Q_NF][Q_MAX_HIDDEN]     # w1[i][j]: input i's weight in unit j (this
                                      # way round the units accumulate side by side)
     float w2[Q_MAX_HIDDEN]           # unit j's output weight
+    bint threats                     # some weight of features 19-20 is not 0
 
 
-cdef void q_path_stats(const QPos* p, int player, int* dist, int* squares, int* neck) noexcept nogil:
+ctypedef struct QThreat:
+    # a threat (feature 19) by walls and pawn: it depends on nothing else,
+    # and a search meets the same walls again and again (the pawn moves)
+    uint64_t hw, vw
+    int key                          # pawn * 4 + player + 1; 0: empty
+    int threat
+
+
+cdef inline uint64_t q_anchor_at(const QGeom* g, int sq, int dc, int dr) noexcept nogil:
+    """The anchor bit of square sq moved by (dc, dr), 0 off the anchors."""
+    cdef int c = sq % SQ + dc, r = sq // SQ + dr
+    if c < 0 or r < 0 or c >= g.m or r >= g.m:
+        return 0
+    return (<uint64_t>1) << (r * AS + c)
+
+
+cdef int q_cut_gain(QPos* p, int player, int d, u128 n, u128 s, u128 e, u128 w,
+                    uint64_t* seen_h, uint64_t* seen_v) noexcept nogil:
+    """The most steps a free wall slot (no overlap, no crossing) adds to
+    player's path of length d, among the slots not in seen that block every
+    step of n, s, e, w (the steps northwards ... westwards, as source
+    squares, of one layer boundary of player's shortest paths). A slot that
+    walls player in is skipped. The slots tried are added to seen."""
+    cdef const QGeom* g = p.g
+    cdef uint64_t H, V
+    cdef u128 b, cn = p.can_n, cs = p.can_s, ce = p.can_e, cw = p.can_w
+    cdef int sq, a, nd, best = 0
+    q_free_slots(g, p.hw, p.vw, &H, &V)
+    H &= ~seen_h[0]
+    V &= ~seen_v[0]
+    if e | w:
+        H = 0       # a horizontal wall blocks no sideways step
+    if n | s:
+        V = 0
+    # each step: the two anchors of the walls across it (q_walls_blocking's)
+    b = n
+    while b:
+        sq = bb_lsb(b)
+        b &= b - 1
+        H &= q_anchor_at(g, sq, 0, 0) | q_anchor_at(g, sq, -1, 0)
+    b = s
+    while b:
+        sq = bb_lsb(b)
+        b &= b - 1
+        H &= q_anchor_at(g, sq, 0, -1) | q_anchor_at(g, sq, -1, -1)
+    b = e
+    while b:
+        sq = bb_lsb(b)
+        b &= b - 1
+        V &= q_anchor_at(g, sq, 0, 0) | q_anchor_at(g, sq, 0, -1)
+    b = w
+    while b:
+        sq = bb_lsb(b)
+        b &= b - 1
+        V &= q_anchor_at(g, sq, -1, 0) | q_anchor_at(g, sq, -1, -1)
+    seen_h[0] |= H
+    seen_v[0] |= V
+    while H:
+        a = u64_lsb(H)
+        H &= H - 1
+        p.can_n = cn & ~g.h_n[a]
+        p.can_s = cs & ~g.h_s[a]
+        nd = q_goal_flood(p, player, bb_bit(p.pawn[player]), NULL)
+        if nd != Q_NO_PATH and nd - d > best:
+            best = nd - d
+    p.can_n = cn
+    p.can_s = cs
+    while V:
+        a = u64_lsb(V)
+        V &= V - 1
+        p.can_e = ce & ~g.v_e[a]
+        p.can_w = cw & ~g.v_w[a]
+        nd = q_goal_flood(p, player, bb_bit(p.pawn[player]), NULL)
+        if nd != Q_NO_PATH and nd - d > best:
+            best = nd - d
+    p.can_e = ce
+    p.can_w = cw
+    return best
+
+
+cdef void q_path_stats(QPos* p, int player, int* dist, int* squares, int* neck, int* threat,
+                       QThreat* cache) noexcept nogil:
     """Shortest-path length of player, the number of squares on some
-    shortest path (pawn excluded) and the narrowest layer of them."""
+    shortest path (pawn excluded) and the narrowest layer of them; with
+    `threat`, also the most steps one wall across a layer boundary of those
+    paths adds (feature 19), looked up in / stored to `cache` (NULL: none).
+    The position's walls are changed while a wall is tried, then restored."""
     cdef u128 from_goal[Q_FLOOD_LAYERS]
-    cdef u128 me = bb_bit(p.pawn[player]), on_path, layer
-    cdef int d = q_goal_flood(p, player, me, from_goal), i, width
+    cdef u128 me = bb_bit(p.pawn[player]), on_path, layer, n, s, e, w
+    cdef int d = q_goal_flood(p, player, me, from_goal), i, width, gain
+    cdef int key = p.pawn[player] * 4 + player + 1
+    cdef uint64_t seen_h = 0, seen_v = 0, h
+    cdef QThreat* slot = NULL
+    if threat != NULL:
+        threat[0] = 0
+        if cache != NULL:
+            h = (p.hw * <uint64_t>0x9E3779B97F4A7C15ULL) ^ (p.vw * <uint64_t>0xC2B2AE3D27D4EB4FULL) \
+                ^ (<uint64_t>key * <uint64_t>0x165667B19E3779F9ULL)
+            slot = &cache[(h >> 40) & (Q_THREAT_SLOTS - 1)]
+            if slot.key == key and slot.hw == p.hw and slot.vw == p.vw:
+                threat[0] = slot.threat
+                threat = NULL       # known: the walk below need not find it
+                slot = NULL
     if d == Q_NO_PATH:
         dist[0] = Q_NO_PATH
         squares[0] = 0
@@ -72,22 +180,41 @@ cdef void q_path_stats(const QPos* p, int player, int* dist, int* squares, int* 
     on_path = me
     for i in range(d):
         layer = from_goal[d - i - 1] & ~(from_goal[d - i - 2] if d - i - 2 >= 0 else <u128>0)
+        if threat != NULL:
+            # the shortest-path steps across this boundary; one wall can
+            # block them all only if there are at most 2
+            n = on_path & p.can_n & (layer >> SQ)
+            s = on_path & p.can_s & (layer << SQ)
+            e = on_path & p.can_e & (layer >> 1)
+            w = on_path & p.can_w & (layer << 1)
+            if bb_popcount(n) + bb_popcount(s) + bb_popcount(e) + bb_popcount(w) <= 2:
+                gain = q_cut_gain(p, player, d, n, s, e, w, &seen_h, &seen_v)
+                if gain > threat[0]:
+                    threat[0] = gain
         on_path = q_step(p, on_path) & layer
         width = bb_popcount(on_path)
         squares[0] += width
         if width < neck[0]:
             neck[0] = width
+    if slot != NULL:
+        slot.hw = p.hw
+        slot.vw = p.vw
+        slot.key = key
+        slot.threat = threat[0]
 
 
-cdef void q_features(const QPos* p, float* f) noexcept nogil:
-    """Fill f[0..Q_NF) for a 2-player position (layout above)."""
+cdef void q_features(QPos* p, float* f, QThreat* cache, bint threats) noexcept nogil:
+    """Fill f[0..Q_NF) for a 2-player position (layout above); cache: the
+    search's threats (NULL: none). Without `threats`, features 19-20 are 0
+    (weights that do not use them need not pay for them)."""
     cdef int me = p.to_move, op = 1 - p.to_move
     cdef int d_me, d_op, sq_me, sq_op, neck_me, neck_op
     cdef int w_me = p.walls_left[me], w_op = p.walls_left[op]
     cdef int a = p.pawn[me], b = p.pawn[op]
     cdef u128 ba = bb_bit(a)
-    q_path_stats(p, me, &d_me, &sq_me, &neck_me)
-    q_path_stats(p, op, &d_op, &sq_op, &neck_op)
+    cdef int threat = 0
+    q_path_stats(p, me, &d_me, &sq_me, &neck_me, NULL, NULL)
+    q_path_stats(p, op, &d_op, &sq_op, &neck_op, &threat if threats and w_me > 0 else NULL, cache)
     f[0] = 1.0
     f[1] = d_me
     f[2] = d_op
@@ -110,16 +237,18 @@ cdef void q_features(const QPos* p, float* f) noexcept nogil:
     f[16] = 1.0 / (d_op + 1)
     f[17] = w_me if w_me < 3 else 3
     f[18] = w_op if w_op < 3 else 3
+    f[19] = threat
+    f[20] = threat * f[16]
 
 
-cdef double q_learned_logit(const QPos* p, const QLearned* L) noexcept nogil:
+cdef double q_learned_logit(QPos* p, const QLearned* L, QThreat* cache) noexcept nogil:
     """The learned logit of the side to move winning (2 players)."""
     cdef float f[Q_NF]
     cdef float h[Q_MAX_HIDDEN]
     cdef double z = 0.0
     cdef float x
     cdef int i, j, nh = L.hidden
-    q_features(p, f)
+    q_features(p, f, cache, L.threats)
     for i in range(Q_NF):
         z += L.w[i] * f[i]
     if nh == 0:
@@ -136,9 +265,9 @@ cdef double q_learned_logit(const QPos* p, const QLearned* L) noexcept nogil:
     return z
 
 
-cdef int q_learned_score(const QPos* p, const QLearned* L) noexcept nogil:
+cdef int q_learned_score(QPos* p, const QLearned* L, QThreat* cache) noexcept nogil:
     """The learned score in centi-steps, from the side to move's point of view."""
-    cdef double x = Q_LEARNED_SCALE * q_learned_logit(p, L)
+    cdef double x = Q_LEARNED_SCALE * q_learned_logit(p, L, cache)
     if x > Q_LEARNED_CLAMP:
         return Q_LEARNED_CLAMP
     if x < -Q_LEARNED_CLAMP:
@@ -146,9 +275,9 @@ cdef int q_learned_score(const QPos* p, const QLearned* L) noexcept nogil:
     return <int>(x + 0.5) if x >= 0 else -<int>(0.5 - x)
 
 
-cdef void q_learned_values(const QPos* p, const QLearned* L, double* out) noexcept nogil:
+cdef void q_learned_values(QPos* p, const QLearned* L, double* out, QThreat* cache) noexcept nogil:
     """Per-player values in (-1, 1) of a 2-player position, for the MCTS leaf."""
-    cdef double v = tanh(q_learned_logit(p, L) / 2.0)
+    cdef double v = tanh(q_learned_logit(p, L, cache) / 2.0)
     out[p.to_move] = v
     out[1 - p.to_move] = -v
 
@@ -173,6 +302,7 @@ cdef class QuoridorWeights:
             self.learned.w2[j] = out[j]
             for i, x in enumerate(row):
                 self.learned.w1[i][j] = x
+        self.learned.threats = any(x != 0 for row in [self.weights, *self.hidden] for x in row[Q_FIRST_THREAT:])
 
     @property
     def weights(self):
@@ -215,14 +345,14 @@ def q_fill_features(QuoridorCore core, float[::1] out):
         raise ValueError("features exist for 2-player Quoridor only")
     if out.shape[0] != Q_NF:
         raise ValueError(f"the feature buffer needs {Q_NF} floats, got {out.shape[0]}")
-    q_features(&core.pos, &out[0])
+    q_features(&core.pos, &out[0], NULL, True)
 
 
 def q_learned_eval(QuoridorCore core, QuoridorWeights weights):
     """The learned score (centi-steps, side to move) of the core's position."""
     if core.pos.g.nplayers != 2:
         raise ValueError("the learned evaluation is for 2-player Quoridor only")
-    return q_learned_score(&core.pos, &weights.learned)
+    return q_learned_score(&core.pos, &weights.learned, NULL)
 
 
 def q_time_eval(QuoridorCore core, long long calls, QuoridorWeights weights=None):
@@ -236,7 +366,7 @@ def q_time_eval(QuoridorCore core, long long calls, QuoridorWeights weights=None
     with nogil:
         for i in range(calls):
             if L != NULL:
-                acc += q_learned_score(&core.pos, L)
+                acc += q_learned_score(&core.pos, L, NULL)   # no cache: an evaluation's full cost
             else:
                 q_distances(&core.pos, dist)
                 acc += q_score(&core.pos, dist, core.pos.to_move, S_WALL, S_TEMPO, S_LONE_WALL)

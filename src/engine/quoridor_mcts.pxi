@@ -111,8 +111,7 @@ cdef int q_random_move(QPos* p, Rng* rng) noexcept nogil:
     cdef const QGeom* g = p.g
     cdef uint64_t legal_h, legal_v
     if p.walls_left[p.to_move] > 0:
-        av_h = g.anchors & ~(hw | ((hw << 1) & ~g.acol0) | ((hw >> 1) & ~g.acol_last) | vw)
-        av_v = g.anchors & ~(vw | (vw << AS) | (vw >> AS) | hw)
+        q_free_slots(g, hw, vw, &av_h, &av_v)
         nw = u64_popcount(av_h) + u64_popcount(av_v)
     total = np_ + nw
     if total == 0:
@@ -237,7 +236,7 @@ cdef void q_rollout(QSearch* s, Rng* rng, int mode, int depth, double* out) noex
         if s.pos.winner >= 0:
             q_terminal_values(&s.pos, out)
         elif s.learned != NULL:
-            q_learned_values(&s.pos, s.learned, out)
+            q_learned_values(&s.pos, s.learned, out, s.threats)
         else:
             q_values(&s.pos, s.w_wall, s.w_tempo, s.w_lone, out)
     s.nodes += plies

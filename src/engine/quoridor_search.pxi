@@ -82,6 +82,7 @@ ctypedef struct QSearch:
     int pv[S_MAX_PLY][S_MAX_PLY]
     int pv_len[S_MAX_PLY]
     QUndo undo[S_MAX_PLY]
+    QThreat threats[Q_THREAT_SLOTS]  # the learned evaluation's cache (quoridor_features.pxi)
 
 
 cdef inline int q_side(const QSearch* s, int player) noexcept nogil:
@@ -95,7 +96,7 @@ cdef inline int q_side(const QSearch* s, int player) noexcept nogil:
 cdef int q_eval(QSearch* s) noexcept nogil:
     """Static score (quoridor_eval.pxi) from the point of view of the side to move."""
     if s.learned != NULL:
-        return q_learned_score(&s.pos, s.learned)   # 2 players: already the side to move's
+        return q_learned_score(&s.pos, s.learned, s.threats)   # 2 players: already the side to move's
     cdef int dist[4]
     q_distances(&s.pos, dist)
     cdef int v = q_score(&s.pos, dist, s.root_player, s.w_wall, s.w_tempo, s.w_lone)

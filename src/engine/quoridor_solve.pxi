@@ -84,16 +84,9 @@ cdef void qs_init(QSolver* s, int n) noexcept nogil:
             s.xf_anchor[0][i] = s.xf_anchor[1][i] = s.xf_anchor[2][i] = s.xf_anchor[3][i] = i
 
 
-cdef inline void qs_free_slots(const QGeom* g, uint64_t hw, uint64_t vw, uint64_t* av_h, uint64_t* av_v) noexcept nogil:
-    """Wall slots neither overlapping nor crossing a placed wall (the same
-    test as q_legal_walls, before the path rule)."""
-    av_h[0] = g.anchors & ~(hw | ((hw << 1) & ~g.acol0) | ((hw >> 1) & ~g.acol_last) | vw)
-    av_v[0] = g.anchors & ~(vw | (vw << AS) | (vw >> AS) | hw)
-
-
 cdef inline int qs_cap_walls(const QGeom* g, uint64_t hw, uint64_t vw, int w) noexcept nogil:
     cdef uint64_t av_h, av_v
-    qs_free_slots(g, hw, vw, &av_h, &av_v)
+    q_free_slots(g, hw, vw, &av_h, &av_v)
     cdef int f = u64_popcount(av_h) + u64_popcount(av_v)
     return w if w < f else f
 
@@ -291,7 +284,7 @@ cdef int qs_children_of(const QSolver* s, uint64_t hw, uint64_t vw, int w0, int 
     wl[1] = w1
     if w0 <= 0 and w1 <= 0:
         return QS_OK
-    qs_free_slots(g, hw, vw, &av_h, &av_v)
+    q_free_slots(g, hw, vw, &av_h, &av_v)
     if hw != 0 or vw != 0:
         q_risky_walls(g, hw, vw, av_h, av_v, &risky_h, &risky_v)
         qs_set_walls(&p, g, hw, vw)
@@ -469,7 +462,7 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
     wl[0] = w0
     wl[1] = w1
     qs_set_walls(&p, g, hw, vw)
-    qs_free_slots(g, hw, vw, &av_h, &av_v)
+    q_free_slots(g, hw, vw, &av_h, &av_v)
     if (w0 > 0 or w1 > 0) and (hw != 0 or vw != 0):
         q_risky_walls(g, hw, vw, av_h, av_v, &risky_h, &risky_v)
         r0 = qs_region(&p, 0)

@@ -4,9 +4,9 @@
 (crossridor.engine.match.runner: its workers, seeds and ply cap), each game from its
 own seeded random opening, and turns every searched position into one row:
 
-    features  float32 (N, 19)  quoridor_features.pxi's vector, side to move's view
-                               (files of 14 columns, written before features
-                               14-18 existed, load with those computed from 1-4)
+    features  float32 (N, 21)  quoridor_features.pxi's vector, side to move's view
+                               (older files, of 14 or 19 columns, are refused:
+                               their records give the new columns, see load_data)
     score     float32 (N,)     the search's score for the side to move, in
                                centi-steps (an MCTS value v becomes 400 atanh v,
                                the same scale: tanh(x / 400) = v)
@@ -14,7 +14,7 @@ own seeded random opening, and turns every searched position into one row:
                                0 loss, 0.5 a draw by the ply cap
     game      int32 (N,)       the game's index in the run
     ply       int32 (N,)       the position's ply from the start
-    feature_names  str (14,)
+    feature_names  str (21,)
     size, walls    int         the board
     engine         str         the engine spec that played
 
@@ -43,13 +43,14 @@ from crossridor.games.quoridor.weights import OLD_FEATURES, Model
 
 FEATURE_NAMES = ("bias", "d_me", "d_op", "walls_me", "walls_op", "lone_me", "lone_op", "race",
                  "squares_me", "squares_op", "neck_me", "neck_op", "adjacent", "lead_x_walls",
-                 "lead_share", "near_me", "near_op", "few_walls_me", "few_walls_op")
+                 "lead_share", "near_me", "near_op", "few_walls_me", "few_walls_op",
+                 "threat_op", "threat_near_op")
 assert len(FEATURE_NAMES) == Q_NUM_FEATURES
 SCORE_SCALE = 200.0        # centi-steps per unit of logit (quoridor_features.pxi)
 # The classic evaluation (quoridor_eval.pxi) written over the same features,
 # in logit units: 100 per step and per wall, 100 per lone wall, 2500 for a
 # won race, 40 for the tempo, all / 200. A baseline for the validation loss.
-CLASSIC_WEIGHTS = np.array([40, -100, 100, 100, -100, 100, -100, 2500, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+CLASSIC_WEIGHTS = np.array([40, -100, 100, 100, -100, 100, -100, 2500] + [0] * (Q_NUM_FEATURES - 8),
                            np.float64) / SCORE_SCALE
 DATA_ARRAYS = ("features", "score", "result", "game", "ply")
 
@@ -149,7 +150,12 @@ def _check_arrays(path, arrays: dict) -> None:
                 or not np.issubdtype(arrays[name].dtype, np.number):
             raise CrossridorError(f"{path}: {name} is not a numeric array of the selfplay layout")
     n = len(arrays["result"])
-    if f.shape[1] not in (OLD_FEATURES, Q_NUM_FEATURES):
+    if f.shape[1] in OLD_FEATURES:
+        # features 19-20 need the positions, which only the records hold
+        raise CrossridorError(f"{path}: {f.shape[1]} features per row, written before this evaluation's "
+                              f"{Q_NUM_FEATURES}; rebuild it from the run's records: crossridor selfplay "
+                              f"(same arguments) --records FILE --resume --out NEW.npz")
+    if f.shape[1] != Q_NUM_FEATURES:
         raise CrossridorError(f"{path}: features of shape {f.shape}, expected (N, {Q_NUM_FEATURES})")
     if any(len(arrays[name]) != n for name in DATA_ARRAYS):
         raise CrossridorError(f"{path}: arrays of different lengths")
@@ -163,17 +169,6 @@ def _check_arrays(path, arrays: dict) -> None:
         row = int(np.argmax(outside))
         raise CrossridorError(f"{path}: result of row {row} is {arrays['result'][row]:g}, not one of "
                               f"{', '.join(f'{r:g}' for r in RESULTS)}")
-
-
-def with_later_features(old) -> np.ndarray:
-    """The rows of a file of OLD_FEATURES columns with features 14-18 added,
-    computed from d_me, d_op, walls_me, walls_op as q_features does (float32)."""
-    old = np.asarray(old, np.float32)
-    d_me, d_op, w_me, w_op = (old[:, i] for i in range(1, 5))
-    one = np.float32(1)
-    later = np.stack([(d_op - d_me) / (d_me + d_op + one), one / (d_me + one), one / (d_op + one),
-                      np.minimum(w_me, 3), np.minimum(w_op, 3)], axis=1)
-    return np.hstack([old, later.astype(np.float32)])
 
 
 def load_data(paths) -> dict:
@@ -195,8 +190,6 @@ def load_data(paths) -> dict:
             raise CrossridorError(f"cannot read selfplay data {path!r}: "
                                   f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
         _check_arrays(path, arrays)
-        if arrays["features"].shape[1] == OLD_FEATURES:
-            arrays["features"] = with_later_features(arrays["features"])
         arrays["game"] = arrays["game"].astype(np.int64) + offset
         offset = int(arrays["game"].max()) + 1 if len(arrays["game"]) else offset
         for name in DATA_ARRAYS:

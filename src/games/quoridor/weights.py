@@ -5,8 +5,9 @@ Layout (little-endian), checked field by field on load:
     offset  size  field
          0     8  magic b"CRQEVAL\\0"
          8     4  uint32 format version (2; version 1 files, linear only, still load)
-        12     4  uint32 number of features F (Q_NUM_FEATURES, 19; files of 14,
-                          written before features 14-18 existed, still load)
+        12     4  uint32 number of features F (Q_NUM_FEATURES, 21; files of 14
+                          or 19, written before the later features existed,
+                          still load)
         16     4  uint32 hidden units H (0: a linear model; at most Q_MAX_HIDDEN_UNITS)
         20     4  uint32 board size the weights were trained on (information)
         24  4 F   float32 linear weights w, one per feature (quoridor_features.pxi)
@@ -51,9 +52,10 @@ SHIPPED_BY_SIZE = {9: SHIPPED, 7: "quoridor_eval_7x7.bin"}
 # C clamp of the score (Q_LEARNED_CLAMP, 90000) keeps it below the win band
 # (S_WIN_BOUND, 99000). Trained weights are near 1 (the shipped ones < 1).
 MAX_WEIGHT = 1000.0
-# Files made before features 14-18 (quoridor_features.pxi) had 14 features:
-# they load with weight 0 on the later ones, so they evaluate as they did.
-OLD_FEATURES = 14
+# Files made before features 14-18 (quoridor_features.pxi) had 14 features,
+# before 19-20, 19: they load with weight 0 on the later ones, so they
+# evaluate as they did.
+OLD_FEATURES = (14, 19)
 # the largest file a valid header can describe (any larger one is refused unread)
 MAX_WEIGHTS_BYTES = _HEADER.size + 4 * (Q_NUM_FEATURES + Q_MAX_HIDDEN_UNITS * (Q_NUM_FEATURES + 1)) + 4
 
@@ -143,7 +145,7 @@ def loads(data: bytes, source: str = "weights") -> tuple[Model, int]:
         raise WeightsError(f"{source}: weights format version {version}; this crossridor reads versions "
                            f"{', '.join(map(str, READS))}")
     max_hidden = Q_MAX_HIDDEN_UNITS if version >= 2 else 0
-    if features not in (OLD_FEATURES, Q_NUM_FEATURES) or hidden > max_hidden:
+    if features not in (*OLD_FEATURES, Q_NUM_FEATURES) or hidden > max_hidden:
         raise WeightsError(f"{source}: weights of shape {features} features x {hidden} hidden units; this "
                            f"engine's evaluation takes {Q_NUM_FEATURES} features x 0 to {max_hidden} hidden units")
     count = features + hidden * features + hidden
@@ -158,7 +160,7 @@ def loads(data: bytes, source: str = "weights") -> tuple[Model, int]:
     check_values(values, source)
     f, h = features, hidden
     rows = [values[f + j * f: f + (j + 1) * f] for j in range(h)]
-    pad = (0.0,) * (Q_NUM_FEATURES - f)      # an OLD_FEATURES file: the later features weigh 0
+    pad = (0.0,) * (Q_NUM_FEATURES - f)      # an older file: the later features weigh 0
     return Model.of(values[:f] + pad, [r + pad for r in rows], values[f + h * f:]), size
 
 
