@@ -89,6 +89,34 @@ def test_threat_features_match_the_reference(size, walls, seed):
     assert checked >= 20 and threats >= 5
 
 
+def test_a_leaf_stops_before_the_threat_only_with_a_lower_bound():
+    # q_learned_eval(..., cut) as the search's leaves get it: exact below the
+    # cut; at or above it, possibly a bound that the threat can only raise
+    from importlib import resources
+    from crossridor.engine._core import q_random_playout
+    from crossridor.games.quoridor import weights as quoridor_weights
+    model, _ = quoridor_weights.loads(
+        (resources.files("crossridor.games.quoridor") / "data" / quoridor_weights.SHIPPED).read_bytes())
+    weights = QuoridorWeights(model.linear)
+    lowering = QuoridorWeights([*model.linear[:19], 0.0, -1.0])     # a threat that lowers the score
+    game, rng, bounds = load_game("quoridor"), random.Random(9), 0
+    for seed in range(12):
+        moves, _ = q_random_playout(game.new_state().core, seed, 40)
+        state = game.new_state()
+        for code in moves[:-1]:
+            state.core.play(code)
+            full = q_learned_eval(state.core, weights)
+            for cut in (full - 300, full - 1, full, full + 1, rng.randint(-2000, 2000)):
+                score, exact = q_learned_eval(state.core, weights, cut)
+                if exact:
+                    assert score == full
+                else:
+                    assert cut <= score <= full
+                    bounds += score < full
+            assert q_learned_eval(state.core, lowering, -2000) == (q_learned_eval(state.core, lowering), True)
+    assert bounds > 50          # the early stop happened, below the true score
+
+
 def test_features_are_from_the_side_to_move():
     f = features(load_game("quoridor", size=5, walls=0).new_state("c2 c4"))
     # white to move, both 3 steps away, no walls: the race is white's

@@ -257,6 +257,19 @@ cdef inline bint q_reaches(const QPos* p, u128 can_n, u128 can_s, u128 can_e, u1
         reach = nxt
 
 
+cdef inline int q_flood_on(const QPos* p, u128 reach, int d, u128 target) noexcept nogil:
+    """A goal flood grown on from `reach` (the squares at most d steps from
+    the goal side) until it meets target: its distance, or Q_NO_PATH."""
+    cdef u128 nxt
+    while not (reach & target):
+        nxt = reach | q_step(p, reach)
+        d += 1
+        if nxt == reach:
+            return Q_NO_PATH
+        reach = nxt
+    return d
+
+
 cdef inline int q_goal_flood(const QPos* p, int player, u128 target, u128* within) noexcept nogil:
     """The one breadth-first search of a player's goal distances: a flood
     from the goal side of `player` over the open steps (walls only, pawns
@@ -269,13 +282,13 @@ cdef inline int q_goal_flood(const QPos* p, int player, u128 target, u128* withi
     step adds a square, so k stays below Q_FLOOD_LAYERS."""
     cdef u128 reach = p.g.goal[player], nxt
     cdef int d = 0
-    if within != NULL:
-        within[0] = reach
+    if within == NULL:
+        return q_flood_on(p, reach, 0, target)
+    within[0] = reach
     while not (reach & target):
         nxt = reach | q_step(p, reach)
         d += 1
-        if within != NULL:
-            within[d] = nxt
+        within[d] = nxt
         if nxt == reach:
             return Q_NO_PATH
         reach = nxt

@@ -51,6 +51,7 @@
 cdef enum:
     Q_NF = 21                # features
     Q_THREAT_SLOTS = 1 << 14 # a search's cache of threat_op (QThreat)
+    Q_EVAL_SLOTS = 1 << 16   # a search's cache of learned scores (QEvalSlot)
     Q_FIRST_THREAT = 19      # features 19-20: the threat
     Q_LEARNED_SCALE = 200    # centi-steps per unit of logit
     Q_LEARNED_CLAMP = 90000  # |score| stays below the win scores (S_WIN_BOUND)
@@ -73,6 +74,12 @@ ctypedef struct QThreat:
     int threat
 
 
+ctypedef struct QEvalSlot:
+    uint64_t key                     # the position's hash
+    int score
+    int kind                         # 0: empty, 1: exact, 2: a lower bound
+
+
 cdef inline uint64_t q_anchor_at(const QGeom* g, int sq, int dc, int dr) noexcept nogil:
     """The anchor bit of square sq moved by (dc, dr), 0 off the anchors."""
     cdef int c = sq % SQ + dc, r = sq // SQ + dr
@@ -81,13 +88,25 @@ cdef inline uint64_t q_anchor_at(const QGeom* g, int sq, int dc, int dr) noexcep
     return (<uint64_t>1) << (r * AS + c)
 
 
-cdef int q_cut_gain(QPos* p, int player, int d, u128 n, u128 s, u128 e, u128 w,
+cdef inline int q_reflood(const QPos* p, const u128* from_goal, int d, u128 ends, u128 target) noexcept nogil:
+    """The goal flood of from_goal (q_goal_flood's `within`) again, after a
+    wall has cut the steps between squares of `ends`, one of them reached
+    on the way to target (d steps from the goal side): the flood up to the
+    nearest of ends is as it was, so it resumes there."""
+    cdef int m = 0
+    while m < d and not (from_goal[m] & ends):
+        m += 1
+    return q_flood_on(p, from_goal[m], m, target)
+
+
+cdef int q_cut_gain(QPos* p, int player, int d, const u128* from_goal, u128 n, u128 s, u128 e, u128 w,
                     uint64_t* seen_h, uint64_t* seen_v) noexcept nogil:
     """The most steps a free wall slot (no overlap, no crossing) adds to
     player's path of length d, among the slots not in seen that block every
     step of n, s, e, w (the steps northwards ... westwards, as source
-    squares, of one layer boundary of player's shortest paths). A slot that
-    walls player in is skipped. The slots tried are added to seen."""
+    squares, of one layer boundary of player's shortest paths; from_goal:
+    the flood that found them). A slot that walls player in is skipped. The
+    slots tried are added to seen."""
     cdef const QGeom* g = p.g
     cdef uint64_t H, V
     cdef u128 b, cn = p.can_n, cs = p.can_s, ce = p.can_e, cw = p.can_w
@@ -127,7 +146,7 @@ cdef int q_cut_gain(QPos* p, int player, int d, u128 n, u128 s, u128 e, u128 w,
         H &= H - 1
         p.can_n = cn & ~g.h_n[a]
         p.can_s = cs & ~g.h_s[a]
-        nd = q_goal_flood(p, player, bb_bit(p.pawn[player]), NULL)
+        nd = q_reflood(p, from_goal, d, g.h_n[a] | g.h_s[a], bb_bit(p.pawn[player]))
         if nd != Q_NO_PATH and nd - d > best:
             best = nd - d
     p.can_n = cn
@@ -137,7 +156,7 @@ cdef int q_cut_gain(QPos* p, int player, int d, u128 n, u128 s, u128 e, u128 w,
         V &= V - 1
         p.can_e = ce & ~g.v_e[a]
         p.can_w = cw & ~g.v_w[a]
-        nd = q_goal_flood(p, player, bb_bit(p.pawn[player]), NULL)
+        nd = q_reflood(p, from_goal, d, g.v_e[a] | g.v_w[a], bb_bit(p.pawn[player]))
         if nd != Q_NO_PATH and nd - d > best:
             best = nd - d
     p.can_e = ce
@@ -188,7 +207,7 @@ cdef void q_path_stats(QPos* p, int player, int* dist, int* squares, int* neck, 
             e = on_path & p.can_e & (layer >> 1)
             w = on_path & p.can_w & (layer << 1)
             if bb_popcount(n) + bb_popcount(s) + bb_popcount(e) + bb_popcount(w) <= 2:
-                gain = q_cut_gain(p, player, d, n, s, e, w, &seen_h, &seen_v)
+                gain = q_cut_gain(p, player, d, from_goal, n, s, e, w, &seen_h, &seen_v)
                 if gain > threat[0]:
                     threat[0] = gain
         on_path = q_step(p, on_path) & layer
@@ -241,13 +260,34 @@ cdef void q_features(QPos* p, float* f, QThreat* cache, bint threats) noexcept n
     f[20] = threat * f[16]
 
 
-cdef double q_learned_logit(QPos* p, const QLearned* L, QThreat* cache) noexcept nogil:
-    """The learned logit of the side to move winning (2 players)."""
+cdef double q_learned_logit(QPos* p, const QLearned* L, QThreat* cache, double cut, bint* exact) noexcept nogil:
+    """The learned logit of the side to move winning (2 players). With
+    `exact` (linear weights only), a logit >= cut may stop before the
+    threat (features 19-20) and be a lower bound of the true one: exact[0]
+    says which. The threat only adds to the logit as long as
+    w[19] + w[20] * near_op >= 0, as it is for any trained weights."""
     cdef float f[Q_NF]
     cdef float h[Q_MAX_HIDDEN]
     cdef double z = 0.0
     cdef float x
-    cdef int i, j, nh = L.hidden
+    cdef int i, j, nh = L.hidden, threat, d, sq, neck
+    if exact != NULL and nh == 0 and L.threats and p.walls_left[p.to_move] > 0:
+        exact[0] = 1
+        q_features(p, f, cache, False)
+        for i in range(Q_FIRST_THREAT):
+            z += L.w[i] * f[i]
+        if z >= cut and L.w[19] + L.w[20] * f[16] >= 0.0:
+            exact[0] = 0
+            return z
+        # the rest as q_features and the sum below would give it, to the bit
+        q_path_stats(p, 1 - p.to_move, &d, &sq, &neck, &threat, cache)
+        f[19] = threat
+        f[20] = threat * f[16]
+        z += L.w[19] * f[19]
+        z += L.w[20] * f[20]
+        return z
+    if exact != NULL:
+        exact[0] = 1
     q_features(p, f, cache, L.threats)
     for i in range(Q_NF):
         z += L.w[i] * f[i]
@@ -265,9 +305,11 @@ cdef double q_learned_logit(QPos* p, const QLearned* L, QThreat* cache) noexcept
     return z
 
 
-cdef int q_learned_score(QPos* p, const QLearned* L, QThreat* cache) noexcept nogil:
-    """The learned score in centi-steps, from the side to move's point of view."""
-    cdef double x = Q_LEARNED_SCALE * q_learned_logit(p, L, cache)
+cdef int q_learned_score(QPos* p, const QLearned* L, QThreat* cache, int cut=Q_LEARNED_CLAMP + 1,
+                         bint* exact=NULL) noexcept nogil:
+    """The learned score in centi-steps, from the side to move's point of
+    view; with `exact`, a score >= cut may be a lower bound (q_learned_logit)."""
+    cdef double x = Q_LEARNED_SCALE * q_learned_logit(p, L, cache, cut / <double>Q_LEARNED_SCALE, exact)
     if x > Q_LEARNED_CLAMP:
         return Q_LEARNED_CLAMP
     if x < -Q_LEARNED_CLAMP:
@@ -277,7 +319,7 @@ cdef int q_learned_score(QPos* p, const QLearned* L, QThreat* cache) noexcept no
 
 cdef void q_learned_values(QPos* p, const QLearned* L, double* out, QThreat* cache) noexcept nogil:
     """Per-player values in (-1, 1) of a 2-player position, for the MCTS leaf."""
-    cdef double v = tanh(q_learned_logit(p, L, cache) / 2.0)
+    cdef double v = tanh(q_learned_logit(p, L, cache, 0.0, NULL) / 2.0)
     out[p.to_move] = v
     out[1 - p.to_move] = -v
 
@@ -348,11 +390,19 @@ def q_fill_features(QuoridorCore core, float[::1] out):
     q_features(&core.pos, &out[0], NULL, True)
 
 
-def q_learned_eval(QuoridorCore core, QuoridorWeights weights):
-    """The learned score (centi-steps, side to move) of the core's position."""
+def q_learned_eval(QuoridorCore core, QuoridorWeights weights, cut=None):
+    """The learned score (centi-steps, side to move) of the core's position.
+    With an int `cut`: (score, exact) as the search's leaves get it, where a
+    score >= cut may be a lower bound (exact False)."""
+    cdef bint exact
+    cdef int c, v
     if core.pos.g.nplayers != 2:
         raise ValueError("the learned evaluation is for 2-player Quoridor only")
-    return q_learned_score(&core.pos, &weights.learned, NULL)
+    if cut is None:
+        return q_learned_score(&core.pos, &weights.learned, NULL)
+    c = max(-Q_LEARNED_CLAMP - 1, min(Q_LEARNED_CLAMP + 1, int(cut)))   # scores lie within the clamp
+    v = q_learned_score(&core.pos, &weights.learned, NULL, c, &exact)
+    return v, bool(exact)
 
 
 def q_time_eval(QuoridorCore core, long long calls, QuoridorWeights weights=None):

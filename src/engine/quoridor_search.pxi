@@ -82,7 +82,8 @@ ctypedef struct QSearch:
     int pv[S_MAX_PLY][S_MAX_PLY]
     int pv_len[S_MAX_PLY]
     QUndo undo[S_MAX_PLY]
-    QThreat threats[Q_THREAT_SLOTS]  # the learned evaluation's cache (quoridor_features.pxi)
+    QThreat threats[Q_THREAT_SLOTS]  # the learned evaluation's caches (quoridor_features.pxi)
+    QEvalSlot evals[Q_EVAL_SLOTS]
 
 
 cdef inline int q_side(const QSearch* s, int player) noexcept nogil:
@@ -93,10 +94,23 @@ cdef inline int q_side(const QSearch* s, int player) noexcept nogil:
     return 0 if player == s.root_player else 1
 
 
-cdef int q_eval(QSearch* s) noexcept nogil:
-    """Static score (quoridor_eval.pxi) from the point of view of the side to move."""
+cdef int q_eval(QSearch* s, int cut) noexcept nogil:
+    """Static score (quoridor_eval.pxi) from the point of view of the side
+    to move; a score >= cut may be a lower bound of it (the learned
+    evaluation stops early when the rest can only add), one below is exact."""
+    cdef QEvalSlot* slot
+    cdef bint exact
     if s.learned != NULL:
-        return q_learned_score(&s.pos, s.learned, s.threats)   # 2 players: already the side to move's
+        # a search evaluates the same positions again (re-searches, pruning
+        # tests, transpositions) and the learned score costs a microsecond:
+        # keep it by hash (the hash covers pawns, walls, walls in hand, turn)
+        slot = &s.evals[s.pos.hash & (Q_EVAL_SLOTS - 1)]
+        if slot.key == s.pos.hash and (slot.kind == 1 or (slot.kind == 2 and slot.score >= cut)):
+            return slot.score
+        slot.key = s.pos.hash
+        slot.score = q_learned_score(&s.pos, s.learned, s.threats, cut, &exact)   # 2 players: the side to move's
+        slot.kind = 1 if exact else 2
+        return slot.score
     cdef int dist[4]
     q_distances(&s.pos, dist)
     cdef int v = q_score(&s.pos, dist, s.root_player, s.w_wall, s.w_tempo, s.w_lone)
@@ -396,7 +410,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
         return 0                # the game's move limit: a draw
     s.nodes += 1
     if depth <= 0 or ply >= S_MAX_PLY - 1:
-        return q_eval(s)
+        return q_eval(s, beta)      # fail-soft: a lower bound >= beta does as well
     if ply > s.sel_depth:
         s.sel_depth = ply
     # transposition table
@@ -417,7 +431,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     if s.rfp and ply > 0 and depth <= RFP_DEPTH and beta - alpha == 1 and abs(beta) < S_WIN_BOUND:
         # reverse futility (static null move): so far above beta near the
         # horizon that one move by each side is not expected to bring it back
-        v = q_eval(s)
+        v = q_eval(s, beta + RFP_MARGIN * depth)
         if v - RFP_MARGIN * depth >= beta:
             return v
     # Null move: if passing still holds beta at reduced depth, so will a move.
@@ -427,7 +441,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     cdef QUndo nu
     if s.null_move and ply > 0 and depth >= 3 and beta - alpha == 1 and p.g.nplayers == 2 \
             and p.g.n >= 7 and p.walls_left[p.to_move] > 0 and abs(beta) < S_WIN_BOUND \
-            and q_eval(s) >= beta:
+            and q_eval(s, beta) >= beta:
         q_make(p, Q_PASS, &nu)
         v = -q_alphabeta(s, depth - 3, ply + 1, -beta, -beta + 1)
         q_unmake(p, &nu)
