@@ -264,8 +264,8 @@ cdef double q_learned_logit(QPos* p, const QLearned* L, QThreat* cache, double c
     """The learned logit of the side to move winning (2 players). With
     `exact` (linear weights only), a logit >= cut may stop before the
     threat (features 19-20) and be a lower bound of the true one: exact[0]
-    says which. The threat only adds to the logit as long as
-    w[19] + w[20] * near_op >= 0, as it is for any trained weights."""
+    says which. The threat can only raise the logit while
+    w[19] + w[20] * near_op >= 0, which is checked here every time."""
     cdef float f[Q_NF]
     cdef float h[Q_MAX_HIDDEN]
     cdef double z = 0.0

@@ -102,7 +102,7 @@ cdef int q_eval(QSearch* s, int cut) noexcept nogil:
     cdef bint exact
     if s.learned != NULL:
         # a search evaluates the same positions again (re-searches, pruning
-        # tests, transpositions) and the learned score costs a microsecond:
+        # tests, transpositions) and a learned score costs up to a microsecond:
         # keep it by hash (the hash covers pawns, walls, walls in hand, turn)
         slot = &s.evals[s.pos.hash & (Q_EVAL_SLOTS - 1)]
         if slot.key == s.pos.hash and (slot.kind == 1 or (slot.kind == 2 and slot.score >= cut)):
