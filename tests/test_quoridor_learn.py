@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from crossridor import load_game
-from crossridor.engine._core import Q_NUM_FEATURES, QuoridorWeights, q_fill_features, q_learned_eval
+from crossridor.engine._core import Q_NUM_FEATURES, QuoridorWeights, q_fill_features, q_learned_eval, q_random_playout
 from crossridor.engine.errors import CrossridorError
 from quoridor_reference import DIRECTIONS, RefQuoridor
 
@@ -93,8 +93,6 @@ def test_a_leaf_stops_before_the_threat_only_with_a_lower_bound():
     # q_learned_eval(..., cut) as the search's leaves get it: exact below the
     # cut; at or above it, possibly a bound that the threat can only raise
     from importlib import resources
-    from crossridor.engine._core import q_random_playout
-    from crossridor.games.quoridor import weights as quoridor_weights
     model, _ = quoridor_weights.loads(
         (resources.files("crossridor.games.quoridor") / "data" / quoridor_weights.SHIPPED).read_bytes())
     weights = QuoridorWeights(model.linear)
