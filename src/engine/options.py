@@ -5,6 +5,7 @@ A schema maps each option to its kind:
 
 * `bool`: True or False; `FLAG`: True/False or 1/0, given to C as 1/0;
 * `callable`, or `CALLABLE_OR_NONE`;
+* a class: an instance of it (an object only Python code can pass);
 * `str`: a non-empty text (a file name, say);
 * a tuple of allowed strings;
 * `(int, low, high)` or `(float, low, high)`: a number in [low, high]. Float
@@ -82,6 +83,10 @@ def check_value(algorithm: str, name: str, value, kind):
     if isinstance(kind, tuple) and all(isinstance(k, str) for k in kind):
         if not isinstance(value, str) or value not in kind:
             raise bad(f"one of {', '.join(kind)}")
+        return value
+    if isinstance(kind, type):
+        if not isinstance(value, kind):
+            raise bad(f"a {kind.__name__}")
         return value
     typ, low, high = kind
     number = isinstance(value, (int, float)) and not isinstance(value, bool)

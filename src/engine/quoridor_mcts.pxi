@@ -236,7 +236,7 @@ cdef void q_rollout(QSearch* s, Rng* rng, int mode, int depth, double* out) noex
         if s.pos.winner >= 0:
             q_terminal_values(&s.pos, out)
         elif s.learned != NULL:
-            q_learned_values(&s.pos, s.learned, out, s.threats)
+            q_learned_values(&s.pos, s.learned, out, s.caches.threats)
         else:
             q_values(&s.pos, s.w_wall, s.w_tempo, s.w_lone, out)
     s.nodes += plies
@@ -342,6 +342,12 @@ cdef object q_mcts_search(state, limits, seed, dict options):
     cdef Rng rng
     rng_seed(&rng, <uint64_t>(seed if seed is not None else 0) & 0xFFFFFFFFFFFFFFFFULL)
     cdef QSearch* s = <QSearch*>calloc(1, sizeof(QSearch))
+    if s == NULL:
+        raise MemoryError()
+    s.caches = <QCaches*>calloc(1, sizeof(QCaches))
+    if s.caches == NULL:
+        free(s)
+        raise MemoryError()
     cdef MTree t
     t.cap_nodes = 1 << 14
     t.nodes = <MNode*>malloc(t.cap_nodes * sizeof(MNode))
@@ -397,6 +403,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
     finally:
         free(t.nodes)
         free(t.arena)
+        free(s.caches)
         free(s)
 
 

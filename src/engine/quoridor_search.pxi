@@ -55,6 +55,14 @@ cdef inline int tt_get_depth(uint64_t d) noexcept nogil:
 cdef inline int tt_get_flag(uint64_t d) noexcept nogil:
     return <int>((d >> 56) & 0xFF)
 
+ctypedef struct QCaches:
+    # the learned evaluation's caches (quoridor_features.pxi): they hold
+    # nothing of a search but the rules and the weights, so a game's next
+    # search may start with them full (QuoridorSearchMemory)
+    QThreat threats[Q_THREAT_SLOTS]
+    QEvalSlot evals[Q_EVAL_SLOTS]
+
+
 ctypedef struct QSearch:
     QPos pos
     TTEntry* tt
@@ -82,8 +90,7 @@ ctypedef struct QSearch:
     int pv[S_MAX_PLY][S_MAX_PLY]
     int pv_len[S_MAX_PLY]
     QUndo undo[S_MAX_PLY]
-    QThreat threats[Q_THREAT_SLOTS]  # the learned evaluation's caches (quoridor_features.pxi)
-    QEvalSlot evals[Q_EVAL_SLOTS]
+    QCaches* caches             # the learned evaluation's caches (a thread's own)
 
 
 cdef inline int q_side(const QSearch* s, int player) noexcept nogil:
@@ -104,11 +111,11 @@ cdef int q_eval(QSearch* s, int cut) noexcept nogil:
         # a search evaluates the same positions again (re-searches, pruning
         # tests, transpositions) and a learned score costs up to a microsecond:
         # keep it by hash (the hash covers pawns, walls, walls in hand, turn)
-        slot = &s.evals[s.pos.hash & (Q_EVAL_SLOTS - 1)]
+        slot = &s.caches.evals[s.pos.hash & (Q_EVAL_SLOTS - 1)]
         if slot.key == s.pos.hash and (slot.kind == 1 or (slot.kind == 2 and slot.score >= cut)):
             return slot.score
         slot.key = s.pos.hash
-        slot.score = q_learned_score(&s.pos, s.learned, s.threats, cut, &exact)   # 2 players: the side to move's
+        slot.score = q_learned_score(&s.pos, s.learned, s.caches.threats, cut, &exact)   # 2 players: the side to move's
         slot.kind = 1 if exact else 2
         return slot.score
     cdef int dist[4]
@@ -570,18 +577,90 @@ cdef extern from *:
 
 ctypedef struct QGroup:
     QSearch* s              # s[0]: the main thread's search, s[1..]: the helpers'
+    QCaches* caches         # the threads' caches, and the table, that this
+    TTEntry* tt             # search allocated (not those of a QuoridorSearchMemory)
     int refs                # threads still using s and the table: the last one frees them
     volatile int abort      # the main thread is done: the helpers stop
 
 
 cdef void q_group_release(QGroup* g) noexcept nogil:
-    """One thread is done with the group; the last one frees the searches
-    and the table (so the main thread returns without waiting for helpers
-    the OS has not scheduled yet)."""
+    """One thread is done with the group; the last one frees the searches,
+    the caches and the table (so the main thread returns without waiting for
+    helpers the OS has not scheduled yet)."""
     if q_atomic_add(&g.refs, -1) == 0:
-        free(g.s[0].tt)
+        free(g.tt)
+        free(g.caches)
         free(g.s)
         free(g)
+
+
+cdef uint64_t q_tt_entries(int hash_mb) noexcept nogil:
+    """Entries of a table of at most hash_mb MB (a power of two)."""
+    cdef uint64_t entries = 1
+    while entries * 2 * sizeof(TTEntry) <= <uint64_t>hash_mb * 1024 * 1024:
+        entries *= 2
+    return entries
+
+
+cdef class QuoridorSearchMemory:
+    """What one game's alpha-beta searches hand on to the next, as an engine
+    keeps its table between the moves of a game: the transposition table
+    and the learned evaluation's caches (`search(..., memory=m)`; the match
+    runner, `play` and the UCI loop keep one per game and engine).
+
+    Entries are keyed by the whole position, so any position may be searched
+    with it. A search with other settings (board, evaluation, table size;
+    with 4 players, another player to move at the root, since the paranoid
+    search scores for the root player's side) empties it first. A memory
+    serves one search at a time."""
+    cdef TTEntry* tt
+    cdef uint64_t tt_mask
+    cdef int hash_mb
+    cdef QCaches* caches
+    cdef object settings
+    cdef bint busy
+
+    def __cinit__(self):
+        self.hash_mb = -1
+
+    def __dealloc__(self):
+        free(self.tt)
+        free(self.caches)
+
+    cdef int take(self, object settings, int hash_mb) except -1:
+        """Ready for a search with these settings and table size; marks
+        the memory busy (`give_back` frees it)."""
+        if self.busy:
+            from crossridor.engine.errors import CrossridorError
+            raise CrossridorError("this search memory is in use by another search")
+        if self.caches == NULL:
+            self.caches = <QCaches*>calloc(1, sizeof(QCaches))
+            if self.caches == NULL:
+                raise MemoryError()
+        cdef uint64_t entries
+        cdef bint changed = hash_mb != self.hash_mb or settings != self.settings
+        if changed:
+            memset(self.caches, 0, sizeof(QCaches))
+        if hash_mb != self.hash_mb:
+            free(self.tt)
+            self.tt = NULL
+            self.tt_mask = 0
+            self.hash_mb = -1
+            if hash_mb > 0:
+                entries = q_tt_entries(hash_mb)
+                self.tt = <TTEntry*>calloc(entries, sizeof(TTEntry))
+                if self.tt == NULL:
+                    raise MemoryError(f"cannot allocate a {hash_mb} MB table")
+                self.tt_mask = entries - 1
+            self.hash_mb = hash_mb
+        elif changed and self.tt != NULL:
+            memset(self.tt, 0, (self.tt_mask + 1) * sizeof(TTEntry))
+        self.settings = settings
+        self.busy = True
+        return 0
+
+    cdef void give_back(self):
+        self.busy = False
 
 
 cdef void q_helper_loop(QSearch* s, int max_depth, int index) noexcept nogil:
@@ -631,6 +710,8 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     import threading
     cdef QuoridorCore core = state.core
     hash_mb = options.get("hash", 16)
+    cdef QuoridorSearchMemory memory = options.get("memory")
+    table_mb = hash_mb
     if options.get("tt", True) is False or q_draw_ply(state) > 0:
         hash_mb = 0     # with a move limit in reach, a position's value depends on its ply
     prune = options.get("prune_walls", True)
@@ -648,6 +729,13 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     if s == NULL:
         free(group)
         raise MemoryError()
+    # every thread's own caches; the main thread's are the memory's, if any
+    cdef int own_caches = threads if memory is None else threads - 1
+    if own_caches > 0:
+        group.caches = <QCaches*>calloc(own_caches, sizeof(QCaches))
+        if group.caches == NULL:
+            q_group_release(group)
+            raise MemoryError()
     cdef uint64_t entries = 1
     cdef double start = now_seconds(), soft, hard, now, iter_start, iter_time = 0, last_iter_time = 0
     cdef double changes = 0, ebf, elapsed
@@ -655,7 +743,17 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     cdef int best_code = -1, previous_best = -1
     cdef int root_moves[Q_MAX_MOVES]
     cdef _Helper helper
+    helpers = []
+    taken = False
     try:
+        if memory is not None:
+            memory.take((core.pos.g.n, core.pos.g.nplayers, options.get("learned"), options.get("wall_value"),
+                         options.get("tempo"), options.get("lone_wall_value"),
+                         core.pos.to_move if core.pos.g.nplayers > 2 else -1), table_mb)
+            taken = True
+            s.caches = memory.caches
+        else:
+            s.caches = group.caches
         soft, hard = q_time_plan(limits)
         s.abort_flag = &_never_stop
         s.draw_ply = q_draw_ply(state)
@@ -673,10 +771,12 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         s.w_tempo = int(options.get("tempo", S_TEMPO))
         s.w_lone = int(options.get("lone_wall_value", S_LONE_WALL))
         s.learned = learned_pointer(options.get("learned"))
-        if hash_mb > 0:
-            while entries * 2 * sizeof(TTEntry) <= <uint64_t>hash_mb * 1024 * 1024:
-                entries *= 2
-            s.tt = <TTEntry*>calloc(entries, sizeof(TTEntry))
+        if hash_mb > 0 and memory is not None:
+            s.tt = memory.tt
+            s.tt_mask = memory.tt_mask
+        elif hash_mb > 0:
+            entries = q_tt_entries(hash_mb)
+            group.tt = s.tt = <TTEntry*>calloc(entries, sizeof(TTEntry))
             if s.tt == NULL:
                 raise MemoryError(f"cannot allocate a {hash_mb} MB table")
             s.tt_mask = entries - 1
@@ -700,17 +800,20 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
             s[i].node_limit = 0
             s[i].check.flag = &_never_stop
             s[i].abort_flag = &group.abort
+            s[i].caches = &group.caches[i if memory is None else i - 1]
             helper = _Helper()
             helper.group = group
             helper.index = i
             helper.max_depth = max_depth
             helper.keep = (state, options)
             q_atomic_add(&group.refs, 1)
+            thread = threading.Thread(target=helper.run, name=f"crossridor-helper-{i}", daemon=True)
             try:
-                threading.Thread(target=helper.run, name=f"crossridor-helper-{i}", daemon=True).start()
+                thread.start()
             except BaseException:
                 q_atomic_add(&group.refs, -1)
                 raise
+            helpers.append(thread)
         pv = []
         done_depth = 0
         for depth in range(1, max_depth + 1):
@@ -779,6 +882,12 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
                             tuple(q_code_to_move(state, c) for c in pv), extra)
     finally:
         group.abort = 1
+        if taken:
+            # the memory's table outlives this search: no helper may write
+            # to it once the next search (which may empty it) starts
+            for thread in helpers:
+                thread.join()
+            memory.give_back()
         q_group_release(group)
 
 

@@ -94,6 +94,15 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
     return result
 
 
+def search_memory(state: State, algorithm: str):
+    """A fresh memory for one game's searches with `algorithm` (what a
+    search hands on to the next of the same game: Quoridor's alpha-beta
+    keeps its table), to pass as `search(..., memory=m)` for every move of
+    that game; None where the search keeps nothing."""
+    make = getattr(state, "new_search_memory", None)
+    return make(algorithm) if make is not None else None
+
+
 def _run(state, algorithm, limits, seed, options) -> SearchResult:
     native = getattr(state, "native_search", None)
     if native is not None:

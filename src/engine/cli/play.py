@@ -14,7 +14,7 @@ import sys
 from typing import TextIO
 
 from crossridor.engine.protocol import CHANCE
-from crossridor.engine.search_api import default_algorithm
+from crossridor.engine.search_api import default_algorithm, search_memory
 from crossridor.engine.views import move_view, seat_view
 from crossridor.engine.match.game_loop import derive_seed, winner_seat
 from crossridor.engine.match.specs import EngineSpec
@@ -40,6 +40,7 @@ class PlaySession:
         self.stdout = stdout if stdout is not None else sys.stdout
         self.plies = 0                 # plies played in this session
         self.human_plies: list = []    # self.plies before each human move
+        self.memories: dict = {}       # engine seat -> its search memory
         self.chance_rng = random.Random(derive_seed(self.seed, "chance"))
 
     def say(self, text: str = "") -> None:
@@ -60,7 +61,11 @@ class PlaySession:
 
     def engine_move(self):
         engine = self.engine_for(self.state)
-        return engine.search(self.state.clone(), derive_seed(self.seed, self.plies)).move
+        player = self.state.current_player
+        if player not in self.memories:     # each engine seat keeps its table from move to move
+            self.memories[player] = search_memory(self.state, engine.algorithm)
+        return engine.search(self.state.clone(), derive_seed(self.seed, self.plies),
+                             memory=self.memories[player]).move
 
     def run(self) -> int:
         n = self.state.game.traits.num_players

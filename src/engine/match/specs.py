@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import convert_value, format_value
 from crossridor.engine.protocol import Clock, Limits
-from crossridor.engine.search_api import algorithm_names, clock_as_time, manages_clock, search, time_for_move
+from crossridor.engine.search_api import (algorithm_names, clock_as_time, manages_clock, search, search_memory,
+                                          time_for_move)
 from crossridor.engine.clocks import SeatClock, TimeControl
 
 # --- engine specs -----------------------------------------------------------------
@@ -180,14 +181,18 @@ class EngineSpec:
             limits = Limits(**rest) if rest else None
         return UciPlayer(self.command, limits, tuple(options.items()), margin)
 
-    def search(self, state, seed: int | None, clock: Clock | None = None):
+    def search(self, state, seed: int | None, clock: Clock | None = None, memory=None):
         """The engine's move in `state` (a SearchResult); `clock`: the
-        mover's clock now (an engine with a time control)."""
+        mover's clock now (an engine with a time control); `memory`: the
+        game's search memory (`search_api.search_memory`), if it keeps one."""
         if self.command is not None:
             raise CrossridorError(f"engine {self}: an outside engine plays through open()")
         limits = self.limits if clock is None else dataclasses.replace(self.limits, clock=clock)
+        options = dict(self.options)
+        if memory is not None:
+            options["memory"] = memory
         try:
-            return search(state, self.algorithm, limits, seed=seed, **dict(self.options))
+            return search(state, self.algorithm, limits, seed=seed, **options)
         except ImportError as exc:
             raise CrossridorError(f"engine {self}: algorithm {self.algorithm!r} is not available ({exc})") from None
         except TypeError as exc:
@@ -223,16 +228,22 @@ def move_budget(spec: EngineSpec, state, clock: Clock | None) -> tuple | None:
 
 
 class _SearchPlayer:
-    """A built-in engine as a player: one search per move."""
+    """A built-in engine as a player: one search per move, each handing its
+    table on to the next (the game's search memory), as an engine does."""
 
     def __init__(self, spec: EngineSpec):
         self.spec = spec
         self.last_score = None   # the score of the last search (self-play data)
+        self.memory = None
+        self._memory_made = False
 
     def choose(self, state, moves: list, seed: int | None, clocks: list | None = None):
         """The move; `clocks`: each seat's Clock now (None: no clock)."""
         clock = clocks[state.current_player] if clocks else None
-        result = self.spec.search(state.clone(), seed, clock)
+        if not self._memory_made:
+            self.memory = search_memory(state, self.spec.algorithm)
+            self._memory_made = True
+        result = self.spec.search(state.clone(), seed, clock, self.memory)
         self.last_score = result.score
         return result.move
 

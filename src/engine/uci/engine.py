@@ -43,7 +43,7 @@ from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import refuse_file_options
 from crossridor.engine.stop import Stop
 from crossridor.engine.protocol import Clock, Limits
-from crossridor.engine.search_api import MAX_THREADS, algorithm_names, search
+from crossridor.engine.search_api import MAX_THREADS, algorithm_names, search, search_memory
 
 ENGINE_NAME = "crossridor"
 DEFAULT_TIME = 1.0          # seconds, for a bare `go`
@@ -96,6 +96,7 @@ class UciSession:
         self.hash_mb = DEFAULT_HASH_MB
         self.threads = 1
         self.state = game.new_state()
+        self.memory = None      # the game's search memory: the table kept from move to move
         self._thread: threading.Thread | None = None
         self._stop = None
         self._infinite = False
@@ -172,6 +173,7 @@ class UciSession:
 
     def cmd_ucinewgame(self, args) -> None:
         self.state = self.game.new_state()
+        self.memory = None
 
     def cmd_setoption(self, args) -> None:
         if not args or args[0] != "name":
@@ -232,6 +234,10 @@ class UciSession:
         if self.threads != 1:
             options["threads"] = self.threads    # search() refuses an algorithm without threads
         state = self.state.clone()
+        if self.memory is None or self.memory[0] != algorithm:
+            self.memory = (algorithm, search_memory(state, algorithm))
+        if self.memory[1] is not None:
+            options["memory"] = self.memory[1]
         self._stop = options["stop"] = Stop()      # every search polls its Stop
         if algorithm == "alphabeta":
             options["on_iteration"] = lambda info: self.send(self.info_line(state, algorithm, info))

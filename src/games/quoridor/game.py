@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from crossridor.engine._core import QuoridorCore, q_native_search
+from crossridor.engine._core import QuoridorCore, QuoridorSearchMemory, q_native_search
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError)
 from crossridor.engine.options import CALLABLE_OR_NONE, check_options
@@ -50,7 +50,8 @@ LEARNED_BOARDS = ((9, 10), (7, 10))     # (size, walls per player) with shipped 
 NATIVE_OPTIONS = {
     "alphabeta": {"hash": (int, 0, 65536), "threads": (int, 1, 256), "tt": bool, "prune_walls": bool, "lmr": bool,
                   "lmp": bool, "rfp": bool, "null_move": bool, "wall_gain": bool, "aspiration": bool,
-                  "on_iteration": CALLABLE_OR_NONE, **_EVAL_OPTIONS, **_LEARNED_OPTIONS},
+                  "on_iteration": CALLABLE_OR_NONE, "memory": QuoridorSearchMemory,
+                  **_EVAL_OPTIONS, **_LEARNED_OPTIONS},
     "greedy": {**_EVAL_OPTIONS, **_LEARNED_OPTIONS},
     "mcts": {"rollout": ("eval", "random"), "c": (float, 0.0, 100.0),
              "widening": (float, 0.01, 100.0), "rollout_depth": (int, 0, 1000), **_LEARNED_OPTIONS},
@@ -303,6 +304,10 @@ class QuoridorState(LearningState):
     # search_api: algorithms that manage a clock themselves and run threads
     native_clock_algorithms = ("alphabeta",)
     threaded_algorithms = ("alphabeta",)
+
+    def new_search_memory(self, algorithm):
+        """A memory for one game's searches (search_api.search_memory)."""
+        return QuoridorSearchMemory() if algorithm == "alphabeta" else None
 
     def native_search(self, algorithm, limits, seed, options):
         schema = NATIVE_OPTIONS.get(algorithm)
