@@ -164,29 +164,92 @@ cdef int q_cut_gain(QPos* p, int player, int d, const u128* from_goal, u128 n, u
     return best
 
 
+ctypedef struct QChokes:
+    # the chokepoints of one player's shortest paths, as q_path_stats found
+    # them, for the threat to be computed later only if it is needed
+    u128 from_goal[Q_FLOOD_LAYERS]
+    int d
+    int count                        # boundaries; -1: the threat is known (`known`)
+    int known
+    QThreat* slot                    # where to keep it, NULL: nowhere
+    u128 steps[Q_FLOOD_LAYERS][4]    # each boundary's steps: north, south, east, west
+
+
+cdef inline QThreat* q_threat_slot(const QPos* p, int player, QThreat* cache, int* known) noexcept nogil:
+    """The cache slot of player's threat in this position (cache: NULL for
+    none, then NULL); known[0] = the threat if the slot holds it, else -1."""
+    cdef int key = p.pawn[player] * 4 + player + 1
+    cdef uint64_t h
+    cdef QThreat* slot
+    known[0] = -1
+    if cache == NULL:
+        return NULL
+    h = (p.hw * <uint64_t>0x9E3779B97F4A7C15ULL) ^ (p.vw * <uint64_t>0xC2B2AE3D27D4EB4FULL) \
+        ^ (<uint64_t>key * <uint64_t>0x165667B19E3779F9ULL)
+    slot = &cache[(h >> 40) & (Q_THREAT_SLOTS - 1)]
+    if slot.key == key and slot.hw == p.hw and slot.vw == p.vw:
+        known[0] = slot.threat
+    return slot
+
+
+cdef inline void q_keep_threat(const QPos* p, int player, QThreat* slot, int threat) noexcept nogil:
+    if slot != NULL:
+        slot.hw = p.hw
+        slot.vw = p.vw
+        slot.key = p.pawn[player] * 4 + player + 1
+        slot.threat = threat
+
+
+cdef int q_chokes_threat(QPos* p, int player, QChokes* c) noexcept nogil:
+    """The threat (feature 19) of the chokepoints q_path_stats recorded in
+    c: the same walls tried in the same order as q_path_stats would."""
+    cdef uint64_t seen_h = 0, seen_v = 0
+    cdef int i, gain, best = 0
+    if c.count < 0:
+        return c.known
+    for i in range(c.count):
+        gain = q_cut_gain(p, player, c.d, c.from_goal, c.steps[i][0], c.steps[i][1], c.steps[i][2],
+                          c.steps[i][3], &seen_h, &seen_v)
+        if gain > best:
+            best = gain
+    q_keep_threat(p, player, c.slot, best)
+    return best
+
+
 cdef void q_path_stats(QPos* p, int player, int* dist, int* squares, int* neck, int* threat,
-                       QThreat* cache) noexcept nogil:
+                       QThreat* cache, QChokes* chokes=NULL) noexcept nogil:
     """Shortest-path length of player, the number of squares on some
     shortest path (pawn excluded) and the narrowest layer of them; with
     `threat`, also the most steps one wall across a layer boundary of those
     paths adds (feature 19), looked up in / stored to `cache` (NULL: none).
-    The position's walls are changed while a wall is tried, then restored."""
-    cdef u128 from_goal[Q_FLOOD_LAYERS]
+    With `chokes` instead of `threat`, those boundaries are recorded for
+    q_chokes_threat. The position's walls are changed while a wall is tried,
+    then restored."""
+    cdef u128 own_flood[Q_FLOOD_LAYERS]
+    cdef u128* from_goal = own_flood
+    if chokes != NULL:
+        from_goal = &chokes.from_goal[0]
     cdef u128 me = bb_bit(p.pawn[player]), on_path, layer, n, s, e, w
-    cdef int d = q_goal_flood(p, player, me, from_goal), i, width, gain
-    cdef int key = p.pawn[player] * 4 + player + 1
-    cdef uint64_t seen_h = 0, seen_v = 0, h
+    cdef int d = q_goal_flood(p, player, me, from_goal), i, width, gain, known
+    cdef uint64_t seen_h = 0, seen_v = 0
     cdef QThreat* slot = NULL
-    if threat != NULL:
-        threat[0] = 0
-        if cache != NULL:
-            h = (p.hw * <uint64_t>0x9E3779B97F4A7C15ULL) ^ (p.vw * <uint64_t>0xC2B2AE3D27D4EB4FULL) \
-                ^ (<uint64_t>key * <uint64_t>0x165667B19E3779F9ULL)
-            slot = &cache[(h >> 40) & (Q_THREAT_SLOTS - 1)]
-            if slot.key == key and slot.hw == p.hw and slot.vw == p.vw:
-                threat[0] = slot.threat
+    if threat != NULL or chokes != NULL:
+        slot = q_threat_slot(p, player, cache, &known)
+        if threat != NULL:
+            threat[0] = 0
+            if known >= 0:
+                threat[0] = known
                 threat = NULL       # known: the walk below need not find it
                 slot = NULL
+        else:
+            chokes.d = d
+            chokes.slot = slot
+            chokes.count = 0
+            if known >= 0:
+                chokes.count = -1
+                chokes.known = known
+                chokes = NULL
+            slot = NULL
     if d == Q_NO_PATH:
         dist[0] = Q_NO_PATH
         squares[0] = 0
@@ -210,22 +273,32 @@ cdef void q_path_stats(QPos* p, int player, int* dist, int* squares, int* neck, 
                 gain = q_cut_gain(p, player, d, from_goal, n, s, e, w, &seen_h, &seen_v)
                 if gain > threat[0]:
                     threat[0] = gain
+        elif chokes != NULL:
+            n = on_path & p.can_n & (layer >> SQ)
+            s = on_path & p.can_s & (layer << SQ)
+            e = on_path & p.can_e & (layer >> 1)
+            w = on_path & p.can_w & (layer << 1)
+            if bb_popcount(n) + bb_popcount(s) + bb_popcount(e) + bb_popcount(w) <= 2:
+                chokes.steps[chokes.count][0] = n
+                chokes.steps[chokes.count][1] = s
+                chokes.steps[chokes.count][2] = e
+                chokes.steps[chokes.count][3] = w
+                chokes.count += 1
         on_path = q_step(p, on_path) & layer
         width = bb_popcount(on_path)
         squares[0] += width
         if width < neck[0]:
             neck[0] = width
-    if slot != NULL:
-        slot.hw = p.hw
-        slot.vw = p.vw
-        slot.key = key
-        slot.threat = threat[0]
+    if threat != NULL:
+        q_keep_threat(p, player, slot, threat[0])
 
 
-cdef void q_features(QPos* p, float* f, QThreat* cache, bint threats) noexcept nogil:
+cdef void q_features(QPos* p, float* f, QThreat* cache, bint threats, QChokes* chokes=NULL) noexcept nogil:
     """Fill f[0..Q_NF) for a 2-player position (layout above); cache: the
     search's threats (NULL: none). Without `threats`, features 19-20 are 0
-    (weights that do not use them need not pay for them)."""
+    (weights that do not use them need not pay for them); with `chokes`
+    (and no `threats`), the other side's chokepoints are recorded there for
+    q_chokes_threat."""
     cdef int me = p.to_move, op = 1 - p.to_move
     cdef int d_me, d_op, sq_me, sq_op, neck_me, neck_op
     cdef int w_me = p.walls_left[me], w_op = p.walls_left[op]
@@ -233,7 +306,8 @@ cdef void q_features(QPos* p, float* f, QThreat* cache, bint threats) noexcept n
     cdef u128 ba = bb_bit(a)
     cdef int threat = 0
     q_path_stats(p, me, &d_me, &sq_me, &neck_me, NULL, NULL)
-    q_path_stats(p, op, &d_op, &sq_op, &neck_op, &threat if threats and w_me > 0 else NULL, cache)
+    q_path_stats(p, op, &d_op, &sq_op, &neck_op, &threat if threats and w_me > 0 else NULL, cache,
+                 chokes if not threats else NULL)
     f[0] = 1.0
     f[1] = d_me
     f[2] = d_op
@@ -270,17 +344,18 @@ cdef double q_learned_logit(QPos* p, const QLearned* L, QThreat* cache, double c
     cdef float h[Q_MAX_HIDDEN]
     cdef double z = 0.0
     cdef float x
-    cdef int i, j, nh = L.hidden, threat, d, sq, neck
+    cdef int i, j, nh = L.hidden, threat
+    cdef QChokes chokes
     if exact != NULL and nh == 0 and L.threats and p.walls_left[p.to_move] > 0:
         exact[0] = 1
-        q_features(p, f, cache, False)
+        q_features(p, f, cache, False, &chokes)
         for i in range(Q_FIRST_THREAT):
             z += L.w[i] * f[i]
         if z >= cut and L.w[19] + L.w[20] * f[16] >= 0.0:
             exact[0] = 0
             return z
         # the rest as q_features and the sum below would give it, to the bit
-        q_path_stats(p, 1 - p.to_move, &d, &sq, &neck, &threat, cache)
+        threat = q_chokes_threat(p, 1 - p.to_move, &chokes)
         f[19] = threat
         f[20] = threat * f[16]
         z += L.w[19] * f[19]
