@@ -48,9 +48,11 @@
 # alpha-beta uses round(200 z) centi-steps (tanh(x/400) = 2 sigmoid(x/200) - 1,
 # so the scale matches the classic score's), MCTS the value tanh(z / 2).
 
+from libc.stdint cimport int16_t
+
 cdef enum:
     Q_NF = 21                # features
-    Q_THREAT_SLOTS = 1 << 14 # a search's cache of threat_op (QThreat)
+    Q_PATH_SLOTS = 1 << 14   # a search's cache of path statistics (QPathSlot)
     Q_EVAL_SLOTS = 1 << 16   # a search's cache of learned scores (QEvalSlot)
     Q_FIRST_THREAT = 19      # features 19-20: the threat
     Q_LEARNED_SCALE = 200    # centi-steps per unit of logit
@@ -66,12 +68,14 @@ ctypedef struct QLearned:
     bint threats                     # some weight of features 19-20 is not 0
 
 
-ctypedef struct QThreat:
-    # a threat (feature 19) by walls and pawn: it depends on nothing else,
-    # and a search meets the same walls again and again (the pawn moves)
+ctypedef struct QPathSlot:
+    # one player's path statistics (q_path_stats) by walls and pawn: they
+    # depend on nothing else, and a search meets the same walls and pawn
+    # again and again (the other pawn moves, moves transpose)
     uint64_t hw, vw
     int key                          # pawn * 4 + player + 1; 0: empty
-    int threat
+    int16_t dist, squares, neck
+    int16_t threat                   # feature 19; -1: not computed yet
 
 
 ctypedef struct QEvalSlot:
@@ -171,32 +175,36 @@ ctypedef struct QChokes:
     int d
     int count                        # boundaries; -1: the threat is known (`known`)
     int known
-    QThreat* slot                    # where to keep it, NULL: nowhere
+    QPathSlot* slot                  # where to keep it, NULL: nowhere
     u128 steps[Q_FLOOD_LAYERS][4]    # each boundary's steps: north, south, east, west
 
 
-cdef inline QThreat* q_threat_slot(const QPos* p, int player, QThreat* cache, int* known) noexcept nogil:
-    """The cache slot of player's threat in this position (cache: NULL for
-    none, then NULL); known[0] = the threat if the slot holds it, else -1."""
+cdef inline QPathSlot* q_path_slot(const QPos* p, int player, QPathSlot* cache) noexcept nogil:
+    """The cache slot of player's path statistics in this position (NULL
+    without a cache); it holds them if its key, walls and pawn match."""
     cdef int key = p.pawn[player] * 4 + player + 1
     cdef uint64_t h
-    cdef QThreat* slot
-    known[0] = -1
     if cache == NULL:
         return NULL
     h = (p.hw * <uint64_t>0x9E3779B97F4A7C15ULL) ^ (p.vw * <uint64_t>0xC2B2AE3D27D4EB4FULL) \
         ^ (<uint64_t>key * <uint64_t>0x165667B19E3779F9ULL)
-    slot = &cache[(h >> 40) & (Q_THREAT_SLOTS - 1)]
-    if slot.key == key and slot.hw == p.hw and slot.vw == p.vw:
-        known[0] = slot.threat
-    return slot
+    return &cache[(h >> 40) & (Q_PATH_SLOTS - 1)]
 
 
-cdef inline void q_keep_threat(const QPos* p, int player, QThreat* slot, int threat) noexcept nogil:
+cdef inline bint q_slot_holds(const QPos* p, int player, const QPathSlot* slot) noexcept nogil:
+    return slot != NULL and slot.key == p.pawn[player] * 4 + player + 1 and slot.hw == p.hw \
+        and slot.vw == p.vw
+
+
+cdef inline void q_keep_path(const QPos* p, int player, QPathSlot* slot, int dist, int squares, int neck,
+                             int threat) noexcept nogil:
     if slot != NULL:
         slot.hw = p.hw
         slot.vw = p.vw
         slot.key = p.pawn[player] * 4 + player + 1
+        slot.dist = dist
+        slot.squares = squares
+        slot.neck = neck
         slot.threat = threat
 
 
@@ -212,48 +220,52 @@ cdef int q_chokes_threat(QPos* p, int player, QChokes* c) noexcept nogil:
                           c.steps[i][3], &seen_h, &seen_v)
         if gain > best:
             best = gain
-    q_keep_threat(p, player, c.slot, best)
+    if q_slot_holds(p, player, c.slot):
+        c.slot.threat = best
     return best
 
 
 cdef void q_path_stats(QPos* p, int player, int* dist, int* squares, int* neck, int* threat,
-                       QThreat* cache, QChokes* chokes=NULL) noexcept nogil:
+                       QPathSlot* cache, QChokes* chokes=NULL) noexcept nogil:
     """Shortest-path length of player, the number of squares on some
     shortest path (pawn excluded) and the narrowest layer of them; with
     `threat`, also the most steps one wall across a layer boundary of those
-    paths adds (feature 19), looked up in / stored to `cache` (NULL: none).
-    With `chokes` instead of `threat`, those boundaries are recorded for
-    q_chokes_threat. The position's walls are changed while a wall is tried,
+    paths adds (feature 19); with `chokes` instead, those boundaries are
+    recorded for q_chokes_threat. All are looked up in / stored to `cache`
+    (NULL: none). The position's walls are changed while a wall is tried,
     then restored."""
+    cdef QPathSlot* slot = q_path_slot(p, player, cache)
+    if q_slot_holds(p, player, slot):
+        dist[0] = slot.dist
+        squares[0] = slot.squares
+        neck[0] = slot.neck
+        if threat == NULL and chokes == NULL:
+            return
+        if slot.threat >= 0:
+            if threat != NULL:
+                threat[0] = slot.threat
+            else:
+                chokes.count = -1
+                chokes.known = slot.threat
+            return
     cdef u128 own_flood[Q_FLOOD_LAYERS]
     cdef u128* from_goal = own_flood
     if chokes != NULL:
         from_goal = &chokes.from_goal[0]
     cdef u128 me = bb_bit(p.pawn[player]), on_path, layer, n, s, e, w
-    cdef int d = q_goal_flood(p, player, me, from_goal), i, width, gain, known
+    cdef int d = q_goal_flood(p, player, me, from_goal), i, width, gain
     cdef uint64_t seen_h = 0, seen_v = 0
-    cdef QThreat* slot = NULL
-    if threat != NULL or chokes != NULL:
-        slot = q_threat_slot(p, player, cache, &known)
-        if threat != NULL:
-            threat[0] = 0
-            if known >= 0:
-                threat[0] = known
-                threat = NULL       # known: the walk below need not find it
-                slot = NULL
-        else:
-            chokes.d = d
-            chokes.slot = slot
-            chokes.count = 0
-            if known >= 0:
-                chokes.count = -1
-                chokes.known = known
-                chokes = NULL
-            slot = NULL
+    if threat != NULL:
+        threat[0] = 0
+    if chokes != NULL:
+        chokes.d = d
+        chokes.slot = slot
+        chokes.count = 0
     if d == Q_NO_PATH:
         dist[0] = Q_NO_PATH
         squares[0] = 0
         neck[0] = 0
+        q_keep_path(p, player, slot, Q_NO_PATH, 0, 0, 0 if threat != NULL else -1)
         return
     dist[0] = d
     squares[0] = 0
@@ -289,13 +301,12 @@ cdef void q_path_stats(QPos* p, int player, int* dist, int* squares, int* neck, 
         squares[0] += width
         if width < neck[0]:
             neck[0] = width
-    if threat != NULL:
-        q_keep_threat(p, player, slot, threat[0])
+    q_keep_path(p, player, slot, dist[0], squares[0], neck[0], threat[0] if threat != NULL else -1)
 
 
-cdef void q_features(QPos* p, float* f, QThreat* cache, bint threats, QChokes* chokes=NULL) noexcept nogil:
+cdef void q_features(QPos* p, float* f, QPathSlot* cache, bint threats, QChokes* chokes=NULL) noexcept nogil:
     """Fill f[0..Q_NF) for a 2-player position (layout above); cache: the
-    search's threats (NULL: none). Without `threats`, features 19-20 are 0
+    search's path statistics (NULL: none). Without `threats`, features 19-20 are 0
     (weights that do not use them need not pay for them); with `chokes`
     (and no `threats`), the other side's chokepoints are recorded there for
     q_chokes_threat."""
@@ -305,7 +316,7 @@ cdef void q_features(QPos* p, float* f, QThreat* cache, bint threats, QChokes* c
     cdef int a = p.pawn[me], b = p.pawn[op]
     cdef u128 ba = bb_bit(a)
     cdef int threat = 0
-    q_path_stats(p, me, &d_me, &sq_me, &neck_me, NULL, NULL)
+    q_path_stats(p, me, &d_me, &sq_me, &neck_me, NULL, cache)
     q_path_stats(p, op, &d_op, &sq_op, &neck_op, &threat if threats and w_me > 0 else NULL, cache,
                  chokes if not threats else NULL)
     f[0] = 1.0
@@ -334,7 +345,7 @@ cdef void q_features(QPos* p, float* f, QThreat* cache, bint threats, QChokes* c
     f[20] = threat * f[16]
 
 
-cdef double q_learned_logit(QPos* p, const QLearned* L, QThreat* cache, double cut, bint* exact) noexcept nogil:
+cdef double q_learned_logit(QPos* p, const QLearned* L, QPathSlot* cache, double cut, bint* exact) noexcept nogil:
     """The learned logit of the side to move winning (2 players). With
     `exact` (linear weights only), a logit >= cut may stop before the
     threat (features 19-20) and be a lower bound of the true one: exact[0]
@@ -380,7 +391,7 @@ cdef double q_learned_logit(QPos* p, const QLearned* L, QThreat* cache, double c
     return z
 
 
-cdef int q_learned_score(QPos* p, const QLearned* L, QThreat* cache, int cut=Q_LEARNED_CLAMP + 1,
+cdef int q_learned_score(QPos* p, const QLearned* L, QPathSlot* cache, int cut=Q_LEARNED_CLAMP + 1,
                          bint* exact=NULL) noexcept nogil:
     """The learned score in centi-steps, from the side to move's point of
     view; with `exact`, a score >= cut may be a lower bound (q_learned_logit)."""
@@ -392,7 +403,7 @@ cdef int q_learned_score(QPos* p, const QLearned* L, QThreat* cache, int cut=Q_L
     return <int>(x + 0.5) if x >= 0 else -<int>(0.5 - x)
 
 
-cdef void q_learned_values(QPos* p, const QLearned* L, double* out, QThreat* cache) noexcept nogil:
+cdef void q_learned_values(QPos* p, const QLearned* L, double* out, QPathSlot* cache) noexcept nogil:
     """Per-player values in (-1, 1) of a 2-player position, for the MCTS leaf."""
     cdef double v = tanh(q_learned_logit(p, L, cache, 0.0, NULL) / 2.0)
     out[p.to_move] = v

@@ -236,7 +236,7 @@ cdef void q_rollout(QSearch* s, Rng* rng, int mode, int depth, double* out) noex
         if s.pos.winner >= 0:
             q_terminal_values(&s.pos, out)
         elif s.learned != NULL:
-            q_learned_values(&s.pos, s.learned, out, s.caches.threats)
+            q_learned_values(&s.pos, s.learned, out, s.caches.paths)
         else:
             q_values(&s.pos, s.w_wall, s.w_tempo, s.w_lone, out)
     s.nodes += plies

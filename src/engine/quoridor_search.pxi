@@ -59,7 +59,7 @@ ctypedef struct QCaches:
     # the learned evaluation's caches (quoridor_features.pxi): they hold
     # nothing of a search but the rules and the weights, so a game's next
     # search may start with them full (QuoridorSearchMemory)
-    QThreat threats[Q_THREAT_SLOTS]
+    QPathSlot paths[Q_PATH_SLOTS]
     QEvalSlot evals[Q_EVAL_SLOTS]
 
 
@@ -115,7 +115,7 @@ cdef int q_eval(QSearch* s, int cut) noexcept nogil:
         if slot.key == s.pos.hash and (slot.kind == 1 or (slot.kind == 2 and slot.score >= cut)):
             return slot.score
         slot.key = s.pos.hash
-        slot.score = q_learned_score(&s.pos, s.learned, s.caches.threats, cut, &exact)   # 2 players: the side to move's
+        slot.score = q_learned_score(&s.pos, s.learned, s.caches.paths, cut, &exact)   # 2 players: the side to move's
         slot.kind = 1 if exact else 2
         return slot.score
     cdef int dist[4]
