@@ -133,10 +133,12 @@ cdef inline uint64_t q_to_anchors(const QGeom* g, u128 squares) noexcept nogil:
     return out
 
 
-cdef int q_shortest_edges(const QPos* p, int player, u128* e) noexcept nogil:
+cdef int q_shortest_edges(const QPos* p, int player, u128* e, u128* flood=NULL) noexcept nogil:
     """The steps (north/south/east/west, as source squares) that lie on some
-    shortest path of player to its goal; returns the path length (q_distance)."""
-    cdef u128 from_goal[Q_FLOOD_LAYERS]
+    shortest path of player to its goal; returns the path length (q_distance).
+    With `flood` (Q_FLOOD_LAYERS entries), the goal flood is left there."""
+    cdef u128 own_flood[Q_FLOOD_LAYERS]
+    cdef u128* from_goal = flood if flood != NULL else own_flood
     cdef u128 me = bb_bit(p.pawn[player]), on_path, nb
     cdef int d = q_goal_flood(p, player, me, from_goal), i
     e[0] = e[1] = e[2] = e[3] = 0
@@ -201,30 +203,48 @@ cdef inline bint q_out_of_budget(QSearch* s) noexcept nogil:
     return stop_check(&s.check)
 
 
-cdef int q_wall_gain(QSearch* s, int mv, int* dist, u128 (*edges)[4]) noexcept nogil:
+# What a node's move ordering keeps for scoring its walls later: a wall's
+# gain (q_wall_gain) costs a path search or two, and a node that cuts off on
+# its table move, a killer or a pawn step never needs it.
+ctypedef struct QOrder:
+    int dist[4]             # every player's path length
+    u128 edges[4][4]        # their shortest-path steps (the mover's side: once the walls are scored)
+    u128 floods[4][Q_FLOOD_LAYERS]  # the goal floods that found them (q_reflood starts from them)
+    int pending             # walls still scored by their upper bound
+    uint64_t pend[8]        # those walls, as a set of move codes
+
+
+cdef int q_wall_gain(QSearch* s, int mv, QOrder* o) noexcept nogil:
     """How many steps a wall adds to the other side's shortest paths, minus
-    what it adds to its own side's (dist: the distances before the wall;
-    edges: every player's shortest-path steps, so that a player whose
-    shortest paths the wall does not touch needs no new search)."""
+    what it adds to its own side's (o: every player's distance before the
+    wall, shortest-path steps and goal flood, so that a player whose
+    shortest paths the wall does not touch needs no new search, and one
+    whose paths it touches is flooded again from where the wall starts to
+    matter)."""
     cdef QPos* p = &s.pos
     cdef const QGeom* g = p.g
-    cdef u128 cn = p.can_n, cs = p.can_s, ce = p.can_e, cw = p.can_w
+    cdef u128 cn = p.can_n, cs = p.can_s, ce = p.can_e, cw = p.can_w, ends
     cdef int a = mv & Q_INDEX, i, gain = 0, my_side = q_side(s, p.to_move), d
     cdef bint horizontal = (mv & Q_KIND) == Q_HWALL, touches
     if horizontal:
         p.can_n &= ~g.h_n[a]
         p.can_s &= ~g.h_s[a]
+        ends = g.h_n[a] | g.h_s[a]
     else:
         p.can_e &= ~g.v_e[a]
         p.can_w &= ~g.v_w[a]
+        ends = g.v_e[a] | g.v_w[a]
     for i in range(g.nplayers):
         if horizontal:
-            touches = ((edges[i][0] & g.h_n[a]) | (edges[i][1] & g.h_s[a])) != 0
+            touches = ((o.edges[i][0] & g.h_n[a]) | (o.edges[i][1] & g.h_s[a])) != 0
         else:
-            touches = ((edges[i][2] & g.v_e[a]) | (edges[i][3] & g.v_w[a])) != 0
+            touches = ((o.edges[i][2] & g.v_e[a]) | (o.edges[i][3] & g.v_w[a])) != 0
         if not touches:
             continue
-        d = q_distance(p, i) - dist[i]
+        if o.dist[i] >= Q_FLOOD_LAYERS:     # walled in (no legal position): no flood to start from
+            d = q_distance(p, i) - o.dist[i]
+        else:
+            d = q_reflood(p, o.floods[i], o.dist[i], ends, bb_bit(p.pawn[i])) - o.dist[i]
         gain += -d if q_side(s, i) == my_side else d
     p.can_n = cn
     p.can_s = cs
@@ -253,16 +273,6 @@ cdef inline int q_pick(int* moves, int i, int n) noexcept nogil:
     moves[i] = moves[best]
     moves[best] = t
     return moves[i] & 1023
-
-
-# What a node's move ordering keeps for scoring its walls later: a wall's
-# gain (q_wall_gain) costs a path search or two, and a node that cuts off on
-# its table move, a killer or a pawn step never needs it.
-ctypedef struct QOrder:
-    int dist[4]             # every player's path length
-    u128 edges[4][4]        # their shortest-path steps (the mover's side: once the walls are scored)
-    int pending             # walls still scored by their upper bound
-    uint64_t pend[8]        # those walls, as a set of move codes
 
 
 cdef enum:
@@ -323,7 +333,7 @@ cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int 
     if selective or s.wall_gain:
         for i in range(p.g.nplayers):
             if q_side(s, i) != my_side:
-                o.dist[i] = q_shortest_edges(p, i, o.edges[i])
+                o.dist[i] = q_shortest_edges(p, i, o.edges[i], o.floods[i])
                 q_walls_blocking(p.g, o.edges[i], &rel_h, &rel_v)
             elif i == me:
                 o.dist[i] = d0
@@ -373,11 +383,11 @@ cdef inline void q_side_edges(QSearch* s, QOrder* o) noexcept nogil:
     cdef int i, my_side = q_side(s, s.pos.to_move)
     for i in range(s.pos.g.nplayers):
         if q_side(s, i) == my_side:
-            q_shortest_edges(&s.pos, i, o.edges[i])
+            q_shortest_edges(&s.pos, i, o.edges[i], o.floods[i])
 
 
 cdef inline int q_wall_score(QSearch* s, int mv, QOrder* o, int hist) noexcept nogil:
-    cdef int gain = q_wall_gain(s, mv, o.dist, o.edges)
+    cdef int gain = q_wall_gain(s, mv, o)
     if gain > 0:
         return ORDER_WALL + (gain if gain < 9 else 9) * 10000 + hist
     return ORDER_QUIET + hist
