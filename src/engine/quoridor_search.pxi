@@ -74,7 +74,8 @@ ctypedef struct QSearch:
     int root_done               # root moves fully searched in the current iteration
     int draw_ply                # plies from the root to the game's max_plies draw; 0 = none
     int root_player
-    int prune_walls             # selective walls below the root
+    int prune_walls             # selective walls below the root ...
+    int select_ply              # ... from this ply on
     int lmr                     # late-move reductions
     int lmp                     # late-move pruning (9x9, 2 players: measured stronger there only)
     int rfp                     # reverse futility pruning (9x9, 2 players)
@@ -469,7 +470,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     cdef int moves[Q_MAX_MOVES]
     cdef int k = q_gen_moves(p, moves)
     cdef QOrder order
-    k = q_order_moves(s, moves, k, ply, tt_mv, s.prune_walls and ply > 0, &order)
+    k = q_order_moves(s, moves, k, ply, tt_mv, s.prune_walls and ply >= s.select_ply, &order)
     cdef int i, mv, best = -S_INF, best_move = -1, a0 = alpha, my_side = q_side(s, p.to_move)
     cdef int flip, j, r, quiet
     for i in range(k):
@@ -775,6 +776,9 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         nine_by_two = core.pos.g.n == 9 and core.pos.g.nplayers == 2
         s.lmp = 1 if options.get("lmp", True) and nine_by_two else 0
         s.rfp = 1 if options.get("rfp", True) and nine_by_two else 0
+        # the reply to a root move sees every wall on 9x9 with 2 players: a
+        # wall that blocks no path yet may start a trap the horizon hides
+        s.select_ply = 2 if nine_by_two else 1
         s.null_move = 1 if options.get("null_move", True) else 0
         s.wall_gain = 1 if options.get("wall_gain", True) else 0
         s.w_wall = int(options.get("wall_value", S_WALL))
