@@ -6,7 +6,10 @@ fixed-depth search gives the same best move, score and node count as the
 search before these changes (main at 0e20dfd), in wall-heavy middlegames,
 with either evaluation, on 7x7 and with four players. Late-move pruning
 came later and changes the tree on purpose: these searches turn it off
-(lmp=False; tests/test_quoridor_pruning.py tests it).
+(lmp=False; tests/test_quoridor_pruning.py tests it). So did every wall in
+the reply to a root move (9x9, 2 players; no switch): the 9x9 two-player
+cases give this build's figures, with 0e20dfd's (the same best move and
+score but in the first case) beside them.
 
 The learned cases play the 9x9 weights of that build (tests/data/
 quoridor_eval_0e20dfd.bin: 14 features, the later ones at weight 0), which
@@ -28,20 +31,22 @@ from crossridor import Limits
 OLD = {"eval_file": str(Path(__file__).parent / "data" / "quoridor_eval_0e20dfd.bin")}   # 0e20dfd's 9x9 weights
 
 MIDGAME = "e2 e8 e3 e7 e4 e6 d3h f6 e5 d5h f3h f5 g5 f5h"
-# (game options, moves, depth, options): (nodes, move, score), as 0e20dfd searched them
+# (game options, moves, depth, options): (nodes, move, score); 4 players and 7x7 as 0e20dfd
+# searched them, 9x9 with 2 players since its reply to a root move sees every wall (0e20dfd: in
+# the comment)
 CASES = [
-    ({}, MIDGAME, 7, OLD, (15792, "e5", 1)),
-    ({}, MIDGAME, 5, {"eval": "classic"}, (7186, "h3h", 60)),
+    ({}, MIDGAME, 7, OLD, (16908, "h3h", -9)),                                  # 15792 e5 1
+    ({}, MIDGAME, 5, {"eval": "classic"}, (9199, "h3h", 60)),                   # 7186
     ({}, "h4h f9 e2 f8 e3 f7 e4 d4h f4 f6 g4 f5 g5 f4 e3v f4h f2h f5h h1h h5h f1h d5h", 7, OLD,
-     (4825, "d1h", -17)),
+     (8965, "d1h", -17)),                                                       # 4825
     ({}, "h4h f9 e2 f8 e3 f7 e4 d4h f4 f6 g4 f5 g5 f4 e3v f4h f2h f5h h1h h5h f1h d5h", 5,
-     {"eval": "classic"}, (1513, "d1h", 60)),
+     {"eval": "classic"}, (2746, "d1h", 60)),                                   # 1513
     ({}, "f4v b8h e2 e8 e3 e7 e4 e6 e5 e4 e3h d6h c3h e6 d6 f6 f6v f7 c6 c7h f7h e7 g7v", 7, OLD,
-     (19740, "e8", -92)),
+     (22363, "e8", -92)),                                                       # 19740
     ({}, "f4v b8h e2 e8 e3 e7 e4 e6 e5 e4 e3h d6h c3h e6 d6 f6 f6v f7 c6 c7h f7h e7 g7v", 5,
-     {"eval": "classic"}, (2249, "a7h", -240)),
-    ({}, MIDGAME + " h3h h5h e5 b4v", 7, OLD, (4905, "b3h", 325)),
-    ({}, MIDGAME + " h3h h5h e5 b4v", 5, {"eval": "classic"}, (1960, "b3h", 560)),
+     {"eval": "classic"}, (3295, "a7h", -240)),                                 # 2249
+    ({}, MIDGAME + " h3h h5h e5 b4v", 7, OLD, (6344, "b3h", 325)),              # 4905
+    ({}, MIDGAME + " h3h h5h e5 b4v", 5, {"eval": "classic"}, (3203, "b3h", 560)),   # 1960
     ({"players": 4}, "e2 b5 e8 h5 e3 c5 e7 g5 d3h c4v", 5, {}, (3280, "e6", -74)),
     ({"size": 7}, "d2 d6 d3 d5 c3h d4h", 7, {"eval": "classic"}, (7736, "c5v", 160)),   # 7x7 default then
 ]
