@@ -274,23 +274,20 @@ cdef void q_path_stats(QPos* p, int player, int* dist, int* squares, int* neck, 
     on_path = me
     for i in range(d):
         layer = from_goal[d - i - 1] & ~(from_goal[d - i - 2] if d - i - 2 >= 0 else <u128>0)
-        if threat != NULL:
+        if threat != NULL or chokes != NULL:
             # the shortest-path steps across this boundary; one wall can
             # block them all only if there are at most 2
             n = on_path & p.can_n & (layer >> SQ)
             s = on_path & p.can_s & (layer << SQ)
             e = on_path & p.can_e & (layer >> 1)
             w = on_path & p.can_w & (layer << 1)
-            if bb_popcount(n) + bb_popcount(s) + bb_popcount(e) + bb_popcount(w) <= 2:
+            if bb_popcount(n) + bb_popcount(s) + bb_popcount(e) + bb_popcount(w) > 2:
+                pass
+            elif threat != NULL:
                 gain = q_cut_gain(p, player, d, from_goal, n, s, e, w, &seen_h, &seen_v)
                 if gain > threat[0]:
                     threat[0] = gain
-        elif chokes != NULL:
-            n = on_path & p.can_n & (layer >> SQ)
-            s = on_path & p.can_s & (layer << SQ)
-            e = on_path & p.can_e & (layer >> 1)
-            w = on_path & p.can_w & (layer << 1)
-            if bb_popcount(n) + bb_popcount(s) + bb_popcount(e) + bb_popcount(w) <= 2:
+            else:
                 chokes.steps[chokes.count][0] = n
                 chokes.steps[chokes.count][1] = s
                 chokes.steps[chokes.count][2] = e
