@@ -96,7 +96,7 @@ class UciSession:
         self.hash_mb = DEFAULT_HASH_MB
         self.threads = 1
         self.state = game.new_state()
-        self.memory = None      # the game's search memory: the table kept from move to move
+        self.memory = None      # (algorithm, its search memory or None): the table kept from one go to the next
         self._thread: threading.Thread | None = None
         self._stop = None
         self._infinite = False
