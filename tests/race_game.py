@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from crossridor.engine.errors import IllegalMoveError, InvalidMoveError
+from crossridor.engine.plugins import PluginGame
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult
 
 
@@ -117,4 +118,5 @@ def race(**params):
     return RaceGame(**params)
 
 
-GAME = f"{__name__}:race"    # a plug-in game name workers can import
+# a plug-in game, as a user names it from Python (workers import it by this name)
+GAME = PluginGame(__name__, "race")

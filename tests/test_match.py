@@ -219,7 +219,7 @@ def test_extending_a_match_with_resume(tmp_path):
 # --- the command line -------------------------------------------------------------------------
 
 def test_cli_match_json():
-    code, out, err = run_cli("match", GAME, "--engine", "greedy", "--engine", "random", "--games", "6",
+    code, out, err = run_cli("match", str(GAME), "--engine", "greedy", "--engine", "random", "--games", "6",
                              "--concurrency", "1", "--seed", "3", "--json", "--sprt", "elo0=0,elo1=10")
     assert code == 0, err
     obj = json.loads(out)
@@ -232,7 +232,7 @@ def test_cli_match_json():
 
 
 def test_cli_match_text_and_max_plies():
-    code, out, err = run_cli("match", GAME, "--engine", "random", "--engine", "random", "--games", "4",
+    code, out, err = run_cli("match", str(GAME), "--engine", "random", "--engine", "random", "--games", "4",
                              "--concurrency", "2", "--seed", "3", "--max-plies", "2")
     assert code == 0, err
     assert "games 4: W 0  D 4  L 0  (4 drawn by --max-plies)" in out
@@ -255,7 +255,7 @@ def cut_and_resume(args, path, keep):
 
 def test_cli_records_and_resume(tmp_path):
     path = str(tmp_path / "r.jsonl")
-    args = ("match", GAME, "--engine", "greedy", "--engine", "random", "--games", "6", "--concurrency", "1",
+    args = ("match", str(GAME), "--engine", "greedy", "--engine", "random", "--games", "6", "--concurrency", "1",
             "--seed", "5", "--records", path, "--json")
     out1, out2 = cut_and_resume(args, path, keep=2)
     assert out1 == out2
@@ -278,7 +278,7 @@ def test_cli_records_and_resume(tmp_path):
     (["--engine", "random", "--engine", "random", "--games", "x"], "invalid int"),
 ])
 def test_cli_match_rejects_bad_input(argv, message):
-    assert message in one_line_error("match", GAME, *argv)
+    assert message in one_line_error("match", str(GAME), *argv)
 
 
 def test_cli_match_rejects_unknown_game():
@@ -288,7 +288,7 @@ def test_cli_match_rejects_unknown_game():
 def test_cli_match_rejects_an_engine_option_the_algorithm_refuses():
     # the toy does not answer mcts; whatever the mcts module does with a
     # nonsense option, the error is one line and exit status 2
-    one_line_error("match", GAME, "--engine", "mcts:sims=5,bogus_option=1", "--engine", "random",
+    one_line_error("match", str(GAME), "--engine", "mcts:sims=5,bogus_option=1", "--engine", "random",
                    "--games", "2", "--concurrency", "1")
 
 
@@ -402,18 +402,18 @@ def test_sum_of_totals_are_the_records_points(tmp_path):
 
 def test_sum_of_resume_keeps_the_points(tmp_path):
     path = str(tmp_path / "r.jsonl")
-    args = ("match", GAME, "-o", "points=true", "--engine", "greedy", "--engine", "random",
+    args = ("match", str(GAME), "-o", "points=true", "--engine", "greedy", "--engine", "random",
             "--sum-of", "6", "--concurrency", "1", "--seed", "4", "--records", path, "--json")
     out1, out2 = cut_and_resume(args, path, keep=3)
     assert out1 == out2 and "points" in out2
 
 
 def test_cli_first_to_and_sum_of_text():
-    code, out, err = run_cli("match", GAME, "-o", "points=true", "--engine", "greedy", "--engine", "random",
+    code, out, err = run_cli("match", str(GAME), "-o", "points=true", "--engine", "greedy", "--engine", "random",
                              "--first-to", "3", "--concurrency", "1", "--seed", "3")
     assert code == 0, err
     assert "match (first to 3 wins): engine 1 wins, 3-" in out
-    code, out, err = run_cli("match", GAME, "-o", "points=true", "--engine", "greedy", "--engine", "random",
+    code, out, err = run_cli("match", str(GAME), "-o", "points=true", "--engine", "greedy", "--engine", "random",
                              "--sum-of", "4", "--concurrency", "1", "--seed", "3")
     assert code == 0, err
     assert "games 4:" in out and "points: engine 1: " in out and "match (sum of 4 games): " in out
@@ -431,11 +431,11 @@ def test_cli_first_to_and_sum_of_text():
     (["--first-to", "x"], "invalid int"),
 ])
 def test_cli_first_to_and_sum_of_reject_bad_input(argv, message):
-    assert message in one_line_error("match", GAME, "--engine", "random", "--engine", "random", *argv)
+    assert message in one_line_error("match", str(GAME), "--engine", "random", "--engine", "random", *argv)
 
 
 def test_cli_first_to_and_sum_of_need_two_engines():
-    assert "two engines" in one_line_error("match", GAME, "--players", "4", "--engine", "random", "--engine",
+    assert "two engines" in one_line_error("match", str(GAME), "--players", "4", "--engine", "random", "--engine",
                                            "random", "--engine", "random", "--engine", "random", "--first-to", "2")
 
 

@@ -79,7 +79,7 @@ def test_game_over_message_when_the_engine_wins():
 
 
 def test_cli_play_through_stdin():
-    code, out, err = run_cli("play", GAME, "--engine", "greedy", "--moves", "1", "--as", "2", "--seed", "4",
+    code, out, err = run_cli("play", str(GAME), "--engine", "greedy", "--moves", "1", "--as", "2", "--seed", "4",
                              stdin="moves\n1\nundo\nquit\n")
     assert code == 0, err
     assert "you are player 2 of 2" in out and "1 2 3" in out
@@ -93,7 +93,7 @@ def test_cli_play_through_stdin():
     (["--target", "3"], "unrecognized"),
 ])
 def test_cli_play_rejects_bad_input(argv, message):
-    assert message in one_line_error("play", GAME, *argv)
+    assert message in one_line_error("play", str(GAME), *argv)
 
 
 def test_cli_play_quoridor():

@@ -110,16 +110,16 @@ def test_tournament_records_and_resume_give_the_same_result(tmp_path):
 
 
 def test_cli_tournament_prints_a_cross_table():
-    code, out, err = run_cli("match", GAME, "--engine", "greedy", "--engine", "random", "--engine", "greedy",
+    code, out, err = run_cli("match", str(GAME), "--engine", "greedy", "--engine", "random", "--engine", "greedy",
                              "--tournament", "round-robin", "--games", "2", "--seed", "1", "--concurrency", "1")
     assert code == 0, err
     assert "round-robin: 6 games (2 per pairing)" in out
     assert "0 (anchor)" in out and "elo (95%)" in out
     rows = [line for line in out.splitlines() if line.strip()[:1] in "123" and "  " in line]
     assert len(rows) == 3
-    code, out, err = run_cli("match", GAME, "--engine", "greedy", "--engine", "random", "--engine", "greedy",
+    code, out, err = run_cli("match", str(GAME), "--engine", "greedy", "--engine", "random", "--engine", "greedy",
                              "--tournament", "gauntlet", "--games", "2", "--seed", "1", "--json")
     obj = json.loads(out)
     assert obj["tournament"] == "gauntlet" and obj["games"] == 4 and obj["cross_table"][1][2] is None
-    code, out, err = run_cli("match", GAME, "--engine", "greedy", "--engine", "random", "--tournament", "gauntlet")
+    code, out, err = run_cli("match", str(GAME), "--engine", "greedy", "--engine", "random", "--tournament", "gauntlet")
     assert code == 2 and "three or more" in err

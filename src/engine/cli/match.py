@@ -8,6 +8,7 @@ import sys
 from crossridor.engine.cli.common import (UsageError, add_game_arguments, game_params, print_json, run_stoppable,
                          state_from_args)
 from crossridor.engine.match.stats import SprtSpec
+from crossridor.engine.plugins import typed_game
 
 DEFAULT_GAMES = 100
 
@@ -55,7 +56,7 @@ def cmd_match(args) -> int:
         raise UsageError(f"--time-margin must be a number of seconds >= 0, got {args.time_margin}")
     sprt = SprtSpec.parse(args.sprt) if args.sprt is not None else None
     openings = read_openings(args.openings) if args.openings else None
-    config = MatchConfig(game=args.game, params=game_params(args), engines=engines, games=args.games,
+    config = MatchConfig(game=typed_game(args.game), params=game_params(args), engines=engines, games=args.games,
                          concurrency=args.concurrency, openings=openings,
                          random_openings=args.random_openings or 0, seed=args.seed,
                          max_plies=args.max_plies, sprt=sprt, records=args.records, resume=args.resume,
@@ -195,7 +196,7 @@ def cmd_play(args) -> int:
     from crossridor.engine.match.game_loop import resolve_game
 
     engine = _engine(args.engine) if args.engine is not None else None
-    game = resolve_game(args.game, game_params(args))
+    game = resolve_game(typed_game(args.game), game_params(args))
     n = game.traits.num_players
     if not 1 <= args.as_player <= n:
         raise UsageError(f"--as must be between 1 and {n}, got {args.as_player}")

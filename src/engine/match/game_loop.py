@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib
 import random
 import time
 from dataclasses import dataclass, field
@@ -19,22 +18,20 @@ from crossridor.engine import stop as _stop
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.protocol import CHANCE
 from crossridor.engine.registry import load_game
+from crossridor.engine.plugins import PluginGame, refuse_plugin_name
 from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, SeatClock
 from crossridor.engine.match.specs import move_budget
 
 # --- games and seeds --------------------------------------------------------------
 
-def resolve_game(name: str, params: dict):
-    """A registered game (`quoridor`), or a plug-in given as `module:function`
-    (called with the parameters; e.g. a test's toy game)."""
-    if ":" in name:
-        module, _, attr = name.partition(":")
-        try:
-            factory = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as exc:
-            raise CrossridorError(f"game {name!r}: cannot import it ({exc})") from None
-        return factory(**params)
-    return load_game(name, **params)
+def resolve_game(game: "str | PluginGame", params: dict, where: str = "game"):
+    """A registered game by its name (`quoridor`), or a `PluginGame` the user
+    named on the command line or in Python. A name is never imported: a
+    string `module:function` (from a file, the network, a task) is refused."""
+    if isinstance(game, PluginGame):
+        return game.load(params)
+    refuse_plugin_name(game, where)
+    return load_game(game, **params)
 
 
 _GAMES: dict = {}
@@ -42,7 +39,7 @@ _GAMES: dict = {}
 
 def cached_game(name: str, params: dict):
     """One game object per worker process and (name, params)."""
-    key = (name, tuple(sorted((k, repr(v)) for k, v in params.items())))
+    key = (str(name), type(name).__name__, tuple(sorted((k, repr(v)) for k, v in params.items())))
     game = _GAMES.get(key)
     if game is None:
         game = _GAMES[key] = resolve_game(name, params)
@@ -127,7 +124,7 @@ class GameTask:
     at seat s; `engines` are the match's engines in command-line order."""
 
     index: int
-    game: str
+    game: "str | PluginGame"   # a registry name, or a plug-in the user named
     params: dict
     engines: tuple            # EngineSpec, match order
     seats: tuple              # engine index per seat
@@ -304,7 +301,7 @@ def play_game(task: GameTask) -> GameRecord:
         winner_engine=winner_engine,
         reason=reason, moves=moves, opening_plies=len(task.opening), plies=len(moves),
         seconds=round(time.perf_counter() - start, 4),
-        game=task.game, params=dict(task.params), match_engines=[str(e) for e in task.engines],
+        game=str(task.game), params=dict(task.params), match_engines=[str(e) for e in task.engines],
         match_seed=task.match_seed, max_plies=task.max_plies,
         points=None if failure else seat_points(game, state), failure=failure, scores=scores,
         think=think,

@@ -76,7 +76,7 @@ FIRST_TO_CAP = 10          # first_to=X without `games`: at most 10 X games
 
 @dataclass
 class MatchConfig:
-    game: str                                  # registry name (or module:function)
+    game: "str | PluginGame"                   # registry name, or a plug-in the user named
     params: dict
     engines: list                              # EngineSpec, command-line order
     games: int | None = None                   # None: 100, or 10 X with first_to, X with sum_of
@@ -292,7 +292,7 @@ class Match:
         """CrossridorError naming `where` (the file and line) unless the
         record is a game of this match."""
         cfg = self.config
-        mine = {"game": cfg.game, "params": cfg.params, "match_engines": [str(e) for e in cfg.engines],
+        mine = {"game": str(cfg.game), "params": cfg.params, "match_engines": [str(e) for e in cfg.engines],
                 "match_seed": self.seed, "max_plies": self.max_plies}
         for key, value in mine.items():
             if getattr(record, key) != value:

@@ -210,7 +210,7 @@ def replay_records(text: str) -> dict:
             if not isinstance(rec.moves, list) or len(rec.moves) > MAX_MOVES:
                 raise CrossridorError(f"moves must be a list of at most {MAX_MOVES}")
             deal_seed = seed_value(rec.deal_seed, "deal_seed")
-            game = resolve_game(rec.game, rec.params)
+            game = resolve_game(rec.game, rec.params, "record")
             dealt = deal_seed is not None and (game.traits.chance or game.traits.hidden_information)
             state = game.new_state(None, seed=deal_seed) if dealt else new_game_state(game)
             for ply, move in enumerate(rec.moves):
