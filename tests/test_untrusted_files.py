@@ -153,7 +153,6 @@ def test_resume_refuses_a_second_record_of_a_game_with_another_result(tmp_path):
 @pytest.mark.parametrize("mangle, message", [
     (lambda r: dict(r, moves=r["moves"][:2] + ["z9"] + r["moves"][3:]), "does not replay"),
     (lambda r: dict(r, moves=r["moves"][:-1], plies=r["plies"] - 1), "do not end the game"),
-    (lambda r: dict(r, moves=[1, 2]), "not a list of move texts"),
     (lambda r: dict(r, moves=r["moves"] + ["c1"], plies=r["plies"] + 1), "the game is over"),
 ])
 def test_resume_replays_each_record_and_names_the_bad_line(tmp_path, mangle, message):
@@ -163,3 +162,12 @@ def test_resume_replays_each_record_and_names_the_bad_line(tmp_path, mangle, mes
     code, _, err = run_cli(*args, "--resume")
     assert code == 2 and len(err.splitlines()) == 1, err
     assert "games.jsonl', line 2: game 1 does not replay" in err and message in err, err
+
+
+def test_resume_names_a_record_field_of_the_wrong_type(tmp_path):
+    path, args, records = played_records(tmp_path)
+    for field, value, kind in [("moves", [1, 2], "a list of strings"), ("index", 1.0, "a whole number")]:
+        write_records(path, [records[0], dict(records[1], **{field: value})])
+        code, _, err = run_cli(*args, "--resume")
+        assert code == 2 and len(err.splitlines()) == 1, err
+        assert f"games.jsonl', line 2: not a game record (record field {field!r} must be {kind}" in err, err

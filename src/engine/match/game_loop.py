@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import random
 import time
 from dataclasses import dataclass, field
@@ -181,12 +182,70 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, d: dict) -> "GameRecord":
-        names = {f.name for f in dataclasses.fields(cls)}
-        missing = names - set(d) - {"game", "params", "match_engines", "match_seed", "max_plies", "points",
-                                        "failure", "scores", "think", "clocks"}
+        """The record of a JSON object read from a file or a request: every
+        field of its type, or ValueError naming the first that is not."""
+        if not isinstance(d, dict):
+            raise ValueError("a record is a JSON object")
+        missing = set(_RECORD_FIELDS) - set(d) - _OPTIONAL_FIELDS
         if missing:
             raise ValueError(f"record lacks {', '.join(sorted(missing))}")
-        return cls(**{k: v for k, v in d.items() if k in names})
+        for name, value in d.items():
+            kind = _RECORD_FIELDS.get(name)
+            if kind is not None and not _is_kind(value, kind):
+                raise ValueError(f"record field {name!r} must be {_KIND_TEXT[kind]}, got {_brief(value)}")
+        return cls(**{k: v for k, v in d.items() if k in _RECORD_FIELDS})
+
+
+# The type of each field of a record, checked when one is read.
+_RECORD_FIELDS = {
+    "index": "count", "seed": "int", "deal_seed": "int?", "seats": "counts", "engines": "texts",
+    "result": "text", "returns": "numbers", "winner": "count?", "winner_engine": "count?",
+    "reason": "text", "moves": "texts", "opening_plies": "count", "plies": "count", "seconds": "number",
+    "game": "text", "params": "object", "match_engines": "texts", "match_seed": "int",
+    "max_plies": "count?", "points": "numbers?", "failure": "object?", "scores": "list?",
+    "think": "list?", "clocks": "list?",
+}
+_OPTIONAL_FIELDS = {"game", "params", "match_engines", "match_seed", "max_plies", "points",
+                    "failure", "scores", "think", "clocks"}
+_KIND_TEXT = {
+    "count": "a whole number >= 0", "int": "a whole number", "int?": "a whole number or null",
+    "counts": "a list of whole numbers >= 0", "texts": "a list of strings", "text": "a string",
+    "numbers": "a list of numbers", "count?": "a whole number >= 0 or null", "number": "a number",
+    "object": "an object", "numbers?": "a list of numbers or null", "object?": "an object or null",
+    "list?": "a list or null",
+}
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v) -> bool:
+    return (_is_int(v) or isinstance(v, float)) and v == v and abs(v) != float("inf")
+
+
+def _is_kind(value, kind: str) -> bool:
+    if kind.endswith("?"):
+        return value is None or _is_kind(value, kind[:-1])
+    if kind == "int":
+        return _is_int(value)
+    if kind == "count":
+        return _is_int(value) and value >= 0
+    if kind == "number":
+        return _is_number(value)
+    if kind == "text":
+        return isinstance(value, str)
+    if kind == "object":
+        return isinstance(value, dict) and all(isinstance(k, str) for k in value)
+    if kind == "list":
+        return isinstance(value, list)
+    item = {"counts": "count", "texts": "text", "numbers": "number"}[kind]
+    return isinstance(value, list) and all(_is_kind(v, item) for v in value)
+
+
+def _brief(value) -> str:
+    text = json.dumps(value, ensure_ascii=True, default=repr) if not isinstance(value, float) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def result_string(returns, winner: int | None, winners=None) -> str:
