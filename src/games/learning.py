@@ -19,6 +19,7 @@ import numpy as np
 
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.protocol import CHANCE
+from crossridor.engine.registry import game_key
 
 
 def _params_key(params: dict) -> tuple:
@@ -28,7 +29,7 @@ def _params_key(params: dict) -> tuple:
 
 @lru_cache(maxsize=64)
 def _codec_for(name: str, key: tuple, game):
-    module = importlib.import_module(f"crossridor.games.{name}.learning")
+    module = importlib.import_module(f"crossridor.games.{game_key(name)}.learning")   # registered games only
     return module.Codec(game)
 
 
