@@ -114,3 +114,12 @@ def test_a_pgn_naming_code_is_refused(canary, tmp_path):
 
 def test_game_record_round_trip_keeps_a_plain_name():
     assert GameRecord.from_dict(record()).game == "quoridor"
+
+
+def test_an_openings_file_holds_moves_only(canary, tmp_path):
+    openings = tmp_path / "openings.txt"
+    openings.write_text(f"{CANARY}\nos:system\n")
+    code, out, err = run_cli("match", "quoridor", "--size", "3", "--engine", "random", "--engine", "random",
+                             "--games", "2", "--openings", str(openings))
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert "canary_game:load" in err, err           # named as a bad move, not imported
