@@ -171,3 +171,12 @@ def test_resume_names_a_record_field_of_the_wrong_type(tmp_path):
         code, _, err = run_cli(*args, "--resume")
         assert code == 2 and len(err.splitlines()) == 1, err
         assert f"games.jsonl', line 2: not a game record (record field {field!r} must be {kind}" in err, err
+
+
+def test_resume_names_a_line_nested_too_deeply_or_not_a_number(tmp_path):
+    path, args, records = played_records(tmp_path)
+    for line in ["[" * 100_000 + "]" * 100_000, json.dumps(records[1]).replace('"seed": ', '"seed": NaN, "x": ', 1)]:
+        path.write_text(json.dumps(records[0]) + "\n" + line + "\n")
+        code, _, err = run_cli(*args, "--resume")
+        assert code == 2 and len(err.splitlines()) == 1, err
+        assert "games.jsonl', line 2: not a game record" in err, err

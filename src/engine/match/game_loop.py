@@ -195,6 +195,16 @@ class GameRecord:
                 raise ValueError(f"record field {name!r} must be {_KIND_TEXT[kind]}, got {_brief(value)}")
         return cls(**{k: v for k, v in d.items() if k in _RECORD_FIELDS})
 
+    @classmethod
+    def from_json(cls, line: str | bytes) -> "GameRecord":
+        """The record of one line of a records file, or ValueError saying
+        what is wrong (not JSON, NaN, nested too deeply, a bad field)."""
+        try:
+            data = json.loads(line, parse_constant=_not_a_number)
+        except RecursionError:
+            raise ValueError("nested too deeply") from None
+        return cls.from_dict(data)
+
 
 # The type of each field of a record, checked when one is read.
 _RECORD_FIELDS = {
@@ -214,6 +224,10 @@ _KIND_TEXT = {
     "object": "an object", "numbers?": "a list of numbers or null", "object?": "an object or null",
     "list?": "a list or null",
 }
+
+
+def _not_a_number(name: str):
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _is_int(v) -> bool:

@@ -38,7 +38,7 @@ class RecordsFile(AppendFile):
             if line.strip():
                 number = data.count(b"\n", 0, pos) + 1
                 try:
-                    records.append(GameRecord.from_dict(json.loads(line)))
+                    records.append(GameRecord.from_json(line))
                     self.lines.append(number)
                 except (ValueError, TypeError) as exc:
                     raise CrossridorError(f"records file {self.path!r}, line {number}: "
