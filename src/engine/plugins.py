@@ -27,7 +27,7 @@ class PluginGame:
     function: str
 
     @classmethod
-    def parse(cls, text: str) -> "PluginGame":
+    def parse(cls, text: str) -> PluginGame:
         module, sep, function = str(text).partition(":")
         if not sep or not _DOTTED.match(module) or not _DOTTED.match(function):
             raise UnknownGameError(f"game {text!r}: a plug-in game is module:function (dotted names)")
@@ -58,7 +58,7 @@ def refuse_plugin_name(name, where: str) -> None:
                                f"data never names code; load it from the command line or Python")
 
 
-def typed_game(name: str) -> "str | PluginGame":
+def typed_game(name: str) -> str | PluginGame:
     """A game as the user typed it (command line, Python): `module:function`
     is a plug-in, anything else a registry name."""
     return PluginGame.parse(name) if is_plugin_name(name) else name

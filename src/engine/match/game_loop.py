@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from crossridor.engine.match.specs import move_budget
 
 # --- games and seeds --------------------------------------------------------------
 
-def resolve_game(game: "str | PluginGame", params: dict, where: str = "game"):
+def resolve_game(game: str | PluginGame, params: dict, where: str = "game"):
     """A registered game by its name (`quoridor`), or a `PluginGame` the user
     named on the command line or in Python. A name is never imported: a
     string `module:function` (from a file, the network, a task) is refused."""
@@ -125,7 +126,7 @@ class GameTask:
     at seat s; `engines` are the match's engines in command-line order."""
 
     index: int
-    game: "str | PluginGame"   # a registry name, or a plug-in the user named
+    game: str | PluginGame   # a registry name, or a plug-in the user named
     params: dict
     engines: tuple            # EngineSpec, match order
     seats: tuple              # engine index per seat
@@ -181,7 +182,7 @@ class GameRecord:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "GameRecord":
+    def from_dict(cls, d: dict) -> GameRecord:
         """The record of a JSON object read from a file or a request: every
         field of its type, or ValueError naming the first that is not."""
         if not isinstance(d, dict):
@@ -196,7 +197,7 @@ class GameRecord:
         return cls(**{k: v for k, v in d.items() if k in _RECORD_FIELDS})
 
     @classmethod
-    def from_json(cls, line: str | bytes) -> "GameRecord":
+    def from_json(cls, line: str | bytes) -> GameRecord:
         """The record of one line of a records file, or ValueError saying
         what is wrong (not JSON, NaN, nested too deeply, a bad field)."""
         try:
@@ -235,7 +236,7 @@ def _is_int(v) -> bool:
 
 
 def _is_number(v) -> bool:
-    return (_is_int(v) or isinstance(v, float)) and v == v and abs(v) != float("inf")
+    return _is_int(v) or (isinstance(v, float) and math.isfinite(v))
 
 
 def _is_kind(value, kind: str) -> bool:
