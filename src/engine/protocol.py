@@ -70,6 +70,8 @@ class State(Protocol):
 
     # Chance (only for games with traits.chance):
     #   chance_outcomes() -> list[(move, probability)] at a CHANCE node.
+    #   chance_round() -> hashable (optional): which shuffle the draw comes
+    #       from, where the same cards are shuffled again (a new stage).
     # Hidden information (only for games with traits.hidden_information):
     #   information_state(player) -> str: everything `player` knows, and
     #       nothing else; equal strings = indistinguishable positions.

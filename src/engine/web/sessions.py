@@ -77,6 +77,24 @@ def make_state(msg: dict):
     return state
 
 
+def chance_move(state, seed: int, earlier: list):
+    """The outcome of the chance node `state` as if every draw had been dealt
+    with the game, and the draw it was (for `earlier`): a function of the
+    deal's `seed`, of the draw (its outcomes and their weights, and its
+    `chance_round()` where the game has one: a stage's fresh shuffle of the
+    same cards) and of how often the same draw came before on this line of
+    play (`earlier`: a die rolled again), never of the moves that led here.
+    Undo and replay, or another way to the same draw, meets the same outcome,
+    so undo cannot sample what a draw would reveal (a route pile, and through
+    it the cards another seat returned)."""
+    outcomes = sorted(((str(m), w, m) for m, w in state.chance_outcomes()), key=lambda o: o[:2])
+    shuffle = state.chance_round() if hasattr(state, "chance_round") else ()
+    draw = (shuffle, tuple((text, w) for text, w, _ in outcomes))
+    rng = random.Random(derive_seed(seed, "chance", draw, earlier.count(draw)))
+    move = rng.choices([m for _, _, m in outcomes], weights=[w for _, w, _ in outcomes])[0]
+    return draw, move
+
+
 def default_engine(state) -> str:
     """As `crossridor best`: alpha-beta, or ISMCTS where information is hidden."""
     return "ismcts:time=1" if state.game.traits.hidden_information else "alphabeta:time=1"
@@ -132,7 +150,7 @@ class Tab:
         self.human_plies: list[int] = []
         self.task: asyncio.Task | None = None
         self.stop = Stop()
-        self.chance_rng = random.Random()
+        self.draws: list[tuple[int, tuple]] = []     # (ply, draw) of the chance moves played
 
     # --- lifetime
     async def cancel(self) -> None:
@@ -206,7 +224,7 @@ class Tab:
         self.viewer = self.humans[0]
         self.plies = 0
         self.human_plies = []
-        self.chance_rng = random.Random(derive_seed(self.seed, "chance"))
+        self.draws = []
         self.start(self.advance())
 
     def _viewer(self):
@@ -236,8 +254,8 @@ class Tab:
             if p in self.humans:
                 break
             if p == CHANCE:
-                outcomes = st.chance_outcomes()
-                move = self.chance_rng.choices([m for m, _ in outcomes], weights=[w for _, w in outcomes])[0]
+                draw, move = chance_move(st, self.seed, [d for _, d in self.draws])
+                self.draws.append((self.plies, draw))
             else:
                 await self.send(self._play_message(thinking=True))
                 result = await self.search(stoppable_search, st.clone(), self.spec,
@@ -278,6 +296,7 @@ class Tab:
         while self.plies > target:
             self.state.undo()
             self.plies -= 1
+        self.draws = [(ply, draw) for ply, draw in self.draws if ply < target]
         await self.send(self._play_message(message="took back your last move"))
 
     async def hint(self, msg: dict) -> None:

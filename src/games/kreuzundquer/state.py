@@ -144,6 +144,13 @@ class KState(PositionText, TableView, LearningState):
             return [(Move("draw", c), 1.0 / len(self.pile)) for c in self.pile]
         return []
 
+    def chance_round(self) -> tuple:
+        """Which shuffle the draw at this chance node comes from, for a
+        player that deals each once (the web app): the terrain cards go back
+        face down at every stage, a flip draws from the stage's shuffle; the
+        goal cards and the route pile are never refilled."""
+        return (self.race, self.stage) if self.phase == "flip" else ()
+
     def move_text(self, move: Move, viewer: int) -> str:
         """How `viewer` sees `move` played now: the route cards another player
         returns and the card flipped for another collector are secret."""
