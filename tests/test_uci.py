@@ -4,14 +4,17 @@ UciSession, and once as a real subprocess)."""
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
+import threading
 
 import pytest
-
-import crossridor
 from crossridor.engine.uci import engine as uci_engine
 from crossridor.engine.uci.engine import UciSession
+from helpers import wait_for
+
+import crossridor
 
 
 def session_output(commands: str, **game_params) -> list[str]:
@@ -128,7 +131,7 @@ def test_go_with_a_huge_clock_is_an_error_line():
 
 
 def test_cli_uci_subprocess_done_when():
-    proc = subprocess.run([sys.executable, "-m", "crossridor", "uci"], text=True, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "crossridor", "uci"], check=False, text=True, capture_output=True,
                           input="uci\nisready\nposition startpos moves e2 e8\ngo movetime 300\nquit\n", timeout=60)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
@@ -139,7 +142,7 @@ def test_cli_uci_subprocess_done_when():
 
 
 def test_cli_uci_bad_game_option():
-    proc = subprocess.run([sys.executable, "-m", "crossridor", "uci", "--size", "4"], text=True,
+    proc = subprocess.run([sys.executable, "-m", "crossridor", "uci", "--size", "4"], check=False, text=True,
                           capture_output=True, input="quit\n", timeout=60)
     assert proc.returncode == 2 and proc.stderr.startswith("crossridor: error:")
     assert len(proc.stderr.splitlines()) == 1
@@ -177,7 +180,7 @@ def test_a_hash_that_cannot_be_allocated_is_an_error_line_and_a_bestmove(monkeyp
 @pytest.mark.parametrize("ending", ["quit\n", ""])
 def test_quit_or_end_of_input_stops_an_endless_search(ending):
     # the guard only keeps a hang (the old loop joined the search) from blocking the suite
-    proc = subprocess.run([sys.executable, "-m", "crossridor", "uci", "--size", "5"], text=True,
+    proc = subprocess.run([sys.executable, "-m", "crossridor", "uci", "--size", "5"], check=False, text=True,
                           capture_output=True, input="go depth 2147483647\n" + ending, timeout=120)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     state = crossridor.load_game("quoridor", size=5).new_state()
@@ -189,3 +192,151 @@ def test_position_without_startpos_or_pos_is_an_error_line():
     lines = session_output("position moves e2\nposition\nisready\n")
     assert sum(line.startswith("info string error position") for line in lines) == 2, lines
     assert lines[-1] == "readyok"
+
+
+# --- the reader: stop and quit get through whatever came before them ---------------
+
+def start_engine(*argv: str):
+    """`crossridor uci ARGV` with its stdin kept open: (process, the list its
+    stdout lines are appended to, as a thread reads them)."""
+    proc = subprocess.Popen([sys.executable, "-m", "crossridor", "uci", *argv], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: list = []
+    threading.Thread(target=lambda: lines.extend(line.rstrip("\n") for line in proc.stdout), daemon=True).start()
+    return proc, lines
+
+
+def send(proc, text: str) -> None:
+    proc.stdin.write(text)
+    proc.stdin.flush()
+
+
+def exited(proc, seconds: float = 30.0) -> bool:
+    """True if `proc` exits within `seconds` (a bound for a hang); else it is killed."""
+    try:
+        proc.wait(timeout=seconds)
+        return True
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return False
+
+
+def test_quit_gets_through_while_a_command_waits_for_an_endless_search():
+    # ucinewgame waits for the search's bestmove; the quit behind it used to be never read
+    proc, lines = start_engine("--size", "5")
+    try:
+        send(proc, "go depth 2147483647\nucinewgame\nquit\n")     # and stdin stays open
+        assert exited(proc), lines
+    finally:
+        proc.stdin.close()
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr.read()
+    assert wait_for(lambda: any(line.startswith("bestmove") for line in lines))
+    state = crossridor.load_game("quoridor", size=5).new_state()
+    assert state.parse_move(bestmove(lines)) in state.legal_moves()
+
+
+def test_stop_gets_through_and_stops_every_search_started_before_it():
+    # the second go starts after the stop was read: that stop still applies to it
+    proc, lines = start_engine("--size", "5")
+    try:
+        send(proc, "go depth 2147483647\nucinewgame\nposition startpos moves c2\ngo depth 2147483647\n"
+                   "stop\nisready\n")
+        assert wait_for(lambda: "readyok" in lines, 30), lines
+        moves = [line.split()[1] for line in lines if line.startswith("bestmove")]
+        assert len(moves) == 2 and lines[-1] == "readyok", lines
+        assert crossridor.load_game("quoridor", size=5).new_state("c2").parse_move(moves[1])
+        send(proc, "quit\n")
+        assert exited(proc), lines
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdin.close()
+        proc.wait()
+
+
+def session_run(text: str) -> list[str]:
+    """The output of UciSession.run (the reader and all) on `text` as its input."""
+    out = io.StringIO()
+    UciSession(crossridor.load_game("quoridor", size=5), out).run(io.StringIO(text))
+    return out.getvalue().splitlines()
+
+
+def test_during_go_infinite_other_commands_are_refused_even_with_a_stop_read_ahead():
+    lines = session_run("go infinite\nposition startpos moves c2\nisready\nstop\nisready\ngo depth 1\n")
+    answers = [line.split()[0] for line in lines if not line.startswith("info depth")]
+    assert answers == ["info", "readyok", "bestmove", "readyok", "bestmove"], lines
+    assert "position: an infinite search is running" in next(line for line in lines if "error" in line)
+    state = crossridor.load_game("quoridor", size=5).new_state()
+    assert state.parse_move(lines[-1].split()[1]) in state.legal_moves()   # the position stayed the start
+
+
+def test_a_line_too_long_is_one_error_line_and_the_engine_goes_on():
+    lines = session_run("go" + " x" * uci_engine.MAX_LINE + "\nisready\n")
+    assert lines == [f"info string error a line longer than {uci_engine.MAX_LINE} characters: ignored",
+                     "readyok"]
+
+
+def test_bytes_that_are_not_utf8_are_an_unknown_command():
+    proc = subprocess.run([sys.executable, "-m", "crossridor", "uci"], input=b"\xff\xfe go\nisready\nquit\n",
+                          check=False, capture_output=True, timeout=60,
+                          env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    lines = proc.stdout.decode().splitlines()
+    assert lines[0].startswith("info string error unknown command") and lines[1:] == ["readyok"]
+
+
+# --- Threads: capped at what this machine stops at once ----------------------------
+
+def test_threads_are_capped_at_4_per_cpu_and_at_most_64():
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    lines = session_output("uci\n")
+    spin = next(line for line in lines if line.startswith("option name Threads")).split()
+    top = int(spin[spin.index("max") + 1])
+    assert top == uci_engine.THREADS_CAP == min(64, 4 * cpus)
+    lines = session_output(f"setoption name Threads value {top + 1}\nsetoption name Threads value 256\n"
+                           "isready\n")
+    errors = [line for line in lines if line.startswith("info string error setoption: Threads")]
+    assert len(errors) == 2 and all(f"[1, {top}]" in e and "per CPU" in e for e in errors), lines
+
+
+def test_stop_at_the_threads_cap_gives_a_searched_move():
+    out = io.StringIO()
+    session = UciSession(crossridor.load_game("quoridor"), out)
+    session.handle(f"setoption name Threads value {uci_engine.THREADS_CAP}")
+    session.handle("position startpos moves e2 e8")
+    session.handle("go infinite")
+    assert wait_for(lambda: "info depth 1 " in out.getvalue(), 30), out.getvalue()
+    stopper = threading.Thread(target=session.handle, args=("stop",), daemon=True)
+    stopper.start()
+    assert wait_for(lambda: not stopper.is_alive(), 30)
+    lines = out.getvalue().splitlines()
+    assert not [line for line in lines if "error" in line], lines
+    state = crossridor.load_game("quoridor").new_state("e2 e8")
+    assert state.parse_move(bestmove(lines)) in state.legal_moves()
+
+
+# --- nothing a client sends names code or a file ------------------------------------
+
+@pytest.mark.parametrize("value", ["os:system", "uci:touch {tmp}/made", "subprocess.run",
+                                   "crossridor.engine.algorithms.alphabeta", "__import__('os')",
+                                   "alphabeta;touch {tmp}/made", ""])
+def test_an_algorithm_naming_code_is_refused_and_nothing_runs(monkeypatch, tmp_path, value):
+    ran = []
+    for module, name in ((subprocess, "Popen"), (os, "system"), (os, "posix_spawn"), (os, "execv")):
+        monkeypatch.setattr(module, name, lambda *a, **k: ran.append(a))
+    value = value.format(tmp=tmp_path)
+    lines = session_output(f"setoption name Algorithm value {value}\nposition startpos moves e2 e8\n"
+                           "go depth 1\n")
+    assert lines[0].startswith("info string error setoption: Algorithm: unknown algorithm"), lines
+    assert lines[-1].startswith("bestmove ") and lines[-1] != "bestmove (none)"   # alphabeta still
+    assert ran == [] and not (tmp_path / "made").exists()
+
+
+def test_internal_options_are_not_options():
+    lines = session_output("setoption name memory value 7\nsetoption name stop value 1\n"
+                           "setoption name on_iteration value print\nsetoption name engine value uci:x\n"
+                           "go depth 1\n")
+    assert [line.split(":")[1].strip() for line in lines if line.startswith("info string error setoption")] \
+        == ["memory", "stop", "on_iteration"], lines
+    assert any("unknown option(s) engine" in line for line in lines) and lines[-1] == "bestmove (none)"

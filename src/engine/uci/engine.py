@@ -5,7 +5,8 @@ in a thread, `info` lines from its `on_iteration` callback); the dialect is
 written down in the README ("UCI-style engine"). In short:
 
     uci                      -> id name/author, option lines, uciok
-    isready                  -> readyok (also while searching)
+    isready                  -> readyok once the commands before it are done
+                                (at once during a search)
     ucinewgame               -> back to the start position
     setoption name N value V -> Hash, Threads, Algorithm, or any search
                                 option of `crossridor best -e` (e.g. prune_walls)
@@ -16,11 +17,28 @@ written down in the README ("UCI-style engine"). In short:
     stop                     -> the running search returns its best move now
     quit                     -> stops the running search (its bestmove is sent), exits
 
-End of input is `quit`: a bounded search is stopped too (`go depth 2147483647`
-must not keep a closed session alive). Other commands sent during a bounded
-search wait for its `bestmove` (so a script can pipe a whole session in and
-end it with such a command, `ucinewgame` say, before closing its input);
-during `go infinite` they get an error.
+A reader thread reads ahead of the commands being carried out, so that
+`stop` and `quit` act as soon as they are read, whatever came before them:
+they stop at once every bounded search started by a command before them (the
+search still answers `bestmove`). Every other command is carried out in order:
+one sent during a bounded search waits for its `bestmove` (so a script can
+pipe a whole session in and end it with such a command, `ucinewgame` say,
+before closing its input); during `go infinite` it gets an error (only
+`isready` and `stop` are accepted, and nothing waits, so its `stop` comes at
+once). End of input is `quit` after the commands before it: a bounded search
+still running then is stopped too (`go depth 2147483647` must not keep a
+closed session alive). The reader reads at most MAX_PENDING (256) commands
+ahead; a `stop` or `quit` further behind acts when its turn nears. A line
+longer than MAX_LINE (65536) characters gets `info string error` and is
+dropped.
+
+Threads is at most THREADS_CAP: 4 per CPU this process may use, at most 64;
+a larger value gets `info string error` naming the cap and the setting is
+kept. A Lazy SMP search starts its helpers one by one, deaf to `stop`, and its
+main thread shares the CPUs with them: with many threads per CPU a `stop`
+takes seconds (64 threads on 2 CPUs) to half a minute (256), and the move it
+gives has not finished depth 1; at 4 per CPU it takes milliseconds. More
+threads than CPUs make no search faster.
 
 Hash is at most MAX_HASH_MB: 65536, or half this machine's memory if less.
 A table that cannot be allocated all the same gets `info string error` and
@@ -35,15 +53,21 @@ engine keeps running.
 from __future__ import annotations
 
 import os
+import queue
 import sys
 import threading
 from typing import TextIO
 
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import refuse_file_options
-from crossridor.engine.stop import Stop
 from crossridor.engine.protocol import Clock, Limits
-from crossridor.engine.search_api import MAX_THREADS, algorithm_names, search, search_memory
+from crossridor.engine.search_api import (
+    MAX_THREADS,
+    algorithm_names,
+    search,
+    search_memory,
+)
+from crossridor.engine.stop import Stop
 
 ENGINE_NAME = "crossridor"
 DEFAULT_TIME = 1.0          # seconds, for a bare `go`
@@ -61,6 +85,21 @@ def _max_hash_mb() -> int:
 
 
 MAX_HASH_MB = _max_hash_mb()
+
+
+def _threads_cap() -> int:
+    """4 threads per CPU this process may use, at most 64 (see the module docstring)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, 64, 4 * cpus))
+
+
+THREADS_CAP = _threads_cap()
+MAX_LINE = 65536        # characters of one command line
+MAX_PENDING = 256       # commands read ahead of the one being carried out
+_TOO_LONG = object()    # what the reader queues in place of a longer line
 GO_INTS = {"movetime", "depth", "nodes", "sims", "wtime", "btime", "winc", "binc", "movestogo"}
 
 
@@ -77,7 +116,8 @@ def score_text(state, algorithm: str, score) -> str:
     if state.game.traits.name == "quoridor":
         from crossridor.engine._core import WIN_BOUND, WIN_SCORE
     else:
-        from crossridor.engine.algorithms.alphabeta import MATE_BAND as WIN_BOUND, WIN as WIN_SCORE
+        from crossridor.engine.algorithms.alphabeta import MATE_BAND as WIN_BOUND
+        from crossridor.engine.algorithms.alphabeta import WIN as WIN_SCORE
     if abs(score) > WIN_BOUND:
         plies = round(WIN_SCORE - abs(score))
         return f"win {plies}" if score > 0 else f"loss {plies}"
@@ -100,6 +140,10 @@ class UciSession:
         self._thread: threading.Thread | None = None
         self._stop = None
         self._infinite = False
+        # the reader's early stop: under _stop_lock, the running search's Stop
+        # and the count of stop/quit lines read but not yet carried out
+        self._stop_lock = threading.Lock()
+        self._stops_ahead = 0
 
     # output
     def send(self, line: str) -> None:
@@ -111,12 +155,44 @@ class UciSession:
         self.send(f"info string error {message}")
 
     # the loop
-    def run(self, lines) -> int:
-        for line in lines:
-            if not self.handle(line):
+    def run(self, stream: TextIO) -> int:
+        """Carry out the commands of `stream` until `quit` or its end; a
+        reader thread reads ahead and acts on `stop` and `quit` at once."""
+        commands: queue.Queue = queue.Queue(MAX_PENDING)
+        threading.Thread(target=self._read, args=(stream, commands), name="uci-reader", daemon=True).start()
+        while True:
+            line = commands.get()
+            if line is None:
+                break
+            if line is _TOO_LONG:
+                self.error(f"a line longer than {MAX_LINE} characters: ignored")
+                continue
+            going = self.handle(line)
+            if _stops(line):
+                with self._stop_lock:
+                    self._stops_ahead -= 1
+            if not going:
                 break
         self.finish()
         return 0
+
+    def _read(self, stream: TextIO, commands: queue.Queue) -> None:
+        """The reader thread: queue each line; a `stop` or `quit` first stops
+        the bounded search now running (and, through _stops_ahead, any one a
+        command queued before it starts). None: the end of input."""
+        try:
+            for line in _lines(stream):
+                if line is not _TOO_LONG and _stops(line):
+                    with self._stop_lock:
+                        self._stops_ahead += 1
+                        if self._stop is not None and not self._infinite:
+                            self._stop.set()
+                commands.put(line)
+                if line is not _TOO_LONG and line.split()[:1] == ["quit"]:
+                    return
+        except (OSError, ValueError):
+            pass    # an unreadable input ends like a closed one
+        commands.put(None)
 
     def handle(self, line: str) -> bool:
         """Handle one command line; False after `quit`."""
@@ -163,7 +239,7 @@ class UciSession:
         self.send(f"id name {ENGINE_NAME} {__version__} ({traits.name}, {traits.num_players} players)")
         self.send("id author the crossridor developers")
         self.send(f"option name Hash type spin default {DEFAULT_HASH_MB} min 0 max {MAX_HASH_MB}")
-        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
+        self.send(f"option name Threads type spin default 1 min 1 max {THREADS_CAP}")
         self.send(f"option name Algorithm type combo default {self.algorithm}"
                   + "".join(f" var {name}" for name in algorithm_names()))
         self.send("uciok")
@@ -190,14 +266,15 @@ class UciSession:
         if key == "hash":
             self.hash_mb = _int(value, "Hash", 0, MAX_HASH_MB)
         elif key == "threads":
-            self.threads = _int(value, "Threads", 1, MAX_THREADS)
+            self.threads = _int(value, "Threads", 1, THREADS_CAP,
+                                " (4 per CPU of this machine, at most 64)")
         elif key == "algorithm":
             if value not in algorithm_names():
                 raise UciError(f"Algorithm: unknown algorithm {value!r} (known: {', '.join(algorithm_names())})")
             self.algorithm = value
         else:
             from crossridor.engine.options import convert_value
-            if key in ("seed", "stop", "on_iteration"):
+            if key in ("seed", "stop", "on_iteration", "memory"):
                 raise UciError(f"{name}: not an option")
             refuse_file_options([key], "UCI")
             if value == "":
@@ -238,10 +315,13 @@ class UciSession:
             self.memory = (algorithm, search_memory(state, algorithm))
         if self.memory[1] is not None:
             options["memory"] = self.memory[1]
-        self._stop = options["stop"] = Stop()      # every search polls its Stop
         if algorithm == "alphabeta":
             options["on_iteration"] = lambda info: self.send(self.info_line(state, algorithm, info))
-        self._infinite = infinite
+        with self._stop_lock:
+            self._stop = options["stop"] = Stop()      # every search polls its Stop
+            self._infinite = infinite
+            if self._stops_ahead and not infinite:
+                self._stop.set()        # a stop or quit already read comes after this go
         self._thread = threading.Thread(target=self._search, args=(state, algorithm, limits, options),
                                         name="uci-search", daemon=True)
         self._thread.start()
@@ -297,13 +377,13 @@ class UciSession:
         self.send(f"bestmove {_move_token(result.move)}")
 
 
-def _int(text: str, name: str, low: int, high: int) -> int:
+def _int(text: str, name: str, low: int, high: int, why: str = "") -> int:
     try:
         value = int(text)
     except ValueError:
         raise UciError(f"{name}: expected an integer, got {text!r}") from None
     if not low <= value <= high:
-        raise UciError(f"{name}: must be in [{low}, {high}], got {value}")
+        raise UciError(f"{name}: must be in [{low}, {high}]{why}, got {value}")
     return value
 
 
@@ -336,6 +416,30 @@ def _split_moves(tokens) -> list:
     return [t.replace("_", " ") for t in tokens]
 
 
-def run(game, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    """Serve the protocol on stdin/stdout until `quit` or end of input."""
+def _stops(line: str) -> bool:
+    return line.split()[:1] in (["stop"], ["quit"])
+
+
+def _lines(stream: TextIO):
+    """The lines of `stream`; _TOO_LONG in place of one longer than MAX_LINE
+    characters (the rest of which is read and dropped)."""
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) <= MAX_LINE or line.endswith("\n"):
+            yield line
+            continue
+        while line and not line.endswith("\n"):
+            line = stream.readline(MAX_LINE)
+        yield _TOO_LONG
+
+
+def run(game, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Serve the protocol on stdin/stdout (those of the moment it is called)
+    until `quit` or end of input."""
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    if hasattr(stdin, "reconfigure"):
+        stdin.reconfigure(errors="replace")    # a bad byte is an unknown command, not the end
     return UciSession(game, stdout).run(stdin)
