@@ -7,7 +7,14 @@ import csv
 import os
 import sys
 
-from crossridor.engine.cli.common import UsageError, add_game_arguments, game_params, run_stoppable
+from crossridor.engine.cli.common import (
+    UsageError,
+    add_game_arguments,
+    game_params,
+    run_stoppable,
+)
+from crossridor.engine.cli.match import add_scheduler_arguments, scheduler_from_args
+from crossridor.engine.files import open_for_writing
 
 DEFAULT_SELFPLAY_ENGINE = "alphabeta:depth=2"
 DEFAULT_HIDDEN = 0
@@ -20,6 +27,8 @@ def _writable(path: str, option: str) -> None:
         raise UsageError(f"{option} {path!r}: cannot write in {folder!r}")
     if os.path.isdir(path):
         raise UsageError(f"{option} {path!r} is a folder")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise UsageError(f"{option} {path!r} is not a regular file")
 
 
 def _only_quoridor(args) -> None:
@@ -37,9 +46,8 @@ def _progress(total: int, desc: str, unit: str, initial: int = 0):
 
 def cmd_selfplay(args) -> int:
     import numpy as np
-
-    from crossridor.games.quoridor.training import selfplay_arrays, selfplay_match
     from crossridor.engine.match.specs import EngineSpec
+    from crossridor.games.quoridor.training import selfplay_arrays, selfplay_match
 
     _only_quoridor(args)
     for name, value, low in (("--games", args.games, 1), ("--concurrency", args.concurrency, 1),
@@ -51,12 +59,13 @@ def cmd_selfplay(args) -> int:
     if args.resume and not args.records:
         raise UsageError("--resume needs --records FILE")
     _writable(args.out, "--out")
+    scheduler = scheduler_from_args(args)
     match = selfplay_match(EngineSpec.parse(args.engine), args.games, game_params(args), args.concurrency,
                            args.seed, args.random_openings, args.max_plies, args.records, args.resume)
     executor = None
-    if args.scheduler:
+    if scheduler is not None:
         from crossridor.engine.match.cluster import ClusterExecutor
-        executor = ClusterExecutor(args.scheduler)
+        executor = ClusterExecutor(scheduler)
     bar = _progress(match.total_games, "selfplay", "game", initial=len(match.done))
     searched = {"positions": sum(len(r.scores) for r in match.done.values())}
 
@@ -74,7 +83,8 @@ def cmd_selfplay(args) -> int:
         if bar is not None:
             bar.close()
     arrays = selfplay_arrays(match, result.records)
-    np.savez_compressed(args.out, **arrays)
+    with open_for_writing(args.out, "--out", binary=True) as out:
+        np.savez_compressed(out, **arrays)
     results = arrays["result"]
     cut = sum(r.reason == "max_plies" for r in result.records)
     print(f"{len(result.records)} games ({cut} cut at the ply cap), {len(results)} positions -> {args.out}")
@@ -91,7 +101,7 @@ class _Curve:
     a row written and flushed as each is printed, so a stopped run keeps it."""
 
     def __init__(self, path: str):
-        self.file = open(path, "w", newline="", encoding="utf-8")
+        self.file = open_for_writing(path, "--curve", newline="")
         self.writer = csv.writer(self.file)
         self.writer.writerow(["phase", "epoch", "train_loss", "validation_loss"])
 
@@ -179,9 +189,9 @@ def add_parsers(sub) -> None:
     p.add_argument("--concurrency", type=int, default=None, metavar="K",
                    help="games played at once, in worker processes (default: the number of cores; "
                         "with --scheduler the cluster's worker threads)")
-    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                   help="play the games on the workers of this Dask scheduler (pip install "
-                        "'crossridor[cluster]'); the same records and data as a local run")
+    add_scheduler_arguments(p, "play the games on the workers of this Dask scheduler (pip install "
+                               "'crossridor[cluster]'); the same records and data as a local run; whoever "
+                               "reaches it runs code here: docs/matches.md")
     p.add_argument("--records", metavar="FILE",
                    help="append every finished game to FILE (JSON lines, as crossridor match writes)")
     p.add_argument("--resume", action="store_true",

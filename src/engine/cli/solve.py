@@ -11,12 +11,14 @@ import tempfile
 
 from crossridor.engine.cli.common import (UsageError, add_game_arguments, load_game_from_args, print_json,
                                           run_stoppable, state_from_args)
+from crossridor.engine.cli.match import add_scheduler_arguments, scheduler_from_args
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.stop import Interrupted
 
 
-def solve_and_verify(state, args):
+def solve_and_verify(state, args, scheduler=None):
     from crossridor.games.quoridor.solve import Solver, check_solvable, solve
+    from crossridor.games.quoridor.solve_table import TableError
     from crossridor.games.quoridor.verify import verify as check
     check_solvable(state)
     with contextlib.ExitStack() as stack:
@@ -24,13 +26,15 @@ def solve_and_verify(state, args):
         if folder is None and args.verify:       # the whole table, on disk rather than in memory
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="crossridor-solve-"))
         options = dict(threads=args.threads, folder=folder, keep=bool(args.verify or args.write_table),
-                       scheduler=args.scheduler, progress=_progress if args.progress else None)
+                       scheduler=scheduler, progress=_progress if args.progress else None)
         solver = (Solver.read(args.table, args.memory, **options) if args.table
                   else Solver(state.game.size, args.memory, **options))
         try:
             result = solve(state, solver=solver)
         except (Interrupted, CrossridorError) as exc:
-            if args.write_table and (isinstance(exc, Interrupted) or solver.layers):      # the finished levels are kept: the same command goes on from them
+            # the finished levels are kept: the same command goes on from them, unless the folder is at fault
+            if args.write_table and not isinstance(exc, TableError) and (isinstance(exc, Interrupted)
+                                                                         or solver.layers):
                 sys.stderr.write(f"crossridor: the levels solved so far are in {args.write_table} "
                                  f"(the same --write-table resumes)\n")
             raise
@@ -53,10 +57,11 @@ def cmd_solve(args) -> int:
         raise UsageError(f"solve: only quoridor can be solved, not {args.game!r}")
     if args.scheduler and not args.write_table:
         raise UsageError("--scheduler needs --write-table DIR, a folder the workers read too")
+    scheduler = scheduler_from_args(args)
     state = state_from_args(load_game_from_args(args), args)
     if args.count:
         return print_count(run_stoppable(count_layers, state, args)[0], args.json)
-    (result, check), _ = run_stoppable(solve_and_verify, state, args)
+    (result, check), _ = run_stoppable(solve_and_verify, state, args, scheduler)
     if args.json:
         out = result.to_json()
         if check is not None:
@@ -125,9 +130,9 @@ def add_parsers(sub) -> None:
     p.add_argument("--table", metavar="DIR", help="answer from a written table when the position is in it")
     p.add_argument("--threads", type=int, default=None, metavar="N",
                    help="threads solving the layers of a level at once (default: the cores)")
-    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                   help="solve each level's layers on the workers of a Dask scheduler (needs --write-table "
-                        "on a folder the workers read at the same path)")
+    add_scheduler_arguments(p, "solve each level's layers on the workers of a Dask scheduler (needs "
+                               "--write-table on a folder the workers read at the same path); whoever reaches "
+                               "it runs code here: docs/solving.md")
     p.add_argument("--progress", action="store_true", help="one line per level on stderr")
     p.add_argument("--count", action="store_true",
                    help="only count the layers of each level and the memory a solve would need")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.files import open_for_writing
 
 
 class AppendFile:
@@ -16,18 +17,17 @@ class AppendFile:
         self.what = what            # "records file", "pgn file": names it in errors
         self._file = None
         folder = os.path.dirname(os.path.abspath(path))
+        # checked before the first game, not when its record is written
         if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK) \
                 or (os.path.exists(path) and not os.access(path, os.W_OK)):
-            # checked before the first game, not when its record is written
             raise CrossridorError(f"{what} {path!r}: cannot write there "
                                   f"({'a folder' if os.path.isdir(path) else 'no such writable folder or file'})")
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise CrossridorError(f"{what} {path!r} is not a regular file")
 
     def write(self, text: str) -> None:
         if self._file is None:
-            try:
-                self._file = open(self.path, "a", encoding="utf-8")
-            except OSError as exc:
-                raise CrossridorError(f"{self.what} {self.path!r}: {exc.strerror or exc}") from None
+            self._file = open_for_writing(self.path, self.what, append=True)
         self._file.write(text)
         self._file.flush()
 

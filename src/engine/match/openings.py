@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.files import read_text_file
 from crossridor.engine.match.game_loop import new_game_state
 
 # --- seating and openings -----------------------------------------------------------
@@ -33,11 +34,7 @@ def parse_openings(text: str, source: str = "openings") -> list:
 
 
 def read_openings(path: str) -> list:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return parse_openings(f.read(), path)
-    except OSError as exc:
-        raise CrossridorError(f"openings file {path!r}: {exc.strerror or exc}") from None
+    return parse_openings(read_text_file(path, "openings file"), path)
 
 
 def _brief(opening, shown: int = 8) -> str:

@@ -32,8 +32,9 @@ import datetime
 import re
 from dataclasses import dataclass
 
-from crossridor.engine.match.appendfile import AppendFile
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.files import MAX_GAMES_FILE_BYTES, read_text_file
+from crossridor.engine.match.appendfile import AppendFile
 from crossridor.engine.options import convert_value, format_value
 
 SEPARATOR = " | "
@@ -174,8 +175,4 @@ def read_games(text: str, source: str = "pgn") -> list[PgnGame]:
 
 
 def read_file(path: str) -> list[PgnGame]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return read_games(f.read(), path)
-    except OSError as exc:
-        raise CrossridorError(f"pgn file {path!r}: {exc.strerror or exc}") from None
+    return read_games(read_text_file(path, "pgn file", MAX_GAMES_FILE_BYTES), path)

@@ -4,9 +4,11 @@ flushed at once, read back for `--resume`."""
 from __future__ import annotations
 
 import json
+import os
 
-from crossridor.engine.match.appendfile import AppendFile
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.files import MAX_GAMES_FILE_BYTES, read_regular_file
+from crossridor.engine.match.appendfile import AppendFile
 from crossridor.engine.match.game_loop import GameRecord
 
 # --- records file ------------------------------------------------------------------
@@ -21,22 +23,18 @@ class RecordsFile(AppendFile):
         self.lines: list = []     # after load(): the line number of each record
 
     def load(self) -> list:
-        try:
-            with open(self.path, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
+        if not os.path.lexists(self.path):
             return []
-        except OSError as exc:
-            raise CrossridorError(f"records file {self.path!r}: {exc.strerror or exc}") from None
-        records, pos, good_end = [], 0, 0
+        data = read_regular_file(self.path, self.what, MAX_GAMES_FILE_BYTES)
+        records, pos, good_end, number = [], 0, 0, 0
         self.lines = []
         while pos < len(data):
             newline = data.find(b"\n", pos)
             if newline < 0:
                 break                      # a torn last line: no newline yet
             line = data[pos:newline]
+            number += 1
             if line.strip():
-                number = data.count(b"\n", 0, pos) + 1
                 try:
                     records.append(GameRecord.from_json(line))
                     self.lines.append(number)
@@ -45,8 +43,11 @@ class RecordsFile(AppendFile):
                                           f"not a game record ({exc})") from None
             pos = good_end = newline + 1
         if good_end < len(data):
-            with open(self.path, "r+b") as f:
-                f.truncate(good_end)
+            try:                       # by path: a FIFO swapped in since the read is refused, never opened
+                os.truncate(self.path, good_end)
+            except OSError as exc:
+                raise CrossridorError(f"{self.what} {self.path!r}: cannot cut its torn last line: "
+                                      f"{exc.strerror or exc}") from None
         return records
 
     def append(self, record: GameRecord) -> None:

@@ -28,7 +28,7 @@ from crossridor.engine import stop as _stop
 from crossridor.engine._core import WIN_SCORE, QuoridorSolver
 from crossridor.engine.errors import CrossridorError, UnsupportedGameError
 from crossridor.engine.protocol import SearchResult
-from crossridor.games.quoridor.solve_table import TableFolder
+from crossridor.games.quoridor.solve_table import TableError, TableFolder
 
 GB = 1 << 30
 
@@ -201,7 +201,7 @@ class Solver:
         if self.folder is not None:
             table = TableFolder.create(self.folder, self.size, key, level0)
         if table is not None and table.levels is not None:
-            run.keys = {k: table.keys(k) for k in table.levels}
+            run.keys = {k: self._table_keys(table, k) for k in table.levels}
             self._say(f"levels {min(run.keys)}-{max(run.keys)}: {sum(map(len, run.keys.values())):,} layers "
                       f"(read from {self.folder})")
         else:
@@ -280,6 +280,11 @@ class Solver:
                 return sum(pool.map(work, ranges))
         except MemoryError:
             raise CrossridorError(f"out of memory solving level {level}") from None
+        except RuntimeError as exc:
+            if table is None:           # levels counted here always hold every layer
+                raise
+            # a resumed folder's keys, each valid and sorted, yet not every layer of the level
+            raise TableError(f"{table.folder} is not a solved table: level {level}: {exc}") from None
         except OverflowError as exc:
             raise CrossridorError(f"solve: {exc}") from None
 
@@ -296,16 +301,22 @@ class Solver:
         for level in sorted(levels, reverse=True):
             if not table.has_values(level):
                 break
-            keys = table.keys(level)
-            try:
-                solver._core.check_keys(keys, level)
-            except ValueError as exc:
-                raise CrossridorError(f"{path} is not a solved table: {exc}") from None
-            run.keys[level] = keys
+            keys = run.keys[level] = solver._table_keys(table, level)
             run.values[level] = table.values(level, solver._core.nodes)
             solver.layers += len(keys)
         solver._runs.append(run)
         return solver
+
+    def _table_keys(self, table: TableFolder, level: int) -> np.ndarray:
+        """A level's keys read from a table folder, checked: sorted layers
+        of `level` walls in the solver's canonical form (best --table and a
+        resumed solve --write-table read a folder alike)."""
+        keys = table.keys(level)
+        try:
+            self._core.check_keys(keys, level)
+        except ValueError as exc:
+            raise TableError(f"{table.folder} is not a solved table: {exc}") from None
+        return keys
 
     @property
     def size(self) -> int:

@@ -21,10 +21,16 @@ from pathlib import Path
 import numpy as np
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.files import read_regular_file
+from crossridor.engine.files import open_for_writing, open_regular_file, read_npy_header, read_regular_file
 
 TABLE_FORMAT = 2         # 1: one .npz file of int16 values (before the levels)
 META = "table.json"
+MAX_META_BYTES = 2 ** 20     # the description: a few hundred bytes
+
+
+class TableError(CrossridorError):
+    """A table folder that cannot be used as it is: not a table, another
+    position's, or a file in it that is not what the table needs."""
 
 
 def _level_file(folder: Path, kind: str, level: int) -> Path:
@@ -66,13 +72,13 @@ class TableFolder:
         if (folder / META).exists():
             table = cls.open(folder)
             if table.size != size or list(table.root) != root:
-                raise CrossridorError(f"{folder} holds the table of another position: give a new folder "
+                raise TableError(f"{folder} holds the table of another position: give a new folder "
                                       f"to --write-table")
             return table
         try:
             folder.mkdir(exist_ok=True)
             if any(folder.iterdir()):
-                raise CrossridorError(f"{folder} is not empty and holds no solved table: give a new folder "
+                raise TableError(f"{folder} is not empty and holds no solved table: give a new folder "
                                       f"to --write-table")
             table = cls(folder, {"format": TABLE_FORMAT, "size": size, "root": root, "level0": level0,
                                  "levels": None})
@@ -83,14 +89,15 @@ class TableFolder:
 
     def _write_meta(self) -> None:
         tmp = self.folder / (META + ".tmp")
-        tmp.write_text(json.dumps(self.meta), encoding="utf-8")
+        with open_for_writing(str(tmp), "table file", error=TableError) as f:
+            f.write(json.dumps(self.meta))
         os.replace(tmp, self.folder / META)
 
     def _save(self, kind: str, level: int, array: np.ndarray) -> None:
         path = _level_file(self.folder, kind, level)
         tmp = path.with_suffix(".tmp")
         try:
-            with open(tmp, "wb") as f:
+            with open_for_writing(str(tmp), "table file", binary=True, error=TableError) as f:
                 np.save(f, array)
             os.replace(tmp, path)
         except OSError as exc:
@@ -114,26 +121,27 @@ class TableFolder:
     def open(cls, folder) -> "TableFolder":
         """A written table folder (CrossridorError naming what is wrong)."""
         folder = Path(folder)
-        if os.path.isfile(folder):
-            with open(folder, "rb") as f:
+        if not folder.is_dir():
+            if not os.path.exists(folder):
+                raise TableError(f"cannot read solved table {str(folder)!r}: no such folder")
+            with open_regular_file(str(folder), "solved table", None) as f:
                 old = f.read(2) == b"PK"
             if old:
-                raise CrossridorError(f"{folder} is a solved table of an older format (a .npz file): solve "
+                raise TableError(f"{folder} is a solved table of an older format (a .npz file): solve "
                                       f"again with --write-table DIR")
-            raise CrossridorError(f"{folder} is not a solved table (a folder written by solve --write-table)")
-        if not folder.is_dir():
-            raise CrossridorError(f"cannot read solved table {str(folder)!r}: no such folder")
+            raise TableError(f"{folder} is not a solved table (a folder written by solve --write-table)")
         try:
-            meta = json.loads(read_regular_file(str(folder / META), "solved table"))
+            meta = json.loads(read_regular_file(str(folder / META), "solved table", MAX_META_BYTES))
             if not isinstance(meta, dict) or meta.get("format") != TABLE_FORMAT:
                 raise ValueError(f"format {meta.get('format') if isinstance(meta, dict) else None}, "
                                  f"not {TABLE_FORMAT}")
             if meta["size"] not in (3, 5, 7, 9) or len(meta["root"]) != 4 or not 0 <= meta["level0"] <= 64:
                 raise ValueError("a bad description")
+            _check_levels(meta)
         except CrossridorError as exc:
-            raise CrossridorError(f"{folder} is not a solved table: {exc}") from None
+            raise TableError(f"{folder} is not a solved table: {exc}") from None
         except (ValueError, KeyError, TypeError) as exc:
-            raise CrossridorError(f"{folder} is not a solved table: {exc}") from None
+            raise TableError(f"{folder} is not a solved table: {exc}") from None
         return cls(folder, meta)
 
     def keys(self, level: int) -> np.ndarray:
@@ -146,14 +154,40 @@ class TableFolder:
         return self._load("values", level, np.int8, nodes)
 
     def _load(self, kind: str, level: int, dtype, columns: int | None) -> np.ndarray:
+        """A level file mapped read-only: opened as a regular file without
+        blocking, its header checked against the description and its size
+        before it is mapped."""
         path = _level_file(self.folder, kind, level)
+        bad = f"{self.folder} is not a solved table: {path.name}"
         try:
-            array = np.load(path, mmap_mode="r")
-        except (OSError, ValueError) as exc:
-            raise CrossridorError(f"{self.folder} is not a solved table: {path.name}: {exc}") from None
-        expected = (self.levels or {}).get(level)
-        if array.dtype != dtype or array.ndim != 2 or (columns is not None and array.shape[1] != columns) \
-                or (expected is not None and array.shape[0] != expected):
-            raise CrossridorError(f"{self.folder} is not a solved table: {path.name} holds "
-                                  f"{array.dtype} {array.shape}")
-        return array
+            f = open_regular_file(str(path), "table file", None)
+        except CrossridorError as exc:
+            raise TableError(f"{self.folder} is not a solved table: {exc}") from None
+        with f:
+            shape, fortran, found, offset = read_npy_header(f, bad, TableError)
+            expected = (self.levels or {}).get(level)
+            if found != dtype or len(shape) != 2 or fortran or (columns is not None and shape[1] != columns) \
+                    or (expected is not None and shape[0] != expected):
+                raise TableError(f"{bad} holds {found} {shape}")
+            size = os.fstat(f.fileno()).st_size
+            if size != offset + shape[0] * shape[1] * found.itemsize:
+                raise TableError(f"{bad} holds {size - offset} bytes of data, not the {found} {shape} "
+                                      f"of its header")
+            if not size > offset:                     # nothing to map
+                return np.zeros(shape, dtype)
+            return np.memmap(f, dtype=found, mode="r", offset=offset, shape=shape)
+
+
+def _check_levels(meta: dict) -> None:
+    """ValueError unless the layers per level, once known, are a positive
+    count for each level from level0 on, and no other."""
+    levels = meta.get("levels")
+    if levels is None:
+        return
+    if not isinstance(levels, dict) or not levels:
+        raise ValueError("a bad description (levels)")
+    level0 = meta["level0"]
+    if sorted(levels) != sorted(str(level) for level in range(level0, level0 + len(levels))) \
+            or not all(type(n) is int and n > 0 for n in levels.values()):
+        raise ValueError(f"a bad description (levels {json.dumps(levels)[:80]}): a positive count of "
+                         f"layers for each level from {level0} on")

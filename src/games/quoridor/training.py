@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import zipfile
 import zlib
 
@@ -38,6 +39,7 @@ import numpy as np
 
 from crossridor.engine._core import Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, q_fill_features
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.files import open_regular_file, read_npy_header
 from crossridor.engine.match.runner import Match, MatchConfig
 from crossridor.games.quoridor.weights import OLD_FEATURES, Model
 
@@ -171,24 +173,95 @@ def _check_arrays(path, arrays: dict) -> None:
                               f"{', '.join(f'{r:g}' for r in RESULTS)}")
 
 
+# A data file, and the arrays read from it, at most (about 20 million
+# positions of about 100 bytes): checked from the zip's directory and each
+# array's header before anything is decompressed or allocated.
+MAX_DATA_BYTES = 2 ** 31
+MAX_DATA_MEMBERS = 64        # selfplay writes 10 arrays
+MAX_ZIP_DIRECTORY = 2 ** 16  # bytes of the zip's directory (selfplay's: about 1 kB)
+_NDIM = {"features": 2, "score": 1, "result": 1, "game": 1, "ply": 1, "size": 0}
+_END_OF_ZIP = b"PK\x05\x06"
+_ZIP64_LOCATOR = b"PK\x06\x07"
+
+
+def _check_zip_directory(f, path) -> None:
+    """Refuse a zip whose directory is far larger than a selfplay file's
+    before zipfile reads it (each member it lists costs memory)."""
+    size = os.fstat(f.fileno()).st_size
+    f.seek(size - min(size, 22 + 0xFFFF))      # the end record, after a comment of up to 64 kB
+    tail = f.read()
+    end = len(tail) - 22 if tail[-22:-18] == _END_OF_ZIP else tail.rfind(_END_OF_ZIP)
+    if end < 0:
+        raise CrossridorError(f"cannot read selfplay data {path!r}: not a zip file (.npz)")
+    members = int.from_bytes(tail[end + 10:end + 12], "little")
+    directory = int.from_bytes(tail[end + 12:end + 16], "little")
+    if members > MAX_DATA_MEMBERS or directory > MAX_ZIP_DIRECTORY \
+            or tail[max(end - 20, 0):end - 16] == _ZIP64_LOCATOR:
+        raise CrossridorError(f"{path}: not a selfplay data file (a zip of more than {MAX_DATA_MEMBERS} "
+                              f"members or {MAX_ZIP_DIRECTORY} bytes of directory)")
+    f.seek(0)
+
+
+def _read_member(z, info, path, name: str, budget: int) -> np.ndarray:
+    """One array of the file, its header checked against the layout and
+    its zip entry's size before its data is decompressed or allocated."""
+    what = f"{path}: {name}"
+    if info.flag_bits & 1 or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise CrossridorError(f"{what} is encrypted or compressed otherwise than numpy writes")
+    with z.open(info) as member:
+        shape, _, dtype, offset = read_npy_header(member, what)
+    if len(shape) != _NDIM[name]:
+        raise CrossridorError(f"{what} has shape {shape}: selfplay writes "
+                              f"{('a number', 'a vector', 'a matrix')[_NDIM[name]]}")
+    nbytes = math.prod(shape) * dtype.itemsize
+    if offset + nbytes != info.file_size:
+        raise CrossridorError(f"{what}: its header says {dtype} {shape}, its zip entry holds "
+                              f"{info.file_size - offset} bytes of data")
+    if nbytes > budget:
+        raise CrossridorError(f"{path}: its arrays take more than {MAX_DATA_BYTES} bytes")
+    with z.open(info) as member:
+        return np.lib.format.read_array(member, allow_pickle=False)
+
+
+def read_data_file(path) -> tuple[dict, int | None]:
+    """The arrays of DATA_ARRAYS of one selfplay file and its board size
+    (None when the file does not say): a regular file of at most
+    MAX_DATA_BYTES, arrays of real numbers of the selfplay layout taking at
+    most MAX_DATA_BYTES, or CrossridorError naming what is wrong."""
+    try:
+        with open_regular_file(path, "selfplay data", MAX_DATA_BYTES) as f:
+            _check_zip_directory(f, path)
+            with zipfile.ZipFile(f) as z:
+                members = {info.filename: info for info in z.infolist()}
+                missing = [name for name in DATA_ARRAYS if name + ".npy" not in members]
+                if missing:
+                    raise CrossridorError(f"{path}: not a selfplay data file (lacks {', '.join(missing)})")
+                arrays, budget = {}, MAX_DATA_BYTES
+                for name in (*DATA_ARRAYS, "size"):
+                    if name + ".npy" in members:
+                        arrays[name] = _read_member(z, members[name + ".npy"], path, name, budget)
+                        budget -= arrays[name].nbytes
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+        if isinstance(exc, CrossridorError):
+            raise
+        raise CrossridorError(f"cannot read selfplay data {path!r}: "
+                              f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    size = arrays.pop("size", None)
+    if size is not None:
+        size = size.item()
+        if not isinstance(size, int) or size not in (3, 5, 7, 9):
+            raise CrossridorError(f"{path}: size is {size}, not a Quoridor board size (odd, 3..9)")
+    return arrays, size
+
+
 def load_data(paths) -> dict:
     """The rows of one or more self-play files, game indices made distinct."""
     parts = {name: [] for name in DATA_ARRAYS}
     sizes = set()
     offset = 0
     for path in paths:
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                missing = [name for name in DATA_ARRAYS if name not in data.files]
-                if missing:
-                    raise CrossridorError(f"{path}: not a selfplay data file (lacks {', '.join(missing)})")
-                arrays = {name: data[name] for name in DATA_ARRAYS}
-                sizes.add(int(data["size"]) if "size" in data.files else None)
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
-            if isinstance(exc, CrossridorError):
-                raise
-            raise CrossridorError(f"cannot read selfplay data {path!r}: "
-                                  f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        arrays, size = read_data_file(path)
+        sizes.add(size)
         _check_arrays(path, arrays)
         arrays["game"] = arrays["game"].astype(np.int64) + offset
         offset = int(arrays["game"].max()) + 1 if len(arrays["game"]) else offset
