@@ -91,6 +91,7 @@ def test_a_file_to_read_that_is_a_fifo_or_a_device_is_refused_at_once(option, de
 
 
 WRITERS = {
+    "show --svg": lambda path, tmp: ("show", "quoridor", "--svg", path),
     "match --pgn": lambda path, tmp: (*MATCH, "--pgn", path),
     "match --records": lambda path, tmp: (*MATCH, "--records", path),
     "selfplay --out": lambda path, tmp: ("selfplay", "quoridor", "--size", "5", "--games", "1", "--out", path),

@@ -12,6 +12,7 @@ from crossridor.engine.cli import match as cli_match
 from crossridor.engine.cli import solve as cli_solve
 from crossridor.engine.cli.common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
                          load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
+from crossridor.engine.files import open_for_writing
 from crossridor.engine.perft import perft
 from crossridor.engine.protocol import Clock, Limits
 from crossridor.engine.search_api import MAX_THREADS, algorithm_names, default_algorithm, search
@@ -125,7 +126,7 @@ def write_pictures(svg: str, svg_path: str | None, png_path: str | None) -> None
     for path, data, mode in ((svg_path, svg, "w"), (png_path, png, "wb")):
         if path:
             try:
-                with open(path, mode, **({"encoding": "utf-8"} if mode == "w" else {})) as f:
+                with open_for_writing(path, "picture", binary=mode == "wb", error=UsageError) as f:
                     f.write(data)
             except OSError as exc:
                 raise UsageError(f"cannot write {path}: {exc.strerror}") from None
