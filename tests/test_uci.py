@@ -340,3 +340,19 @@ def test_internal_options_are_not_options():
     assert [line.split(":")[1].strip() for line in lines if line.startswith("info string error setoption")] \
         == ["memory", "stop", "on_iteration"], lines
     assert any("unknown option(s) engine" in line for line in lines) and lines[-1] == "bestmove (none)"
+
+
+def test_a_table_is_never_handed_to_a_search_with_other_settings(monkeypatch):
+    # such a search would empty it first, holding the GIL for seconds with a table of many GB:
+    # no stop and no input would be read meanwhile; a new table is allocated lazily instead
+    made = []
+    real = uci_engine.search_memory
+    monkeypatch.setattr(uci_engine, "search_memory",
+                        lambda state, algorithm: made.append(1) or real(state, algorithm))
+    session_output("go depth 1\ngo depth 2\nsetoption name eval value classic\ngo depth 1\ngo depth 2\n"
+                   "setoption name prune_walls value false\ngo depth 1\n")
+    assert len(made) == 3
+    made.clear()
+    session_output("position startpos moves e2\ngo depth 1\nposition startpos moves e2\ngo depth 1\n"
+                   "position startpos moves e2 b5\ngo depth 1\n", players=4)
+    assert len(made) == 2      # the player to move changed: the paranoid search scores for another side

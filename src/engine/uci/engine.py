@@ -136,7 +136,9 @@ class UciSession:
         self.hash_mb = DEFAULT_HASH_MB
         self.threads = 1
         self.state = game.new_state()
-        self.memory = None      # (algorithm, its search memory or None): the table kept from one go to the next
+        # (algorithm, options, root player; its search memory or None): the
+        # table kept from one go to the next while they stay the same
+        self.memory = None
         self._thread: threading.Thread | None = None
         self._stop = None
         self._infinite = False
@@ -311,8 +313,15 @@ class UciSession:
         if self.threads != 1:
             options["threads"] = self.threads    # search() refuses an algorithm without threads
         state = self.state.clone()
-        if self.memory is None or self.memory[0] != algorithm:
-            self.memory = (algorithm, search_memory(state, algorithm))
+        # A search with other settings would empty the table it is handed, and
+        # emptying a table of many GB holds the GIL for seconds (no stop, no
+        # input is read): a new, lazily zeroed table costs nothing instead.
+        # With more than 2 players the search scores for the player to move.
+        kept_for = (algorithm, tuple(sorted(self.options.items())),
+                    state.current_player if self.game.traits.num_players > 2 else None)
+        if self.memory is None or self.memory[0] != kept_for:
+            self.memory = None      # the old table is freed before the new one is made
+            self.memory = (kept_for, search_memory(state, algorithm))
         if self.memory[1] is not None:
             options["memory"] = self.memory[1]
         if algorithm == "alphabeta":
