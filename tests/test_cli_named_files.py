@@ -19,9 +19,11 @@ import zipfile
 
 import numpy as np
 import pytest
+from crossridor.engine import files
 from crossridor.engine._core import Q_NUM_FEATURES
 from crossridor.engine.files import MAX_FILE_BYTES
 from crossridor.engine.match import pgn, records
+from crossridor.engine.stop import Interrupted
 from crossridor.games.quoridor import training
 from helpers import one_line_error, run_cli
 
@@ -134,6 +136,17 @@ def test_a_fifo_where_a_resumed_solve_writes_a_table_file_is_refused_at_once(tab
     os.mkfifo(counting / "table.json.tmp")
     err = refused_at_once("solve", *TABLE, "--write-table", str(counting))
     assert f"table file '{counting}/table.json.tmp' is not a regular file" in err, err
+
+
+def test_sigint_during_a_read_ends_it_and_a_read_after_it_still_reads(tmp_path, monkeypatch):
+    path = tmp_path / "big"
+    path.write_bytes(b"x" * (3 << 20))               # three chunks
+    flags = iter([False, False, True])               # the CLI's SIGINT handler runs during the read
+    monkeypatch.setattr(files, "interrupted", lambda: next(flags))
+    with pytest.raises(Interrupted, match="reading test file .* stopped"):
+        files.read_regular_file(str(path), "test file")
+    monkeypatch.setattr(files, "interrupted", lambda: True)     # a match winding down reads on
+    assert len(files.read_regular_file(str(path), "test file")) == 3 << 20
 
 
 # --- finding 5: sizes are capped before reading ------------------------------------------

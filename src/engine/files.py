@@ -66,12 +66,14 @@ def read_regular_file(path: str, what: str, max_bytes: int = MAX_FILE_BYTES,
     """The bytes of the regular file `path`; `error` (naming `what` and the
     path) if it cannot be read, is not a regular file or exceeds `max_bytes`.
     Read by chunks, so that SIGINT/SIGTERM on the command line
-    (engine.stop.interrupt) ends a long read with Interrupted."""
+    (engine.stop.interrupt) during a long read ends it with Interrupted;
+    a read after it (a match winding down) still reads."""
     fd, _ = _open_regular(path, what, max_bytes, error)
+    before = interrupted()
     try:
         chunks, size = [], 0
         while True:                    # the file may grow while it is read
-            if interrupted():
+            if interrupted() and not before:
                 raise Interrupted(f"reading {what} {path!r} stopped")
             chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
             if not chunk:
