@@ -102,31 +102,34 @@ def wait_for(predicate, seconds: float = 20.0) -> bool:
 
 
 @contextmanager
-def dask_cluster(folder, workers: int = 2):
+def dask_cluster(folder, workers: int = 2, options: tuple = (), security=None):
     """A real Dask scheduler and `workers` workers (one thread each, no
-    nanny, so that killing one kills its games), subprocesses on 127.0.0.1,
-    logging to folder/log.txt: yields (the scheduler's address, the worker
-    processes); all are killed at the end."""
+    nanny, so that killing one kills its games), subprocesses on 127.0.0.1
+    (their HTTP info pages too, which Dask opens on every interface even
+    with --no-dashboard), logging to folder/log.txt: yields (the scheduler's
+    address, the worker processes); all are killed at the end. `options`
+    go to the scheduler and the workers (the TLS files), `security` to the
+    client that waits for the workers."""
     import distributed
 
     def start(module: str, *args):
         return subprocess.Popen([sys.executable, "-m", module, *args], stdout=log, stderr=subprocess.STDOUT,
                                 env=dict(os.environ, DASK_DISTRIBUTED__WORKER__DAEMON="False"))
 
+    loopback = ("--host", "127.0.0.1", "--no-dashboard", "--dashboard-address", "127.0.0.1:0", *options)
     info = folder / "scheduler.json"
     log = open(folder / "log.txt", "w")
-    procs = [start("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                   "--scheduler-file", str(info))]
+    procs = [start("distributed.cli.dask_scheduler", *loopback, "--port", "0", "--scheduler-file", str(info))]
     try:
         deadline = time.monotonic() + 60
         while not info.exists() or not info.read_text().strip():
             assert time.monotonic() < deadline, "the Dask scheduler did not start"
             time.sleep(0.1)
         address = json.loads(info.read_text())["address"]
-        started = [start("distributed.cli.dask_worker", address, "--host", "127.0.0.1", "--nthreads", "1",
-                         "--no-nanny", "--no-dashboard") for _ in range(workers)]
+        started = [start("distributed.cli.dask_worker", address, *loopback, "--nthreads", "1", "--no-nanny")
+                   for _ in range(workers)]
         procs += started
-        with distributed.Client(address, timeout="30s") as client:
+        with distributed.Client(address, timeout="30s", security=security) as client:
             client.wait_for_workers(workers, timeout=60)
         yield address, started
     finally:

@@ -18,6 +18,39 @@ def _engine(text: str):
     return EngineSpec.parse(text)
 
 
+# --- a Dask scheduler (match, selfplay, solve) ----------------------------------------
+
+def add_scheduler_arguments(parser, help: str) -> None:
+    """--scheduler and the TLS files that reach a tls:// one."""
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help=help)
+    parser.add_argument("--tls-ca-file", metavar="CA.pem",
+                        help="with --scheduler tls://HOST:PORT: the CA certificate that signed the cluster's "
+                             "certificates")
+    parser.add_argument("--tls-cert", metavar="CERT.pem",
+                        help="with --scheduler tls://HOST:PORT: this client's certificate, signed by that CA")
+    parser.add_argument("--tls-key", metavar="KEY.pem",
+                        help="with --scheduler tls://HOST:PORT: the certificate's private key (default: in "
+                             "the --tls-cert file)")
+
+
+def scheduler_from_args(args):
+    """The Scheduler of --scheduler and --tls-*, checked (files included)
+    before any work; None without --scheduler."""
+    tls = (args.tls_ca_file, args.tls_cert, args.tls_key)
+    if not args.scheduler:
+        for option, value in zip(("--tls-ca-file", "--tls-cert", "--tls-key"), tls):
+            if value is not None:
+                raise UsageError(f"{option} needs --scheduler tls://HOST:PORT")
+        return None
+    from crossridor.engine.match.cluster import Scheduler
+    scheduler = Scheduler(args.scheduler, *tls)
+    if scheduler.open_to_network:
+        sys.stderr.write(f"crossridor: warning: {args.scheduler} is plain TCP: anyone who reaches that "
+                         f"scheduler runs code on its workers and on this machine (a private network, or "
+                         f"tls:// with certificates: docs/matches.md)\n")
+    return scheduler
+
+
 # --- match -------------------------------------------------------------------------
 
 def cmd_match(args) -> int:
@@ -55,6 +88,7 @@ def cmd_match(args) -> int:
     if args.time_margin is not None and not 0 <= args.time_margin < 1e7:
         raise UsageError(f"--time-margin must be a number of seconds >= 0, got {args.time_margin}")
     sprt = SprtSpec.parse(args.sprt) if args.sprt is not None else None
+    scheduler = scheduler_from_args(args)
     openings = read_openings(args.openings) if args.openings else None
     config = MatchConfig(game=typed_game(args.game), params=game_params(args), engines=engines, games=args.games,
                          concurrency=args.concurrency, openings=openings,
@@ -65,9 +99,9 @@ def cmd_match(args) -> int:
                          **({} if args.time_margin is None else {"time_margin": args.time_margin}))
     match = Match(config)
     executor = None
-    if args.scheduler:
+    if scheduler is not None:
         from crossridor.engine.match.cluster import ClusterExecutor
-        executor = ClusterExecutor(args.scheduler)
+        executor = ClusterExecutor(scheduler)
     bar = None
     if not args.json and sys.stderr.isatty():
         from tqdm import tqdm
@@ -233,8 +267,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--concurrency", type=int, default=None, metavar="K",
                    help="games played at once, in worker processes (default: the number of cores; "
                         "with --scheduler the cluster's worker threads)")
-    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                   help="play the games on a running Dask cluster (pip install 'crossridor[cluster]')")
+    add_scheduler_arguments(p, "play the games on a running Dask cluster (pip install 'crossridor[cluster]'); "
+                               "whoever reaches it runs code here: docs/matches.md")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--openings", metavar="FILE", help="one opening (move list) a line; # comments")
     g.add_argument("--random-openings", type=int, default=None, metavar="PLIES",

@@ -1,5 +1,6 @@
 """Solving the levels on a Dask cluster (`crossridor solve ... --scheduler
-tcp://HOST:PORT --write-table DIR`; the optional extra `crossridor[cluster]`).
+tcp://HOST:PORT --write-table DIR`, or tls://HOST:PORT with the TLS files of
+engine/match/cluster.py; the optional extra `crossridor[cluster]`).
 
 Each level's layers go to the workers in chunks (through the executor of
 engine/match/cluster.py, as `match --scheduler` sends its games); a worker
@@ -7,7 +8,10 @@ reads the level's keys and the solved level below from the table folder,
 solves its chunk and sends the values back, which this side writes into
 the level. So the workers need the folder at the same path (a shared
 folder: NFS or the like), and `crossridor` installed in the same version.
-A task whose worker dies is rerun by Dask on another worker.
+A task whose worker dies is rerun by Dask on another worker. The workers
+and the scheduler are trusted as engine/match/cluster.py says: whoever
+reaches the scheduler runs code on the workers and on this machine, and
+could write into the table folder.
 """
 
 from __future__ import annotations
@@ -53,14 +57,15 @@ def solve_chunk(folder: str, size: int, level: int, start: int, end: int) -> tup
     return positions, out.tobytes()
 
 
-def solve_level_on_cluster(address: str, table, size: int, level: int, out: np.ndarray) -> int:
-    """Solve a level (its keys already in the table folder) on the cluster's
-    workers into out; the positions valued. Stops (engine.stop.Interrupted)
-    when this thread's stop flag is set."""
+def solve_level_on_cluster(scheduler, table, size: int, level: int, out: np.ndarray) -> int:
+    """Solve a level (its keys already in the table folder) on the workers
+    of `scheduler` (an engine.match.cluster.Scheduler, or a tcp:// address)
+    into out; the positions valued. Stops (engine.stop.Interrupted) when
+    this thread's stop flag is set."""
     from crossridor.engine.match.cluster import ClusterExecutor
     folder = os.path.abspath(table.folder)
     n = len(out)
-    executor = ClusterExecutor(address)
+    executor = ClusterExecutor(scheduler)
     try:
         chunk = max(1, min(CHUNK, -(-n // (4 * executor.capacity()))))
         pending = {executor.submit(solve_chunk, folder, size, level, i, min(i + chunk, n)): i
