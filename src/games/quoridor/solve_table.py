@@ -73,13 +73,13 @@ class TableFolder:
             table = cls.open(folder)
             if table.size != size or list(table.root) != root:
                 raise TableError(f"{folder} holds the table of another position: give a new folder "
-                                      f"to --write-table")
+                                 f"to --write-table")
             return table
         try:
             folder.mkdir(exist_ok=True)
             if any(folder.iterdir()):
                 raise TableError(f"{folder} is not empty and holds no solved table: give a new folder "
-                                      f"to --write-table")
+                                 f"to --write-table")
             table = cls(folder, {"format": TABLE_FORMAT, "size": size, "root": root, "level0": level0,
                                  "levels": None})
             table._write_meta()
@@ -124,11 +124,11 @@ class TableFolder:
         if not folder.is_dir():
             if not os.path.exists(folder):
                 raise TableError(f"cannot read solved table {str(folder)!r}: no such folder")
-            with open_regular_file(str(folder), "solved table", None) as f:
+            with open_regular_file(str(folder), "solved table", None, TableError) as f:
                 old = f.read(2) == b"PK"
             if old:
                 raise TableError(f"{folder} is a solved table of an older format (a .npz file): solve "
-                                      f"again with --write-table DIR")
+                                 f"again with --write-table DIR")
             raise TableError(f"{folder} is not a solved table (a folder written by solve --write-table)")
         try:
             meta = json.loads(read_regular_file(str(folder / META), "solved table", MAX_META_BYTES))
@@ -172,7 +172,7 @@ class TableFolder:
             size = os.fstat(f.fileno()).st_size
             if size != offset + shape[0] * shape[1] * found.itemsize:
                 raise TableError(f"{bad} holds {size - offset} bytes of data, not the {found} {shape} "
-                                      f"of its header")
+                                 f"of its header")
             if not size > offset:                     # nothing to map
                 return np.zeros(shape, dtype)
             return np.memmap(f, dtype=found, mode="r", offset=offset, shape=shape)
