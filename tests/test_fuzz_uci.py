@@ -15,6 +15,12 @@ error` (and at most `bestmove (none)`). Searches get a bounded budget: the
 fuzzer sends `stop` SEARCH_WAIT seconds after each `go`. A line that hangs
 past HANG_GUARD seconds aborts the run with every thread's stack.
 
+Whole sessions of such lines also go through UciSession.run, the reader
+thread and all, with `stop` after some `go`s and `quit` at the end (which,
+read ahead, stops every bounded search before it): each session ends within
+HANG_GUARD, every output line is a protocol line, no thread died, and there
+are no more bestmoves than `go`s.
+
 Profiles, as tests/test_fuzz.py: "quick" (the default; seconds, in CI) and
 
     CROSSRIDOR_FUZZ=long nice python -m pytest -q -s tests/test_fuzz_uci.py
@@ -33,17 +39,18 @@ import random
 import threading
 
 import pytest
-
-import crossridor
 from crossridor.engine.match.game_loop import new_game_state
 from crossridor.engine.uci.engine import MAX_HASH_MB, UciSession
+
+import crossridor
 
 PROFILE = os.environ.get("CROSSRIDOR_FUZZ", "quick")
 if PROFILE not in ("quick", "long"):
     raise ValueError(f"CROSSRIDOR_FUZZ must be quick or long, got {PROFILE!r}")
-LINES = 1500 if PROFILE == "quick" else int(os.environ.get("CROSSRIDOR_FUZZ_UCI", 100_000))
-SEED = int(os.environ.get("CROSSRIDOR_FUZZ_SEED", 20261201))
+LINES = 1500 if PROFILE == "quick" else int(os.environ.get("CROSSRIDOR_FUZZ_UCI", "100000"))
+SEED = int(os.environ.get("CROSSRIDOR_FUZZ_SEED", "20261201"))
 PROGRESS = os.environ.get("CROSSRIDOR_FUZZ_LOG")
+READER_SESSIONS = 40 if PROFILE == "quick" else LINES // 20
 SEARCH_WAIT = 0.01           # seconds a search runs before the fuzzer sends stop
 HANG_GUARD = 120             # seconds one line may take before the run is aborted
 
@@ -204,6 +211,39 @@ def test_fuzz_uci_lines():
         threading.excepthook = previous_hook
     print(f"\nuci fuzz profile {PROFILE}: {counted} lines in {sessions} sessions, seed {SEED}")
     assert counted >= LINES
+
+
+def test_fuzz_uci_sessions_through_the_reader():
+    rng = random.Random(SEED + 1)
+    crashed: list = []
+    previous_hook = threading.excepthook
+    threading.excepthook = lambda args: crashed.append(f"{args.thread.name}: {args.exc_type.__name__}: "
+                                                       f"{args.exc_value}")
+    try:
+        for _ in range(READER_SESSIONS):
+            name, params = GAMES[rng.randrange(len(GAMES))]
+            game = crossridor.load_game(name, **params)
+            lines = []
+            for _ in range(rng.randrange(5, 40)):
+                line = grammar_line(rng, game, None)
+                lines.append(mutate(rng, line) if rng.random() < 0.4 else line)
+                if line.split()[:1] == ["go"] and rng.random() < 0.5:
+                    lines.append("stop")
+            lines.append("quit")
+            out = Lines()
+            session = UciSession(game, out)
+            runner = threading.Thread(target=session.run, args=(io.StringIO("\n".join(lines) + "\n"),),
+                                      daemon=True)
+            runner.start()
+            runner.join(HANG_GUARD)
+            assert not runner.is_alive(), lines
+            assert not session.searching() and not crashed, (lines, crashed)
+            bad = [x for x in out.lines if x.split()[:1] and x.split()[0] not in PROTOCOL_WORDS]
+            assert not bad, (lines, bad)
+            gos = sum(line.split()[:1] == ["go"] for line in lines)
+            assert sum(x.startswith("bestmove") for x in out.lines) <= gos, (lines, out.lines)
+    finally:
+        threading.excepthook = previous_hook
 
 
 if __name__ == "__main__":
