@@ -33,9 +33,13 @@ MATCH = ("match", "quoridor", "--size", "5", "--engine", "random", "--engine", "
 HANG = 60            # seconds: a bound for a hang, far above the second these take
 
 
+# what a child reserves of address space without using it, kept small on a machine of many cores
+SMALL_ADDRESS_SPACE = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MALLOC_ARENA_MAX="2")
+
+
 def _bounded():
-    # reading /dev/zero filled memory: a MemoryError at 1 GB fails the test, not the machine
-    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    # reading /dev/zero filled memory: a MemoryError at 2 GB fails the test, not the machine
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
 
 def refused_at_once(*argv: str) -> str:
@@ -43,7 +47,8 @@ def refused_at_once(*argv: str) -> str:
     the suite): exit 2 and one line on stderr, returned."""
     try:
         proc = subprocess.run([sys.executable, "-m", "crossridor", *argv], capture_output=True, text=True,
-                              timeout=HANG, preexec_fn=_bounded, stdin=subprocess.DEVNULL, check=False)
+                              timeout=HANG, preexec_fn=_bounded, stdin=subprocess.DEVNULL, check=False,
+                              env=SMALL_ADDRESS_SPACE)
     except subprocess.TimeoutExpired:
         pytest.fail(f"crossridor {' '.join(argv)} still ran after {HANG} s")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, (proc.returncode, proc.stderr[-2000:])
