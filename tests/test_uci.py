@@ -245,7 +245,8 @@ def test_stop_gets_through_and_stops_every_search_started_before_it():
         assert wait_for(lambda: "readyok" in lines, 30), lines
         moves = [line.split()[1] for line in lines if line.startswith("bestmove")]
         assert len(moves) == 2 and lines[-1] == "readyok", lines
-        assert crossridor.load_game("quoridor", size=5).new_state("c2").parse_move(moves[1])
+        state = crossridor.load_game("quoridor", size=5).new_state("c2")
+        assert state.parse_move(moves[1]) in state.legal_moves()
         send(proc, "quit\n")
         assert exited(proc), lines
     finally:
@@ -311,7 +312,7 @@ def test_stop_at_the_threads_cap_gives_a_searched_move():
     stopper.start()
     assert wait_for(lambda: not stopper.is_alive(), 30)
     lines = out.getvalue().splitlines()
-    assert not [line for line in lines if "error" in line], lines
+    assert not [line for line in lines if "error" in line or line.startswith("info depth 0 ")], lines
     state = crossridor.load_game("quoridor").new_state("e2 e8")
     assert state.parse_move(bestmove(lines)) in state.legal_moves()
 
