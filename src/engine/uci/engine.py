@@ -2,7 +2,7 @@
 
 The loop only tokenises lines and calls the library (`crossridor.search`
 in a thread, `info` lines from its `on_iteration` callback); the dialect is
-written down in the README ("UCI-style engine"). In short:
+written down in docs/matches.md ("crossridor uci"). In short:
 
     uci                      -> id name/author, option lines, uciok
     isready                  -> readyok once the commands before it are done
