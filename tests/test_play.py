@@ -101,3 +101,13 @@ def test_cli_play_quoridor():
                              stdin="z9\nc2\nhint\nundo\nquit\n")
     assert code == 0, err
     assert "z9" in out and "you play c2" in out and "hint:" in out and "took back 2 moves" in out
+
+
+def test_undo_cannot_draw_a_chance_move_again():
+    # the roll after "roll" is fixed by the session's seed: 100 undos see one roll only
+    from toy_games import Race
+    code, out, s = play_session(Race().new_state(), ["roll", "undo"] * 100, EngineSpec.parse("greedy"), human=0)
+    lines = out.splitlines()
+    rolls = [lines[i + 2] for i, line in enumerate(lines) if line.endswith("you play roll")]
+    assert code == 0 and len(rolls) == 100 and all(r.startswith("chance: ") for r in rolls), out[-500:]
+    assert len(set(rolls)) == 1, sorted(set(rolls))

@@ -55,6 +55,24 @@ def derive_seed(*parts) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def chance_move(state, seed: int, earlier: list):
+    """The outcome of the chance node `state` as if every draw had been dealt
+    with the game, and the draw it was (for `earlier`): a function of the
+    deal's `seed`, of the draw (its outcomes and their weights, and its
+    `chance_round()` where the game has one: a stage's fresh shuffle of the
+    same cards) and of how often the same draw came before on this line of
+    play (`earlier`: a die rolled again), never of the moves that led here.
+    Undo and replay, or another way to the same draw, meets the same outcome,
+    so undo cannot sample what a draw would reveal (a route pile, and through
+    it the cards another seat returned)."""
+    outcomes = sorted(((str(m), w, m) for m, w in state.chance_outcomes()), key=lambda o: o[:2])
+    shuffle = state.chance_round() if hasattr(state, "chance_round") else ()
+    draw = (shuffle, tuple((text, w) for text, w, _ in outcomes))
+    rng = random.Random(derive_seed(seed, "chance", draw, earlier.count(draw)))
+    move = rng.choices([m for _, _, m in outcomes], weights=[w for _, w, _ in outcomes])[0]
+    return draw, move
+
+
 def dealt(game) -> bool:
     """Whether the start position is dealt from a seed."""
     return bool(game.traits.chance or game.traits.hidden_information)

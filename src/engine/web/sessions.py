@@ -10,7 +10,6 @@ server.
 from __future__ import annotations
 
 import asyncio
-import random
 import secrets
 from typing import Awaitable, Callable
 
@@ -20,7 +19,7 @@ from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import CHANCE, SearchResult
 from crossridor.engine.registry import load_game
 from crossridor.engine.stop import Stop
-from crossridor.engine.match.game_loop import derive_seed, winner_seat
+from crossridor.engine.match.game_loop import chance_move, derive_seed, winner_seat
 from crossridor.engine.web.searching import Caps, analyse, submit, stoppable_search
 
 MAX_PLIES = 1000           # a game longer than this is stopped (a draw)
@@ -75,24 +74,6 @@ def make_state(msg: dict):
             except ValueError as exc:
                 raise type(exc)(f"move {i + 1}: {exc}") from None
     return state
-
-
-def chance_move(state, seed: int, earlier: list):
-    """The outcome of the chance node `state` as if every draw had been dealt
-    with the game, and the draw it was (for `earlier`): a function of the
-    deal's `seed`, of the draw (its outcomes and their weights, and its
-    `chance_round()` where the game has one: a stage's fresh shuffle of the
-    same cards) and of how often the same draw came before on this line of
-    play (`earlier`: a die rolled again), never of the moves that led here.
-    Undo and replay, or another way to the same draw, meets the same outcome,
-    so undo cannot sample what a draw would reveal (a route pile, and through
-    it the cards another seat returned)."""
-    outcomes = sorted(((str(m), w, m) for m, w in state.chance_outcomes()), key=lambda o: o[:2])
-    shuffle = state.chance_round() if hasattr(state, "chance_round") else ()
-    draw = (shuffle, tuple((text, w) for text, w, _ in outcomes))
-    rng = random.Random(derive_seed(seed, "chance", draw, earlier.count(draw)))
-    move = rng.choices([m for _, _, m in outcomes], weights=[w for _, w, _ in outcomes])[0]
-    return draw, move
 
 
 def default_engine(state) -> str:
