@@ -1,8 +1,14 @@
 """The web app in a real browser: headless Chromium (Debian's package),
 driven by Playwright through its executable path. Plays a short Quoridor
 game by clicking, checks that the board updates and that an illegal click
-is refused, takes a screenshot, and replays an uploaded records file. Skips, saying why, without Chromium."""
+is refused, takes a screenshot, and replays an uploaded records file; a
+records file naming code is refused, and nothing on the page breaks the
+server's Content-Security-Policy. Skips, saying why, without Chromium.
 
+The page's policy forbids eval, which Playwright's wait_for_function uses:
+`until` polls with page.evaluate instead."""
+
+import json
 import os
 import shutil
 import socket
@@ -12,6 +18,7 @@ import time
 import urllib.request
 
 import pytest
+from helpers import wait_for
 
 pytest.importorskip("starlette", reason='the web app needs the web extra: pip install ".[web]"')
 pytest.importorskip("uvicorn", reason='the web app needs the web extra: pip install ".[web]"')
@@ -23,6 +30,9 @@ CHROMIUM = os.environ.get("CROSSRIDOR_CHROMIUM") or next(
 if CHROMIUM is None:
     pytest.skip("no Chromium installed (apt-get install chromium; or set CROSSRIDOR_CHROMIUM)",
                 allow_module_level=True)
+
+# what the browser said about the page's Content-Security-Policy (nothing, we hope)
+POLICY_COMPLAINTS: list[str] = []
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -64,10 +74,16 @@ def page(server, tmp_path_factory):
             headless=True, viewport={"width": 1100, "height": 800})
         pg = ctx.new_page()
         pg.set_default_timeout(20000)
+        pg.on("console", lambda m: POLICY_COMPLAINTS.append(m.text) if "Content Security Policy" in m.text else None)
         pg.goto(server + "/")
         pg.wait_for_selector("#conn:text-is('connected')")
         yield pg
         ctx.close()
+
+
+def until(page, expression: str) -> None:
+    """Wait until `expression` is true on the page (a bound for a hang)."""
+    assert wait_for(lambda: page.evaluate(expression), 20), expression
 
 
 def plies(page) -> int:
@@ -83,7 +99,7 @@ def test_play_quoridor_by_clicking(page, tmp_path):
     assert page.locator("#pawn-1").count() == 1
     pawn_before = page.get_attribute("#pawn-1", "cx")
     page.click("#sq-c2")
-    page.wait_for_function("document.querySelector('#board').dataset.plies == '2'")
+    until(page, "document.querySelector('#board').dataset.plies == '2'")
     assert page.get_attribute("#pawn-1", "cx") == pawn_before      # c1 -> c2: same column
     assert page.get_attribute("#sq-c2", "class").split()[:1] == ["sq"]
     # an illegal click is refused, and the board stays as it was
@@ -94,11 +110,11 @@ def test_play_quoridor_by_clicking(page, tmp_path):
     wall = page.locator("#board rect.slot.legal").first
     name = wall.get_attribute("data-move")
     wall.click()
-    page.wait_for_function("document.querySelector('#board').dataset.plies == '4'")
+    until(page, "document.querySelector('#board').dataset.plies == '4'")
     assert page.locator("#board rect.wall").count() >= 1 and name
     # undo takes back the wall and the engine's reply
     page.click("#undo")
-    page.wait_for_function("document.querySelector('#board').dataset.plies == '2'")
+    until(page, "document.querySelector('#board').dataset.plies == '2'")
     # play on to the end of the game, clicking the highlighted square nearest the goal
     for _ in range(40):
         if "game over" in page.text_content("#status"):
@@ -107,8 +123,8 @@ def test_play_quoridor_by_clicking(page, tmp_path):
         squares = page.locator("#board rect.sq.legal")
         best = max(range(squares.count()), key=lambda i: int(squares.nth(i).get_attribute("data-move")[1:]))
         squares.nth(best).click()
-        page.wait_for_function(f"document.querySelector('#board').dataset.plies > {n}")
-        page.wait_for_function("!document.querySelector('#status').textContent.includes('thinking')")
+        until(page, f"document.querySelector('#board').dataset.plies > {n}")
+        until(page, "!document.querySelector('#status').textContent.includes('thinking')")
     assert "game over" in page.text_content("#status")
     shot = tmp_path / "quoridor.png"
     page.screenshot(path=str(shot))
@@ -121,10 +137,10 @@ def test_analyse_shows_info_lines(page):
     page.fill("#an-moves", "e2 e8")
     page.fill("#an-engine", "alphabeta:depth=4")
     page.click("#analyse")
-    page.wait_for_function("document.querySelector('#info').textContent.includes('bestmove')")
+    until(page, "document.querySelector('#info').textContent.includes('bestmove')")
     assert "depth 4" in page.text_content("#info")
     page.click("#sq-e3")                                       # a click extends the analysed line
-    page.wait_for_function("document.querySelector('#an-moves').value == 'e2 e8 e3'")
+    until(page, "document.querySelector('#an-moves').value == 'e2 e8 e3'")
     page.click("#tab-play")
 
 
@@ -144,7 +160,7 @@ def test_crosswise_move_by_clicking_a_tile_then_a_cell(page):
     assert cells.count() > 0
     cell = cells.first.get_attribute("data-move")
     cells.first.click()
-    page.wait_for_function(f"document.querySelector('#board').dataset.plies > {n}")
+    until(page, f"document.querySelector('#board').dataset.plies > {n}")
     assert f"{symbol}@{cell}" in page.evaluate("current.view.history")
 
 
@@ -157,7 +173,7 @@ def test_replay_a_records_file(page, tmp_path):
     games = [line for line in records.read_text().splitlines() if line.strip()]
     page.click("#tab-replay")
     page.set_input_files("#records", str(records))
-    page.wait_for_function(f"document.querySelector('#replay-games').options.length == {len(games)}")
+    until(page, f"document.querySelector('#replay-games').options.length == {len(games)}")
     page.wait_for_selector("#rp-ply:text-matches('^move 0 of [0-9]+$')")
     total = int(page.text_content("#rp-ply").split()[-1])
     assert total > 0 and page.locator("#board svg").count() == 1
@@ -173,3 +189,43 @@ def test_replay_a_records_file(page, tmp_path):
     page.wait_for_selector(".message.refused")
     assert "line 1: not JSON" in page.text_content("#message")
     page.click("#tab-play")
+
+
+def test_replay_refuses_a_file_naming_code(page, tmp_path):
+    """Issue 36, finding 1, through the page: a records line naming
+    `os:system` is one line of refusal, and the command never runs."""
+    mark = tmp_path / "ran.txt"
+    record = {"index": 0, "seed": 1, "deal_seed": None, "seats": [0, 1], "engines": ["random", "random"],
+              "result": "1-0", "returns": [1.0, -1.0], "winner": 0, "winner_engine": 0, "reason": "terminal",
+              "moves": [], "opening_plies": 0, "plies": 0, "seconds": 0.1, "game": "os:system",
+              "params": {"command": f"touch {mark}"}}
+    crafted = tmp_path / "crafted.jsonl"
+    crafted.write_text(json.dumps(record) + "\n")
+    page.click("#tab-replay")
+    page.set_input_files("#records", str(crafted))
+    page.wait_for_selector(".message.refused")
+    message = page.text_content("#message")
+    assert "line 1: " in message and "data never names code" in message and "\n" not in message
+    assert page.locator("#replay-games option").count() == 0
+    assert not mark.exists()
+    page.click("#tab-play")
+
+
+def test_the_page_lives_within_its_content_security_policy(page, server):
+    """The server forbids framing and anything the page does not load from
+    itself; the page (its script, style sheet, WebSocket and SVG boards) works
+    within that: the browser complained of nothing in the tests above."""
+    response = page.goto(server + "/")
+    policy = response.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in policy and "default-src 'self'" in policy
+    assert response.headers["x-frame-options"] == "DENY"
+    page.wait_for_selector("#conn:text-is('connected')")
+    page.select_option("#game", "quoridor")
+    page.fill("#engine", "random")
+    page.click("#new-game")
+    page.wait_for_selector("#board svg text")
+    # the board's style attributes apply (a blocked one would leave the default size)
+    sizes = page.evaluate("[...document.querySelectorAll('#board svg text[style*=font-size]')]"
+                          ".map(t => [t.style.fontSize, getComputedStyle(t).fontSize])")
+    assert sizes and all(declared == computed for declared, computed in sizes), sizes
+    assert POLICY_COMPLAINTS == []

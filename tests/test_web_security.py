@@ -107,8 +107,8 @@ def test_no_page_can_name_a_file(server, tmp_path):
         assert r.status_code == 400 and "option deck_file reads a file" in r.json()["error"]
         record = {"index": 0, "game": "kreuzundquer", "params": {"deck_file": path}, "engines": ["a", "b"],
                   "seats": [0, 1], "seed": 1, "deal_seed": 1, "opening_plies": 0, "plies": 0, "moves": [],
-                  "result": "1-0", "reason": "end", "returns": [1, -1], "winner": 0, "winner_engine": "a",
-                  "seconds": [0, 0]}
+                  "result": "1-0", "reason": "end", "returns": [1, -1], "winner": 0, "winner_engine": 0,
+                  "seconds": 0.0}
         r = post(server, "/api/replay", {"records": json.dumps(record)})
         assert "option deck_file reads a file" in r.text
         reply = ws_exchange(server, [{"type": "new", "game": "kreuzundquer", "options": {"deck_file": path}}])

@@ -3,6 +3,7 @@ the work is done by the library."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -221,12 +222,16 @@ def cmd_serve(args) -> int:
         raise UsageError(f"--max-time must be in (0, 3600] seconds, got {args.max_time:g}")
     if not 1 <= args.max_tabs <= 10000:
         raise UsageError(f"--max-tabs must be 1..10000, got {args.max_tabs}")
+    for flag, seconds in (("--header-timeout", args.header_timeout), ("--body-timeout", args.body_timeout)):
+        if not (0 < seconds <= 3600):
+            raise UsageError(f"{flag} must be in (0, 3600] seconds, got {seconds:g}")
     for origin in args.allow_origin:
         if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
             raise UsageError(f"--allow-origin takes an origin like https://example.org or "
                              f"http://host:8000, got {origin!r}")
     try:
         from crossridor.engine.web.app import serve
+        from crossridor.engine.web.guard import ClientLimits
         from crossridor.engine.web.searching import Caps
     except ImportError as exc:
         raise UsageError(f'serve needs the web extra: pip install "crossridor[web]" ({exc})') from None
@@ -234,7 +239,8 @@ def cmd_serve(args) -> int:
         print(f"crossridor: serving on http://{args.host}:{port}/ (Ctrl-C stops)", flush=True)
     try:
         serve(args.host, args.port, on_ready=ready, allow_origins=args.allow_origin,
-              caps=Caps(time=args.max_time), max_tabs=args.max_tabs)
+              caps=Caps(time=args.max_time), max_tabs=args.max_tabs,
+              limits=ClientLimits(header_timeout=args.header_timeout, body_timeout=args.body_timeout))
     except OSError as exc:
         raise UsageError(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}") from None
     return 0
@@ -342,6 +348,9 @@ def build_parser() -> ArgumentParser:
                         "hash and clocks are capped to match")
     p.add_argument("--max-tabs", type=int, default=32, metavar="N",
                    help="open WebSockets (browser tabs) at most (default 32)")
+    # seconds a client has for a request's headers and for its body (tests shorten them)
+    p.add_argument("--header-timeout", type=float, default=10.0, help=argparse.SUPPRESS)
+    p.add_argument("--body-timeout", type=float, default=10.0, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)
 
     cli_match.add_parsers(sub)

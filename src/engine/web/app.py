@@ -6,9 +6,14 @@ their options and the algorithms; `POST /api/best` one search; `POST
 for replay); `POST /api/replay` the games of a match records file ({"records": its JSONL
 text});
 `GET /api/health`; and `/ws`, one WebSocket per tab for play and analysis
-(`sessions.Tab`). Searches run in worker threads (`searching`), so the
-event loop keeps serving other tabs while the engine thinks. The trust
-boundary (Host/Origin checks, caps, no file options) is in SECURITY.md.
+(`sessions.Tab`). Searches and replays run in worker threads (`searching`),
+so the event loop keeps serving other tabs while the engine thinks. The
+trust boundary (Host/Origin checks, caps, timeouts, no file options) is in
+SECURITY.md.
+
+Every JSON answer, on HTTP and on the WebSocket, is ASCII (other characters
+are JSON escapes): a request may hold any string, a lone surrogate included,
+and an answer quoting it must still be encodable.
 """
 
 from __future__ import annotations
@@ -16,31 +21,39 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import time
 from pathlib import Path
 
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.game_loop import GameRecord, new_game_state, resolve_game
+from crossridor.engine.options import refuse_file_options
+from crossridor.engine.registry import game_names
+from crossridor.engine.search_api import algorithm_names
+from crossridor.engine.stop import Stop
+from crossridor.engine.web import searching
+from crossridor.engine.web.guard import ClientLimits, Guard, http_protocol
+from crossridor.engine.web.sessions import (
+    MAX_MOVES,
+    Tab,
+    legal_list,
+    make_state,
+    seed_value,
+    state_message,
+)
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from crossridor.engine.errors import CrossridorError
-from crossridor.engine.options import refuse_file_options
-from crossridor.engine.registry import game_names
-from crossridor.engine.search_api import algorithm_names
-from crossridor.engine.stop import Stop
-from crossridor.engine.match.game_loop import GameRecord, new_game_state, resolve_game
-from crossridor.engine.web import searching
-from crossridor.engine.web.guard import Guard
-from crossridor.engine.web.sessions import MAX_MOVES, Tab, legal_list, make_state, seed_value, state_message
-
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 20 * 1024 * 1024          # a records file of a few thousand games
 MAX_MESSAGE = 256 * 1024             # one WebSocket message (a position and its moves)
 MAX_TABS = 32                        # open WebSockets
 MAX_RECORDS = 20_000                 # games in one records file
+CAPS = searching.Caps()              # the caps of a server with the default flags
+LIMITS = ClientLimits()
 
 # What the page offers for each game (`crossridor.load_game` validates).
 GAMES = {
@@ -55,8 +68,15 @@ GAMES = {
 USER_ERRORS = (CrossridorError, ValueError, KeyError, TypeError, OverflowError, RecursionError)
 
 
+class AsciiJSON(JSONResponse):
+    """JSON in ASCII: encodable whatever strings it quotes (see above)."""
+
+    def render(self, content) -> bytes:
+        return json.dumps(content, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
 def error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    return AsciiJSON({"error": message}, status_code=status)
 
 
 def _no_constant(name: str):
@@ -133,12 +153,12 @@ async def favicon(request: Request):
 
 
 async def games(request: Request):
-    return JSONResponse({"games": {name: GAMES[name] for name in game_names() if name in GAMES},
-                         "algorithms": algorithm_names()})
+    return AsciiJSON({"games": {name: GAMES[name] for name in game_names() if name in GAMES},
+                      "algorithms": algorithm_names()})
 
 
 async def health(request: Request):
-    return JSONResponse({"ok": True, "searches": searching.running(), "tabs": len(request.app.state.tabs)})
+    return AsciiJSON({"ok": True, "searches": searching.running(), "tabs": len(request.app.state.tabs)})
 
 
 async def stop_on_disconnect(request: Request, stop: Stop) -> None:
@@ -167,7 +187,7 @@ async def best(request: Request):
     finally:
         stop.set()
         watch.cancel()
-    return JSONResponse(result.as_dict() if result else {"move": None})
+    return AsciiJSON(result.as_dict() if result else {"move": None})
 
 
 @api
@@ -177,73 +197,110 @@ async def render(request: Request):
     data = await json_body(request)
     state = make_state(data)
     viewer = data.get("viewer")
-    return JSONResponse(state_message(state, viewer, legal=bool(data.get("legal"))))
+    return AsciiJSON(state_message(state, viewer, legal=bool(data.get("legal"))))
 
 
 @api
 async def replay(request: Request):
     """{"records": a match records file (one JSON object a line)} -> its
-    games, each checked by replaying its moves (in a thread: a big file must
-    not hold up the other tabs)."""
+    games, each checked by replaying its moves. A replay is a search like
+    any other: in the search pool (busy when it is full), within the caps,
+    and stopped when its client goes."""
     records = (await json_body(request)).get("records")
     if not isinstance(records, str):
         raise CrossridorError('give {"records": the text of a records file}')
-    return JSONResponse(await run_in_threadpool(replay_records, records))
+    stop = request.app.state.new_stop()
+    watch = asyncio.ensure_future(stop_on_disconnect(request, stop))
+    try:
+        result = await searching.in_thread(replay_records, records, request.app.state.caps, stop)
+    finally:
+        stop.set()
+        watch.cancel()
+    return AsciiJSON(result)
 
 
-def replay_records(text: str) -> dict:
-    out, errors = [], []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        if len(out) + len(errors) >= MAX_RECORDS:
-            errors.append(f"line {lineno}: only the first {MAX_RECORDS} records are read")
-            break
-        try:
-            raw = parse_json(line)
-            if not isinstance(raw, dict):
-                raise TypeError("not an object")
-            rec = GameRecord.from_dict(raw)
-            if not isinstance(rec.params, dict):
-                raise TypeError("params is not an object")
-            refuse_file_options(rec.params, "record")
-            if not isinstance(rec.moves, list) or len(rec.moves) > MAX_MOVES:
-                raise CrossridorError(f"moves must be a list of at most {MAX_MOVES}")
-            deal_seed = seed_value(rec.deal_seed, "deal_seed")
-            game = resolve_game(rec.game, rec.params, "record")
-            dealt = deal_seed is not None and (game.traits.chance or game.traits.hidden_information)
-            state = game.new_state(None, seed=deal_seed) if dealt else new_game_state(game)
-            for ply, move in enumerate(rec.moves):
-                try:
-                    state.play(str(move))
-                except ValueError as exc:
-                    raise CrossridorError(f"move {ply + 1} ({str(move)[:20]}): {exc}") from None
-        except (TypeError, AttributeError) as exc:
-            errors.append(f"line {lineno}: not a game record ({str(exc)[:80]})")
-            continue
-        except USER_ERRORS as exc:
-            errors.append(f"line {lineno}: {str(exc)[:200]}")
-            continue
-        seed = deal_seed if dealt else None
-        out.append({"index": rec.index, "game": rec.game, "options": rec.params, "seed": seed,
-                    "engines": rec.engines, "result": rec.result, "reason": rec.reason, "moves": rec.moves})
-    if not out and not errors:
+def replay_records(text: str, caps: searching.Caps = CAPS, stop: Stop | None = None) -> dict:
+    """The games of a records file, each replayed; what is not a game is an
+    error line. The replay ends early, saying where, at `caps.time` seconds
+    or `caps.plies` moves in all; when `stop` is set, it just ends."""
+    with searching.counted():
+        return _replay(text, caps, stop or Stop())
+
+
+class CutShort(Exception):
+    """The rest of a records file is not replayed; the message says where and why."""
+
+
+def _replay(text: str, caps: searching.Caps, stop: Stop) -> dict:
+    out, errors, cut, plies = [], [], None, 0
+    deadline = time.monotonic() + caps.time
+
+    def go_on(lineno: int) -> None:
+        if stop.is_set():
+            raise CutShort(f"line {lineno}: the replay was stopped")
+        if time.monotonic() >= deadline:
+            raise CutShort(f"line {lineno}: the replay stopped here, at its {caps.time:g} s limit (serve --max-time)")
+
+    try:
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            if len(out) + len(errors) >= MAX_RECORDS:
+                raise CutShort(f"line {lineno}: only the first {MAX_RECORDS} records are read")
+            go_on(lineno)
+            try:
+                raw = parse_json(line)
+                if not isinstance(raw, dict):
+                    raise TypeError("not an object")
+                rec = GameRecord.from_dict(raw)
+                if not isinstance(rec.params, dict):
+                    raise TypeError("params is not an object")
+                refuse_file_options(rec.params, "record")
+                if not isinstance(rec.moves, list) or len(rec.moves) > MAX_MOVES:
+                    raise CrossridorError(f"moves must be a list of at most {MAX_MOVES}")
+                plies += len(rec.moves)
+                if plies > caps.plies:
+                    raise CutShort(f"line {lineno}: the replay stopped here: at most {caps.plies} moves "
+                                   f"are replayed in all (records x moves)")
+                deal_seed = seed_value(rec.deal_seed, "deal_seed")
+                game = resolve_game(rec.game, rec.params, "record")
+                dealt = deal_seed is not None and (game.traits.chance or game.traits.hidden_information)
+                state = game.new_state(None, seed=deal_seed) if dealt else new_game_state(game)
+                for ply, move in enumerate(rec.moves):
+                    go_on(lineno)
+                    try:
+                        state.play(str(move))
+                    except ValueError as exc:
+                        raise CrossridorError(f"move {ply + 1} ({str(move)[:20]}): {exc}") from None
+            except (TypeError, AttributeError) as exc:
+                errors.append(f"line {lineno}: not a game record ({str(exc)[:80]})")
+                continue
+            except USER_ERRORS as exc:
+                errors.append(f"line {lineno}: {str(exc)[:200]}")
+                continue
+            seed = deal_seed if dealt else None
+            out.append({"index": rec.index, "game": rec.game, "options": rec.params, "seed": seed,
+                        "engines": rec.engines, "result": rec.result, "reason": rec.reason, "moves": rec.moves})
+    except CutShort as exc:
+        cut = str(exc)
+    if not out and not errors and cut is None:
         raise CrossridorError("the file holds no game records")
-    return {"games": out, "errors": errors[:20]}
+    # why the file was cut short comes first: the page shows the first error
+    return {"games": out, "errors": ([cut] if cut else []) + errors[:20 - bool(cut)]}
 
 
 async def websocket(ws: WebSocket):
     tabs = ws.app.state.tabs
     await ws.accept()
     if len(tabs) >= ws.app.state.max_tabs:
-        await ws.send_json({"type": "error", "message": f"too many open tabs (at most {ws.app.state.max_tabs}): "
-                                                       f"close one and reload"})
+        await ws.send_text(json.dumps({"type": "error", "message": f"too many open tabs (at most "
+                                                                   f"{ws.app.state.max_tabs}): close one and reload"}))
         await ws.close(code=1013)
         return
 
     async def send(msg: dict) -> None:
         try:
-            await ws.send_json(msg)
+            await ws.send_text(json.dumps(msg, separators=(",", ":")))   # ASCII: always encodable
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass                      # the tab has gone; its search is being stopped
 
@@ -281,10 +338,10 @@ async def internal_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def create_app(host: str = "127.0.0.1", port: int | None = None, allow_origins=(),
-               caps: searching.Caps = searching.Caps(), max_tabs: int = MAX_TABS,
-               max_requests: int = 64) -> Starlette:
-    """The app behind its Guard (Host and Origin checks, see guard.py);
-    `port` None accepts any port (the test client)."""
+               caps: searching.Caps = CAPS, max_tabs: int = MAX_TABS,
+               max_requests: int = 64, limits: ClientLimits = LIMITS) -> Starlette:
+    """The app behind its Guard (Host and Origin checks, timeouts, see
+    guard.py); `port` None accepts any port (the test client)."""
     app = Starlette(routes=[
         Route("/", index),
         Route("/favicon.ico", favicon),
@@ -300,7 +357,8 @@ def create_app(host: str = "127.0.0.1", port: int | None = None, allow_origins=(
     app.state.new_stop = Stop
     app.state.caps = caps
     app.state.max_tabs = max_tabs
-    app.add_middleware(Guard, host=host, port=port, allow_origins=tuple(allow_origins), max_requests=max_requests)
+    app.add_middleware(Guard, host=host, port=port, allow_origins=tuple(allow_origins), max_requests=max_requests,
+                       limits=limits)
     return app
 
 
@@ -320,18 +378,23 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, on_ready=None, allow_origins=(),
-          caps: searching.Caps = searching.Caps(), max_tabs: int = MAX_TABS) -> None:
+          caps: searching.Caps = CAPS, max_tabs: int = MAX_TABS,
+          limits: ClientLimits = LIMITS) -> None:
     import uvicorn
     sock = bind(host, port)
     bound = sock.getsockname()[1]
     if on_ready is not None:
         on_ready(bound)
-    app = create_app(host, bound, allow_origins, caps, max_tabs)
+    app = create_app(host, bound, allow_origins, caps, max_tabs, limits=limits)
     # open WebSockets (idle tabs) must not hold up Ctrl-C or SIGTERM for long;
-    # limit_concurrency is a backstop far above the app's own JSON caps
+    # limit_concurrency is a backstop far above the app's own JSON caps; the
+    # h11 protocol (also with httptools installed) adds the header deadline
+    # and the per-client connection limit (guard.http_protocol)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2,
-                                           ws_max_size=MAX_MESSAGE, limit_concurrency=4 * (max_tabs + 64)))
+                                           ws_max_size=MAX_MESSAGE, limit_concurrency=4 * (max_tabs + 64),
+                                           http=http_protocol(limits), timeout_keep_alive=limits.keep_alive,
+                                           h11_max_incomplete_event_size=limits.header_bytes))
     server.run(sockets=[sock])
 
 
-__all__ = ["create_app", "serve", "legal_list"]
+__all__ = ["create_app", "legal_list", "serve"]

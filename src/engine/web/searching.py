@@ -14,15 +14,16 @@ import asyncio
 import concurrent.futures
 import os
 import threading
+from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Callable
 
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.specs import EngineSpec
 from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import Limits, SearchResult
 from crossridor.engine.search_api import search
 from crossridor.engine.stop import Stop
-from crossridor.engine.match.specs import EngineSpec
 
 # Searches running at once (the C searches release the GIL) and searches
 # waiting for a thread; beyond both, a page is told the server is busy.
@@ -33,14 +34,15 @@ ANALYSIS_CHUNKS = (0.25, 0.5, 1.0, 2.0)   # open-ended analysis: chunk lengths, 
 
 @dataclass(frozen=True)
 class Caps:
-    """What a page may ask of a search (serve --max-time sets `time`; the
-    others follow from it: no search can outlast `time`)."""
+    """What a page may ask of a search or a replay (serve --max-time sets
+    `time`; the others follow from it: no search or replay can outlast `time`)."""
     time: float = 30.0                 # seconds of one search, and of an open-ended analysis
     depth: int = 64
     counts: int = 10 ** 9              # nodes or simulations
     threads: int = max(1, min(8, os.cpu_count() or 1))
     hash: int = 256                    # MB (Quoridor) or table entries (Python alpha-beta)
     clock_factor: float = 10.0         # a clock (tc) of at most factor * time per game
+    plies: int = 200_000               # moves replayed by one /api/replay (all its records together)
 
     def check(self, text: str) -> EngineSpec:
         """An engine spec from a page, within the caps, with `time` always
@@ -86,6 +88,19 @@ def running() -> int:
     return _running
 
 
+@contextmanager
+def counted():
+    """Count the work inside as a running search (for /api/health)."""
+    global _running
+    with _pool_lock:
+        _running += 1
+    try:
+        yield
+    finally:
+        with _pool_lock:
+            _running -= 1
+
+
 def submit(fn, *args) -> concurrent.futures.Future:
     """Queue `fn(*args)` in the search pool, or Busy."""
     global _pending
@@ -117,7 +132,6 @@ def stoppable_search(state, spec: EngineSpec, seed: int | None, stop: Stop,
                      on_info: Callable[[SearchResult], None] | None = None) -> SearchResult | None:
     """Search `state` (a copy the caller will not touch) with `spec`; None if
     stopped before any result. `on_info` gets each finished depth or chunk."""
-    global _running
     options = dict(spec.options)
     last: list[SearchResult] = []
 
@@ -130,9 +144,7 @@ def stoppable_search(state, spec: EngineSpec, seed: int | None, stop: Stop,
 
     if stop.is_set():
         return None
-    with _pool_lock:
-        _running += 1
-    try:
+    with counted():
         iterative = spec.algorithm == "alphabeta" and type(state).__name__ == "QuoridorState"
         if iterative:
             options["on_iteration"] = report
@@ -141,9 +153,6 @@ def stoppable_search(state, spec: EngineSpec, seed: int | None, stop: Stop,
             except Stopped:
                 return last[0] if last else None
         return search(state, spec.algorithm, spec.limits, seed=seed, stop=stop, **options)
-    finally:
-        with _pool_lock:
-            _running -= 1
 
 
 def analysis_spec(spec: EngineSpec, caps: Caps) -> EngineSpec:

@@ -241,14 +241,23 @@ const JSON_HEADERS = { "Content-Type": "application/json" };
 // --- replay ------------------------------------------------------------------
 async function loadRecords(file) {
   const text = await file.text();
-  const r = await fetch("/api/replay", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ records: text }) });
-  const data = await r.json();
+  let r, data;
+  try {
+    r = await fetch("/api/replay", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ records: text }) });
+    data = await r.json();
+  } catch (e) {
+    say(`the replay failed: ${r ? `HTTP ${r.status}` : e}`, true);
+    return;
+  }
   if (!r.ok) { say(data.error, true); return; }
   replayGames = data.games;
   const list = $("replay-games");
   list.innerHTML = "";
   data.games.forEach((g, i) => list.add(new Option(`#${g.index} ${g.game} ${g.result} (${g.moves.length} moves)`, i)));
-  say(data.errors.length ? `${data.errors.length} line(s) skipped: ${data.errors[0]}` : `${data.games.length} games`, data.errors.length > 0);
+  // the first error says why, e.g. where a long file was cut short
+  const more = data.errors.length > 1 ? ` (and ${data.errors.length - 1} more)` : "";
+  say(data.errors.length ? `${data.games.length} games; not replayed: ${data.errors[0]}${more}` : `${data.games.length} games`,
+      data.errors.length > 0);
   if (data.games.length) { list.value = 0; pickReplay(0); }
 }
 
