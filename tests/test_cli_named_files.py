@@ -116,14 +116,15 @@ def test_a_file_to_write_that_is_a_fifo_is_refused_at_once(option, tmp_path):
     assert f"{str(path)!r} is not a regular file" in err, err
 
 
-def test_a_fifo_in_a_table_folder_is_refused_at_once(table):
-    os.remove(table / "keys-02.npy")
-    os.mkfifo(table / "keys-02.npy")
+@pytest.mark.parametrize("name", ["keys-02.npy", "values-02.npy", "values-00.npy"])
+def test_a_fifo_in_a_table_folder_is_refused_at_once(table, name):
+    os.remove(table / name)
+    os.mkfifo(table / name)
     for argv in (("best", *TABLE, "--depth", "1", "--table", str(table)),
                  ("solve", *TABLE, "--table", str(table)),
                  ("solve", *TABLE, "--write-table", str(table))):
         err = refused_at_once(*argv)
-        assert f"{table} is not a solved table: table file '{table}/keys-02.npy' is not a regular file" in err, err
+        assert f"{table} is not a solved table: table file '{table}/{name}' is not a regular file" in err, err
 
 
 def test_a_fifo_where_a_resumed_solve_writes_a_table_file_is_refused_at_once(table, tmp_path):

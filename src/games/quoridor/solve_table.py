@@ -148,7 +148,8 @@ class TableFolder:
         return self._load("keys", level, np.uint64, 4)
 
     def has_values(self, level: int) -> bool:
-        return _level_file(self.folder, "values", level).is_file()
+        # present, whatever it is: a FIFO or a device there is refused when read, not taken for unsolved
+        return os.path.lexists(_level_file(self.folder, "values", level))
 
     def values(self, level: int, nodes: int | None = None) -> np.ndarray:
         return self._load("values", level, np.int8, nodes)
