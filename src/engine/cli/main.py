@@ -3,7 +3,6 @@ the work is done by the library."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 
@@ -348,9 +347,11 @@ def build_parser() -> ArgumentParser:
                         "hash and clocks are capped to match")
     p.add_argument("--max-tabs", type=int, default=32, metavar="N",
                    help="open WebSockets (browser tabs) at most (default 32)")
-    # seconds a client has for a request's headers and for its body (tests shorten them)
-    p.add_argument("--header-timeout", type=float, default=10.0, help=argparse.SUPPRESS)
-    p.add_argument("--body-timeout", type=float, default=10.0, help=argparse.SUPPRESS)
+    p.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="a client's time for a request's headers, from the connection or the last answer "
+                        "(default 10)")
+    p.add_argument("--body-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="a client's time for a request's body, from its headers (default 10; then 408)")
     p.set_defaults(func=cmd_serve)
 
     cli_match.add_parsers(sub)
