@@ -123,3 +123,14 @@ def test_an_openings_file_holds_moves_only(canary, tmp_path):
                              "--games", "2", "--openings", str(openings))
     assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     assert "canary_game:load" in err, err           # named as a bad move, not imported
+
+
+def test_an_rl_spec_names_registered_games_only(canary):
+    pytest.importorskip("gymnasium", reason='the RL environments need the rl extra: pip install ".[rl]"')
+    pytest.importorskip("pettingzoo", reason='the RL environments need the rl extra: pip install ".[rl]"')
+    from crossridor.envs import CrossridorGymEnv, VectorGames
+    for name in (CANARY, "os:system"):
+        with pytest.raises(CrossridorError):
+            CrossridorGymEnv(game=name)
+        with pytest.raises(CrossridorError):
+            VectorGames(name, num_envs=1)
