@@ -150,3 +150,33 @@ def kill_a_busy_worker(executor, workers) -> str | None:
             by_pid[pids[address]].send_signal(signal.SIGKILL)
             return address
     return None
+
+
+@contextmanager
+def serving(*flags: str):
+    """`crossridor serve --port 0 FLAGS` in a subprocess, up: {url, ws, port, log};
+    stopped after, with no traceback in its stderr."""
+    import tempfile
+    import httpx
+    with tempfile.TemporaryDirectory(prefix="crossridor-serve-") as folder:
+        log = os.path.join(folder, "stderr.txt")
+        with open(log, "wb") as err:
+            proc = subprocess.Popen([sys.executable, "-m", "crossridor", "serve", "--port", "0", *flags],
+                                    stdout=subprocess.PIPE, stderr=err, text=True)
+        try:
+            line = proc.stdout.readline()      # crossridor: serving on http://127.0.0.1:PORT/ ...
+            assert "serving on" in line, line
+            port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+
+            def up():
+                try:
+                    return httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=30).status_code == 200
+                except httpx.TransportError:
+                    return False
+            assert wait_for(up, 30)
+            yield {"url": f"http://127.0.0.1:{port}", "ws": f"ws://127.0.0.1:{port}/ws", "port": port, "log": log}
+        finally:
+            proc.terminate()
+            proc.wait(10)
+        with open(log, encoding="utf-8", errors="replace") as f:
+            assert "Traceback" not in f.read()

@@ -260,16 +260,21 @@ def npz_with(name: str, header: dict, data: bytes, compress=zipfile.ZIP_DEFLATED
     return out.getvalue()
 
 
+def train_error_and_peak(tmp_path, data: bytes) -> tuple[str, int]:
+    """train's error on `data`, and the most memory Python held meanwhile."""
+    tracemalloc.start()
+    try:
+        err = train_error(tmp_path, data)
+        return err, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def test_train_checks_an_array_header_before_allocating_it(tmp_path):
     # a header claiming 6.3 GB of features over no data: numpy allocated it all
     data = npz_with("features", {"descr": "<f4", "fortran_order": False, "shape": (75_000_000, Q_NUM_FEATURES)},
                     b"")
-    tracemalloc.start()
-    try:
-        err = train_error(tmp_path, data)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    err, peak = train_error_and_peak(tmp_path, data)
     assert peak < 100 * 2 ** 20, peak
     assert "features: its header says float32 (75000000, 21), its zip entry holds 0 bytes" in err, err
 
@@ -291,12 +296,7 @@ def test_train_refuses_a_zip_listing_many_members_before_reading_its_directory(t
         for name in range(100_000):
             z.writestr(str(name), b"")
     data = out.getvalue()
-    tracemalloc.start()
-    try:
-        err = train_error(tmp_path, data)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    err, peak = train_error_and_peak(tmp_path, data)
     assert peak < 4 * 2 ** 20, peak
     assert "not a selfplay data file (a zip of more than 64 members" in err, err
 

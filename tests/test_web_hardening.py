@@ -28,7 +28,7 @@ from crossridor.engine.stop import Stop
 from crossridor.engine.web import app as web_app
 from crossridor.engine.web import searching
 from crossridor.engine.web.guard import Guard
-from helpers import wait_for
+from helpers import serving, wait_for
 from websockets.asyncio.client import connect
 
 with warnings.catch_warnings():
@@ -176,27 +176,10 @@ def test_requests_sending_their_bodies_do_not_make_others_busy():
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server():
     """`crossridor serve` with 1-second header and body timeouts."""
-    log = tmp_path_factory.mktemp("serve") / "stderr.txt"
-    with open(log, "wb") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "crossridor", "serve", "--port", "0",
-                                 "--header-timeout", "1", "--body-timeout", "1"],
-                                stdout=subprocess.PIPE, stderr=err, text=True)
-    line = proc.stdout.readline()
-    assert "serving on" in line, line
-    port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
-
-    def up():
-        try:
-            return httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=TIMEOUT).status_code == 200
-        except httpx.TransportError:
-            return False
-    assert wait_for(up, TIMEOUT)
-    yield {"url": f"http://127.0.0.1:{port}", "ws": f"ws://127.0.0.1:{port}/ws", "port": port}
-    proc.terminate()
-    proc.wait(10)
-    assert "Traceback" not in log.read_text(errors="replace")
+    with serving("--header-timeout", "1", "--body-timeout", "1") as server:
+        yield server
 
 
 def index_answers(server) -> bool:

@@ -19,31 +19,15 @@ pytest.importorskip("uvicorn", reason='the web app needs the web extra: pip inst
 httpx = pytest.importorskip("httpx")
 websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import connect  # noqa: E402
-from helpers import wait_for  # noqa: E402
+from helpers import serving, wait_for  # noqa: E402
 
 TIMEOUT = 30.0          # generous: the machine may be busy
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    log = tmp_path_factory.mktemp("serve") / "stderr.txt"
-    with open(log, "wb") as err:
-        proc = subprocess.Popen([sys.executable, "-c", "from crossridor.engine.cli.main import main; main()",
-                                 "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=err, text=True)
-    line = proc.stdout.readline()      # crossridor: serving on http://127.0.0.1:PORT/ ...
-    assert "serving on" in line, line
-    port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
-
-    def up():
-        try:
-            return httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=TIMEOUT).status_code == 200
-        except httpx.TransportError:
-            return False
-    assert wait_for(up, TIMEOUT)
-    yield {"url": f"http://127.0.0.1:{port}", "ws": f"ws://127.0.0.1:{port}/ws", "port": port, "log": log}
-    proc.terminate()
-    proc.wait(10)
-    assert "Traceback" not in log.read_text(errors="replace")
+def server():
+    with serving() as server:
+        yield server
 
 
 def post(server, path, body, **kw):
