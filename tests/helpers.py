@@ -11,9 +11,10 @@ import sys
 import time
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 
-import crossridor
 from crossridor.engine.cli import main as cli
 from crossridor.engine.cli.play import PlaySession
+
+import crossridor
 
 
 def run_cli(*argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -157,6 +158,7 @@ def serving(*flags: str):
     """`crossridor serve --port 0 FLAGS` in a subprocess, up: {url, ws, port, log};
     stopped after, with no traceback in its stderr."""
     import tempfile
+
     import httpx
     with tempfile.TemporaryDirectory(prefix="crossridor-serve-") as folder:
         log = os.path.join(folder, "stderr.txt")

@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 import crossridor
-from crossridor import CrossridorError, Limits
+from crossridor import Limits
 
 PROFILE = os.environ.get("CROSSRIDOR_FUZZ", "quick")
 if PROFILE not in ("quick", "long"):

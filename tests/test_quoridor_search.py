@@ -9,7 +9,6 @@ import math
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 

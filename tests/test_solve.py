@@ -5,7 +5,6 @@ and 5x5 (including drawn ones), stopping and the memory bound; the check
 of a solution (solve --verify) and the command line."""
 
 import json
-import os
 import random
 from pathlib import Path
 

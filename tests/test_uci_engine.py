@@ -11,7 +11,6 @@ import sys
 
 import pytest
 
-from crossridor.engine.cli import main as cli
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.runner import MatchConfig, run_match
 from crossridor.engine.match.specs import EngineSpec

@@ -12,8 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import subprocess
-import sys
 import threading
 import time
 import warnings

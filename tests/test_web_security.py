@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
-import sys
 import warnings
 
 import pytest
@@ -18,8 +16,8 @@ import pytest
 pytest.importorskip("uvicorn", reason='the web app needs the web extra: pip install ".[web]"')
 httpx = pytest.importorskip("httpx")
 websockets = pytest.importorskip("websockets")
-from websockets.asyncio.client import connect  # noqa: E402
 from helpers import serving, wait_for  # noqa: E402
+from websockets.asyncio.client import connect  # noqa: E402
 
 TIMEOUT = 30.0          # generous: the machine may be busy
 

@@ -65,6 +65,7 @@ from crossridor.engine.match.openings import _brief, base_seating, random_openin
 from crossridor.engine.match.records import RecordsFile
 from crossridor.engine.match.game_loop import dealt, derive_seed, GameRecord, GameTask, new_game_state, play_game, resolve_game, seat_points
 from crossridor.engine.match.pool import make_executor, stop_executor
+from crossridor.engine.plugins import PluginGame
 
 # Quoridor can go on for ever (pawns shuffling, walls in hand), so a match
 # caps it: 200 plies per player (400 for 2 players, 800 for 4), far beyond
@@ -76,7 +77,7 @@ FIRST_TO_CAP = 10          # first_to=X without `games`: at most 10 X games
 
 @dataclass
 class MatchConfig:
-    game: "str | PluginGame"                   # registry name, or a plug-in the user named
+    game: str | PluginGame                     # registry name, or a plug-in the user named
     params: dict
     engines: list                              # EngineSpec, command-line order
     games: int | None = None                   # None: 100, or 10 X with first_to, X with sum_of
