@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from crossridor.engine.errors import CrossridorError, UnknownGameError
 
@@ -35,7 +36,7 @@ class PluginGame:
 
     def load(self, params: dict):
         try:
-            target = importlib.import_module(self.module)
+            target: Any = importlib.import_module(self.module)
             for part in self.function.split("."):
                 target = getattr(target, part)
         except (ImportError, AttributeError) as exc:
