@@ -10,9 +10,13 @@ batch: no exception but the library's one-line errors (`ValueError`s), no
 module imported that was not before (`canary_game` marks a file if it is),
 and every line of a replayed file is either a game or an error.
 
-The whole 100,000 inputs run by default (about a minute on a busy 2-core
-machine: the records go to /api/replay in batches of 500 lines);
-CROSSRIDOR_FUZZ_READERS=N runs N, CROSSRIDOR_FUZZ_SEED=S other inputs."""
+Profiles as tests/test_fuzz.py: quick (default, 30,000 inputs, about 20 s)
+and long, 100,000 inputs (about a minute on a 2-core machine; the records go
+to /api/replay in batches of 500 lines):
+
+    CROSSRIDOR_FUZZ=long nice python -m pytest -q -s tests/test_fuzz_readers.py
+
+CROSSRIDOR_FUZZ_READERS=N runs N inputs, CROSSRIDOR_FUZZ_SEED=S other ones."""
 
 from __future__ import annotations
 
@@ -34,7 +38,8 @@ from crossridor.engine.match.records import RecordsFile
 from crossridor.engine.match.specs import EngineSpec
 from crossridor.engine.options import refuse_file_options
 
-N = int(os.environ.get("CROSSRIDOR_FUZZ_READERS", 100_000))
+PROFILE = os.environ.get("CROSSRIDOR_FUZZ", "quick")
+N = int(os.environ.get("CROSSRIDOR_FUZZ_READERS", 30_000 if PROFILE == "quick" else 100_000))
 SEED = int(os.environ.get("CROSSRIDOR_FUZZ_SEED", 20261204))
 BATCH = 500
 
