@@ -182,3 +182,19 @@ def serving(*flags: str):
             proc.wait(10)
         with open(log, encoding="utf-8", errors="replace") as f:
             assert "Traceback" not in f.read()
+
+
+def selfplay_arrays(**replaced) -> dict:
+    """The arrays of a small self-play data file (`train`'s input, 5x5),
+    with `replaced` arrays put in their place."""
+    import numpy as np
+    from crossridor.engine._core import Q_NUM_FEATURES
+    rng = np.random.default_rng(5)
+    n = 40
+    arrays = {"features": rng.normal(size=(n, Q_NUM_FEATURES)).astype(np.float32),
+              "score": rng.normal(scale=100, size=n).astype(np.float32),
+              "result": rng.choice([0.0, 0.5, 1.0], size=n).astype(np.float32),
+              "game": np.repeat(np.arange(4), n // 4).astype(np.int32),
+              "ply": np.tile(np.arange(n // 4), 4).astype(np.int32), "size": np.int64(5)}
+    arrays["features"][:, 0] = 1.0
+    return {**arrays, **replaced}

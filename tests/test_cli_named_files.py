@@ -25,7 +25,7 @@ from crossridor.engine.files import MAX_FILE_BYTES
 from crossridor.engine.match import pgn, records
 from crossridor.engine.stop import Interrupted
 from crossridor.games.quoridor import training
-from helpers import one_line_error, run_cli
+from helpers import one_line_error, run_cli, selfplay_arrays
 
 TABLE = ("quoridor", "--size", "3", "-o", "walls=1")      # a table of 3 levels, solved in a moment
 MATCH = ("match", "quoridor", "--size", "5", "--engine", "random", "--engine", "random", "--games", "1",
@@ -109,7 +109,7 @@ WRITERS = {
 
 @pytest.mark.parametrize("option", WRITERS)
 def test_a_file_to_write_that_is_a_fifo_is_refused_at_once(option, tmp_path):
-    np.savez(tmp_path / "d.npz", **selfplay_data())
+    np.savez(tmp_path / "d.npz", **selfplay_arrays())
     path = tmp_path / "out.npz"
     os.mkfifo(path)
     err = refused_at_once(*WRITERS[option](str(path), tmp_path))
@@ -200,18 +200,6 @@ def test_a_pgn_or_openings_file_that_is_not_utf8_is_one_line(tmp_path):
 
 # --- findings 5 and 8: selfplay data (.npz) ----------------------------------------------
 
-def selfplay_data(**arrays) -> dict:
-    n = 40
-    rng = np.random.default_rng(5)
-    data = {"features": rng.normal(size=(n, Q_NUM_FEATURES)).astype(np.float32),
-            "score": rng.normal(scale=100, size=n).astype(np.float32),
-            "result": rng.choice([0.0, 0.5, 1.0], size=n).astype(np.float32),
-            "game": np.repeat(np.arange(4), n // 4).astype(np.int32),
-            "ply": np.tile(np.arange(n // 4), 4).astype(np.int32), "size": np.int32(5)}
-    data["features"][:, 0] = 1.0
-    return {**data, **arrays}
-
-
 def train_error(tmp_path, data: bytes | dict) -> str:
     path = tmp_path / "d.npz"
     if isinstance(data, dict):
@@ -235,12 +223,12 @@ def train_error(tmp_path, data: bytes | dict) -> str:
     ({"size": np.float32(5)}, "size is 5.0, not a Quoridor board size"),
 ])
 def test_train_refuses_arrays_of_the_wrong_kind_in_one_line(tmp_path, arrays, message):
-    err = train_error(tmp_path, selfplay_data(**arrays))
+    err = train_error(tmp_path, selfplay_arrays(**arrays))
     assert message in err and "d.npz" in err, err
 
 
 def test_train_names_a_missing_array(tmp_path):
-    data = selfplay_data()
+    data = selfplay_arrays()
     del data["ply"], data["game"]
     assert "not a selfplay data file (lacks game, ply)" in train_error(tmp_path, data)
 
@@ -249,7 +237,7 @@ def npz_with(name: str, header: dict, data: bytes, compress=zipfile.ZIP_DEFLATED
     """A selfplay file whose array `name` has this npy header and data."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", compress) as z:
-        for key, array in selfplay_data().items():
+        for key, array in selfplay_arrays().items():
             member = io.BytesIO()
             if key == name:
                 np.lib.format.write_array_header_1_0(member, header)
@@ -309,7 +297,7 @@ def test_train_refuses_a_too_large_file_unread(tmp_path, monkeypatch):
 
 
 def test_train_still_reads_compressed_and_fortran_ordered_data(tmp_path):
-    data = selfplay_data(features=np.asfortranarray(selfplay_data()["features"]))
+    data = selfplay_arrays(features=np.asfortranarray(selfplay_arrays()["features"]))
     np.savez_compressed(tmp_path / "d.npz", **data, engine=np.array("alphabeta:depth=2"))
     code, out, err = run_cli("train", "quoridor", str(tmp_path / "d.npz"), "--out", str(tmp_path / "w.bin"),
                              "--epochs", "2", "--hidden", "0")

@@ -17,6 +17,7 @@ from crossridor.engine._core import Q_NUM_FEATURES
 from crossridor.engine.cli import main as cli
 from crossridor.games.quoridor import weights as quoridor_weights
 from crossridor.games.quoridor.weights import MAX_WEIGHT, Model, WeightsError
+from helpers import selfplay_arrays
 
 WIN_BAND = 99000      # S_WIN_BOUND of the search: beyond it a score is a forced win
 
@@ -71,14 +72,8 @@ def test_saving_weights_that_fail_their_check_leaves_the_file_as_it_was(tmp_path
 # --- train ----------------------------------------------------------------------------
 
 def selfplay_data(**changes) -> dict:
-    rng = np.random.default_rng(5)
-    n = 40
-    arrays = {"features": rng.normal(size=(n, Q_NUM_FEATURES)).astype(np.float32),
-              "score": rng.normal(scale=100, size=n).astype(np.float32),
-              "result": rng.choice([0.0, 0.5, 1.0], size=n).astype(np.float32),
-              "game": np.repeat(np.arange(4), n // 4).astype(np.int32),
-              "ply": np.tile(np.arange(n // 4), 4).astype(np.int32), "size": np.int64(5)}
-    arrays["features"][:, 0] = 1.0
+    """Self-play arrays with single values changed: name=(row, value)."""
+    arrays = selfplay_arrays()
     for name, (row, value) in changes.items():
         arrays[name][row] = value
     return arrays
