@@ -14,6 +14,7 @@ with warnings.catch_warnings():     # newer Starlette suggests another HTTP clie
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from crossridor.engine.match.game_loop import chance_move
 from crossridor.engine.web import sessions
 from crossridor.engine.web.app import create_app
 
@@ -157,7 +158,7 @@ def test_a_draw_that_comes_again_is_a_new_draw_and_replays_the_same():
     def rolls(count):
         earlier, faces = [], []
         for _ in range(count):
-            draw, face = sessions.chance_move(Die(), SEED, earlier)
+            draw, face = chance_move(Die(), SEED, earlier)
             earlier.append(draw)
             faces.append(face)
         return faces

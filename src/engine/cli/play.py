@@ -16,7 +16,7 @@ from typing import TextIO
 from crossridor.engine.protocol import CHANCE
 from crossridor.engine.search_api import default_algorithm, search_memory
 from crossridor.engine.views import move_view, seat_view
-from crossridor.engine.match.game_loop import chance_move, derive_seed, winner_seat
+from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_seat
 from crossridor.engine.match.specs import EngineSpec
 
 DEFAULT_THINK = "time=1"     # the default engine: the default algorithm of the position, 1 s a move
@@ -41,7 +41,7 @@ class PlaySession:
         self.plies = 0                 # plies played in this session
         self.human_plies: list = []    # self.plies before each human move
         self.memories: dict = {}       # engine seat -> its search memory
-        self.draws: list = []          # (ply, draw) of the chance moves played: undo takes them back
+        self.chance = DealtChance(self.seed)
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -80,8 +80,7 @@ class PlaySession:
             player = self.state.current_player
             if player == CHANCE:
                 # fixed by the seed, as if dealt: undo cannot draw the card again to see another
-                draw, move = chance_move(self.state, self.seed, [d for _, d in self.draws])
-                self.draws.append((self.plies, draw))
+                move = self.chance.move(self.state, self.plies)
                 text = move_view(self.state, move, self.human)
                 self.play(move)
                 self.say(f"chance: {text}")
@@ -140,7 +139,7 @@ class PlaySession:
         while self.plies > target:
             self.state.undo()
             self.plies -= 1
-        self.draws = [(ply, draw) for ply, draw in self.draws if ply < target]
+        self.chance.undo_to(target)
         self.say(f"took back {taken} {'move' if taken == 1 else 'moves'}")
         self.show()
 

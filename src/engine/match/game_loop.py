@@ -73,6 +73,24 @@ def chance_move(state, seed: int, earlier: list):
     return draw, move
 
 
+class DealtChance:
+    """The chance moves of one game being played by people (the web app,
+    `crossridor play`), each fixed by the game's seed (`chance_move`); undo
+    takes back the draws after a ply, so replaying meets the same ones."""
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self.draws: list[tuple[int, tuple]] = []     # (ply, draw) of the chance moves played
+
+    def move(self, state, ply: int):
+        draw, move = chance_move(state, self.seed, [d for _, d in self.draws])
+        self.draws.append((ply, draw))
+        return move
+
+    def undo_to(self, ply: int) -> None:
+        self.draws = [(p, draw) for p, draw in self.draws if p < ply]
+
+
 def dealt(game) -> bool:
     """Whether the start position is dealt from a seed."""
     return bool(game.traits.chance or game.traits.hidden_information)

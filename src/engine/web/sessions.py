@@ -19,7 +19,7 @@ from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import CHANCE, SearchResult
 from crossridor.engine.registry import load_game
 from crossridor.engine.stop import Stop
-from crossridor.engine.match.game_loop import chance_move, derive_seed, winner_seat
+from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_seat
 from crossridor.engine.web.searching import Caps, analyse, submit, stoppable_search
 
 MAX_PLIES = 1000           # a game longer than this is stopped (a draw)
@@ -131,7 +131,7 @@ class Tab:
         self.human_plies: list[int] = []
         self.task: asyncio.Task | None = None
         self.stop = Stop()
-        self.draws: list[tuple[int, tuple]] = []     # (ply, draw) of the chance moves played
+        self.chance = DealtChance(self.seed)
 
     # --- lifetime
     async def cancel(self) -> None:
@@ -205,7 +205,7 @@ class Tab:
         self.viewer = self.humans[0]
         self.plies = 0
         self.human_plies = []
-        self.draws = []
+        self.chance = DealtChance(self.seed)
         self.start(self.advance())
 
     def _viewer(self):
@@ -235,8 +235,7 @@ class Tab:
             if p in self.humans:
                 break
             if p == CHANCE:
-                draw, move = chance_move(st, self.seed, [d for _, d in self.draws])
-                self.draws.append((self.plies, draw))
+                move = self.chance.move(st, self.plies)
             else:
                 await self.send(self._play_message(thinking=True))
                 result = await self.search(stoppable_search, st.clone(), self.spec,
@@ -277,7 +276,7 @@ class Tab:
         while self.plies > target:
             self.state.undo()
             self.plies -= 1
-        self.draws = [(ply, draw) for ply, draw in self.draws if ply < target]
+        self.chance.undo_to(target)
         await self.send(self._play_message(message="took back your last move"))
 
     async def hint(self, msg: dict) -> None:
