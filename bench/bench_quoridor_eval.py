@@ -1,5 +1,5 @@
 """Cost per call of Quoridor's evaluations: the classic one
-(quoridor_eval.pxi) next to the learned one (quoridor_features.pxi), both
+(quoridor/eval.pxi) next to the learned one (quoridor/features.pxi), both
 timed in C over the same positions.
 
     python3 bench/bench_quoridor_eval.py [WEIGHTS]   # a table, ns per call

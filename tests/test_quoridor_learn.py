@@ -33,7 +33,7 @@ def test_features_of_a_walled_position():
 
 
 def reference_threat(ref, player):
-    """Feature 19 of quoridor_features.pxi, written plainly on the reference
+    """Feature 19 of quoridor/features.pxi, written plainly on the reference
     rules: the most steps one free wall slot adds to player's shortest path,
     among the slots that block every shortest-path step from one layer of
     squares (by distance from the pawn) to the next; 0 if none."""
@@ -536,7 +536,7 @@ def test_default_evaluation(weights_file, monkeypatch):
 
 
 def test_learned_eval_with_the_classic_weights_is_the_classic_eval():
-    # CLASSIC_WEIGHTS write quoridor_eval.pxi over the features: the two must agree everywhere
+    # CLASSIC_WEIGHTS write quoridor/eval.pxi over the features: the two must agree everywhere
     from crossridor.engine._core import q_random_playout, q_time_eval
     w = QuoridorWeights(CLASSIC_WEIGHTS.astype(np.float32))
     for size, walls, seed in ((9, 10, 1), (9, 2, 2), (5, 1, 3), (7, 0, 4)):

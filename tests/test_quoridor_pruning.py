@@ -1,4 +1,4 @@
-"""Late-move pruning and reverse futility pruning (quoridor_search.pxi, 9x9
+"""Late-move pruning and reverse futility pruning (quoridor/search.pxi, 9x9
 with 2 players, where they were measured stronger): near the horizon, in a
 null window, the walls ordered late are not tried once a move that does
 not lose is found, and a static score far above beta cuts off. Each makes

@@ -1,4 +1,4 @@
-"""The Quoridor solver (engine/quoridor_solve.pxi, games/quoridor/solve.py)
+"""The Quoridor solver (src/games/quoridor/solve.pxi, games/quoridor/solve.py)
 against the independent reference solver of quoridor_solve_reference.py:
 3x3 from the start for every wall count, seeded random positions on 3x3
 and 5x5 (including drawn ones), stopping and the memory bound; the check

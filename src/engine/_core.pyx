@@ -1,28 +1,28 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The C-speed core of crossridor (private: use `crossridor` and
-`crossridor.games.*`).
+`crossridor.games.*`): the one compiled module, made of each game's C.
 
-Each game's core is split into include files named after the game and the
-concern: `<game>_board.pxi` (position, move generation, make/unmake: the hot
-loops), Quoridor's evaluation (`quoridor_eval.pxi`) and learned features
-(`quoridor_features.pxi`), the move policies of Crosswise's playouts
-(`crosswise_playouts.pxi`), the searches (`<game>_search.pxi`,
-`quoridor_mcts.pxi`), learning tensors (`quoridor_tensors.pxi`) and the
-Python classes (`<game>_api.pxi`); C helpers shared by the games are in
-`bitboard.pxi`. The hot loops are typed C that runs without the GIL, while
-every entry point from Python validates its input first.
+A game's C lives in its own folder, `src/games/<game>/*.pxi`, beside its
+Python: `board.pxi` (position, move generation, make/unmake: the hot loops),
+the searches (`search.pxi`, Quoridor's `mcts.pxi` and `solve.pxi`),
+Quoridor's evaluation (`eval.pxi`), learned features (`features.pxi`) and
+learning tensors (`tensors.pxi`), Crosswise's playout policies
+(`playouts.pxi`), and the Python classes (`api.pxi`). C helpers shared by the
+games are in `bitboard.pxi` here. The hot loops are typed C that runs without
+the GIL, while every entry point from Python validates its input first.
 """
 
 include "bitboard.pxi"
-include "quoridor_board.pxi"
-include "quoridor_eval.pxi"
-include "quoridor_api.pxi"
-include "quoridor_features.pxi"
-include "quoridor_search.pxi"
-include "quoridor_mcts.pxi"
-include "quoridor_tensors.pxi"
-include "quoridor_solve.pxi"
-include "crosswise_board.pxi"
-include "crosswise_playouts.pxi"
-include "crosswise_search.pxi"
-include "crosswise_api.pxi"
+# src/games is on the include path (CMakeLists.txt)
+include "quoridor/board.pxi"
+include "quoridor/eval.pxi"
+include "quoridor/api.pxi"
+include "quoridor/features.pxi"
+include "quoridor/search.pxi"
+include "quoridor/mcts.pxi"
+include "quoridor/tensors.pxi"
+include "quoridor/solve.pxi"
+include "crosswise/board.pxi"
+include "crosswise/playouts.pxi"
+include "crosswise/search.pxi"
+include "crosswise/api.pxi"

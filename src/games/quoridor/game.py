@@ -29,7 +29,7 @@ _MOVE_RE = re.compile(r"^([a-i])([1-9])([hv]?)$")
 _NUMBER_RE = re.compile(r"^\d+\.+$")
 COLUMNS = "abcdefghi"
 
-# Options of the compiled searches (see engine/quoridor_search.pxi, quoridor_mcts.pxi).
+# Options of the compiled searches (see src/games/quoridor/search.pxi, quoridor/mcts.pxi).
 # The evaluation's weights and the walls per player are bounded so that no
 # evaluation reaches the forced-win band (S_WIN_BOUND = 99000): at most
 # 100 * 81 (paths) + 2 * MAX_WEIGHT * MAX_WALLS + 2500 (race) + MAX_WEIGHT (tempo).
@@ -38,7 +38,7 @@ MAX_WALLS = 100
 WIN_BAND = 99000
 _EVAL_OPTIONS = {"wall_value": (int, 0, MAX_WEIGHT), "tempo": (int, 0, MAX_WEIGHT),
                  "lone_wall_value": (int, 0, MAX_WEIGHT)}
-# eval=learned: the learned evaluation of quoridor_features.pxi, with the
+# eval=learned: the learned evaluation of quoridor/features.pxi, with the
 # shipped weights or those of eval_file (crossridor.games.quoridor.weights)
 _LEARNED_OPTIONS = {"eval": ("classic", "learned"), "eval_file": str}
 # Where eval is not given: the algorithms whose default is the learned
@@ -296,7 +296,7 @@ class QuoridorState(LearningState):
 
     def evaluate(self) -> list[float]:
         """Value per player in (-1, 1): the engine's one evaluation (path
-        lengths, walls in hand, tempo; src/engine/quoridor_eval.pxi), as the
+        lengths, walls in hand, tempo; src/games/quoridor/eval.pxi), as the
         MCTS leaf uses it."""
         return self.core.values()
 

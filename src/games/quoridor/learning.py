@@ -24,7 +24,7 @@ observer, i = 1 the next to move, ...):
                     seat's goal side (walls only, pawns ignored) / N^2;
                     1 on squares walled off from the goal
 Quoridor has no hidden information, so there is no separate information
-state tensor. Filled in C (engine/quoridor_tensors.pxi); `observation_batch`
+state tensor. Filled in C (src/games/quoridor/tensors.pxi); `observation_batch`
 fills a batch in one call without the GIL.
 """
 

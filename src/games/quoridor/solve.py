@@ -1,6 +1,6 @@
 """The exact value of a two-player Quoridor position: who wins with perfect
 play, in how many plies, and with which first moves (the compiled parts in
-`QuoridorSolver` of engine/quoridor_solve.pxi: retrograde analysis per wall
+`QuoridorSolver` of src/games/quoridor/solve.pxi: retrograde analysis per wall
 configuration, sound with cycles, unresolved positions are draws; here the
 levels of placed walls, solved from the deepest up on threads or a Dask
 cluster, kept in memory or in a table folder: solve_table.py).

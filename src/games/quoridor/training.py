@@ -4,7 +4,7 @@
 (crossridor.engine.match.runner: its workers, seeds and ply cap), each game from its
 own seeded random opening, and turns every searched position into one row:
 
-    features  float32 (N, 21)  quoridor_features.pxi's vector, side to move's view
+    features  float32 (N, 21)  quoridor/features.pxi's vector, side to move's view
                                (older files, of 14 or 19 columns, are refused:
                                their records give the new columns, see load_data)
     score     float32 (N,)     the search's score for the side to move, in
@@ -48,8 +48,8 @@ FEATURE_NAMES = ("bias", "d_me", "d_op", "walls_me", "walls_op", "lone_me", "lon
                  "lead_share", "near_me", "near_op", "few_walls_me", "few_walls_op",
                  "threat_op", "threat_near_op")
 assert len(FEATURE_NAMES) == Q_NUM_FEATURES
-SCORE_SCALE = 200.0        # centi-steps per unit of logit (quoridor_features.pxi)
-# The classic evaluation (quoridor_eval.pxi) written over the same features,
+SCORE_SCALE = 200.0        # centi-steps per unit of logit (quoridor/features.pxi)
+# The classic evaluation (quoridor/eval.pxi) written over the same features,
 # in logit units: 100 per step and per wall, 100 per lone wall, 2500 for a
 # won race, 40 for the tempo, all / 200. A baseline for the validation loss.
 CLASSIC_WEIGHTS = np.array([40, -100, 100, 100, -100, 100, -100, 2500] + [0] * (Q_NUM_FEATURES - 8),

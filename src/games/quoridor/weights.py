@@ -10,14 +10,14 @@ Layout (little-endian), checked field by field on load:
                           still load)
         16     4  uint32 hidden units H (0: a linear model; at most Q_MAX_HIDDEN_UNITS)
         20     4  uint32 board size the weights were trained on (information)
-        24  4 F   float32 linear weights w, one per feature (quoridor_features.pxi)
+        24  4 F   float32 linear weights w, one per feature (quoridor/features.pxi)
           4 H F   float32 hidden weights W, unit by unit, F each (version 2)
           4 H     float32 output weights v, one per unit (version 2)
       end-4    4  uint32 CRC-32 of every byte before it
 
 The model is the logit of the side to move winning,
 z = w . f + sum_j v_j max(0, W_j . f); the searches evaluate it in C
-(src/engine/quoridor_features.pxi).
+(src/games/quoridor/features.pxi).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ _HEADER = struct.Struct("<8sIIII")
 SHIPPED = "quoridor_eval.bin"
 SHIPPED_BY_SIZE = {9: SHIPPED, 7: "quoridor_eval_7x7.bin"}
 # Every weight is within +-MAX_WEIGHT, so that no evaluation reaches the win
-# band. A feature of quoridor_features.pxi is at most 20000 in size (the
+# band. A feature of quoridor/features.pxi is at most 20000 in size (the
 # largest, f13 = (d_op - d_me)(w_me + w_op) / 10, with a distance at the
 # no-path value 1000 and 2 x 100 walls: 20000; the others 1000 or less), so a
 # hidden unit is at most 19 * 1e3 * 2e4 = 3.8e8 and the logit at most
@@ -52,7 +52,7 @@ SHIPPED_BY_SIZE = {9: SHIPPED, 7: "quoridor_eval_7x7.bin"}
 # C clamp of the score (Q_LEARNED_CLAMP, 90000) keeps it below the win band
 # (S_WIN_BOUND, 99000). Trained weights are near 1 (the shipped ones < 1).
 MAX_WEIGHT = 1000.0
-# Files made before features 14-18 (quoridor_features.pxi) had 14 features,
+# Files made before features 14-18 (quoridor/features.pxi) had 14 features,
 # before 19-20, 19: they load with weight 0 on the later ones, so they
 # evaluate as they did.
 OLD_FEATURES = (14, 19)

@@ -1,6 +1,6 @@
 # Quoridor's evaluation: the one score every player of the engine uses.
-# Alpha-beta (q_eval in quoridor_search.pxi) and greedy (alpha-beta to depth
-# 1) use the score in centi-steps; the MCTS leaf (quoridor_mcts.pxi) and
+# Alpha-beta (q_eval in quoridor/search.pxi) and greedy (alpha-beta to depth
+# 1) use the score in centi-steps; the MCTS leaf (quoridor/mcts.pxi) and
 # Python (QuoridorState.evaluate, through QuoridorCore.values) use the same
 # score squashed into per-player values in (-1, 1).
 #

@@ -1,6 +1,6 @@
 # Quoridor rules on bitboards: the position, move generation, wall legality,
 # make/unmake, Zobrist hashing and perft (the hot loops, no Python objects).
-# The Python class QuoridorCore is in quoridor_api.pxi.
+# The Python class QuoridorCore is in quoridor/api.pxi.
 #
 # Squares: bit s = row * 9 + col of a u128 (row 0 is row 1 of the notation,
 # player 1's side), whatever the board size, so that every shift is a

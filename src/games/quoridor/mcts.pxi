@@ -6,7 +6,7 @@
 #   "random": uniform random legal moves to the end of the game (the
 #             classical playout, for comparison with other engines);
 #   "eval":   `rollout_depth` plies of a shortest-path-biased policy, then
-#             the evaluation of quoridor_eval.pxi squashed into (-1, 1).
+#             the evaluation of quoridor/eval.pxi squashed into (-1, 1).
 
 from libc.math cimport sqrt, log
 

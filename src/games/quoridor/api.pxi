@@ -1,10 +1,10 @@
-# The Python class over a Quoridor position (quoridor_board.pxi holds the
+# The Python class over a Quoridor position (quoridor/board.pxi holds the
 # position, move generation, wall legality, make/unmake, hashing and perft it
 # calls), and the move generator's timing for `crossridor bench`.
 
 cdef class QuoridorCore:
     """A Quoridor position with its history (make/unmake), over moves encoded
-    as ints (see the encoding in quoridor_board.pxi). games.quoridor wraps it in notation;
+    as ints (see the encoding in quoridor/board.pxi). games.quoridor wraps it in notation;
     every method validates what Python hands it."""
 
     cdef QPos pos
@@ -124,7 +124,7 @@ cdef class QuoridorCore:
 
     def values(self):
         """Per-player values in (-1, 1) by the engine's evaluation
-        (quoridor_eval.pxi, default weights)."""
+        (quoridor/eval.pxi, default weights)."""
         cdef double out[4]
         q_values(&self.pos, S_WALL, S_TEMPO, S_LONE_WALL, out)
         return [out[i] for i in range(self.pos.g.nplayers)]

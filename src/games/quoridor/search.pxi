@@ -56,7 +56,7 @@ cdef inline int tt_get_flag(uint64_t d) noexcept nogil:
     return <int>((d >> 56) & 0xFF)
 
 ctypedef struct QCaches:
-    # the learned evaluation's caches (quoridor_features.pxi): they hold
+    # the learned evaluation's caches (quoridor/features.pxi): they hold
     # nothing of a search but the rules and the weights, so a game's next
     # search may start with them full (QuoridorSearchMemory)
     QPathSlot paths[Q_PATH_SLOTS]
@@ -84,7 +84,7 @@ ctypedef struct QSearch:
     int w_wall                  # evaluation: one wall in hand
     int w_tempo                 # evaluation: having the move
     int w_lone                  # evaluation: extra per wall when the other has none
-    const QLearned* learned     # the learned evaluation (quoridor_features.pxi), or NULL: classic
+    const QLearned* learned     # the learned evaluation (quoridor/features.pxi), or NULL: classic
     int sel_depth
     int killers[S_MAX_PLY][2]
     int history[4][512]
@@ -103,7 +103,7 @@ cdef inline int q_side(const QSearch* s, int player) noexcept nogil:
 
 
 cdef int q_eval(QSearch* s, int cut) noexcept nogil:
-    """Static score (quoridor_eval.pxi) from the point of view of the side
+    """Static score (quoridor/eval.pxi) from the point of view of the side
     to move; a score >= cut may be a lower bound of it (the learned
     evaluation stops early when the rest can only add), one below is exact."""
     cdef QEvalSlot* slot

@@ -1,6 +1,6 @@
 # Crosswise's Python boundary: CrosswiseCore holds a full game (every hand
 # and the bag order), validates every value from Python and runs the searches
-# of crosswise_search.pxi without the GIL.
+# of crosswise/search.pxi without the GIL.
 
 
 # ---------------------------------------------------------------- Python class

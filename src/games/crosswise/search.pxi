@@ -1,5 +1,5 @@
 # Crosswise search: PIMC (determinized search with greedy rollouts), over
-# the move policies of crosswise_playouts.pxi.
+# the move policies of crosswise/playouts.pxi.
 
 from libc.math cimport exp
 

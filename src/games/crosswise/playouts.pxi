@@ -1,6 +1,6 @@
 # Crosswise move policies, one move each, cheap enough for playouts: random,
-# greedy (the playout policy of crosswise_search.pxi) and the one-move gain
-# the search ranks root moves by; over the position of crosswise_board.pxi.
+# greedy (the playout policy of crosswise/search.pxi) and the one-move gain
+# the search ranks root moves by; over the position of crosswise/board.pxi.
 
 # ---------------------------------------------------------------- random
 

@@ -465,7 +465,7 @@ cdef inline const QLearned* learned_pointer(object weights) except? NULL:
 
 def q_fill_features(QuoridorCore core, float[::1] out):
     """Fill out (float32, length Q_NUM_FEATURES) with the features of the
-    core's position (2 players; see quoridor_features.pxi for the layout)."""
+    core's position (2 players; see quoridor/features.pxi for the layout)."""
     if core.pos.g.nplayers != 2:
         raise ValueError("features exist for 2-player Quoridor only")
     if out.shape[0] != Q_NF:

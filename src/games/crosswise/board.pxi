@@ -1,7 +1,7 @@
 # Crosswise core, rules and position: board, hands, bag, move generation,
 # make/unmake, scoring, determinization (redealing what a seat cannot see).
-# The move policies are in crosswise_playouts.pxi, the searches in
-# crosswise_search.pxi, the Python class CrosswiseCore in crosswise_api.pxi; shared C helpers (splitmix64, popcounts, the clock) are
+# The move policies are in crosswise/playouts.pxi, the searches in
+# crosswise/search.pxi, the Python class CrosswiseCore in crosswise/api.pxi; shared C helpers (splitmix64, popcounts, the clock) are
 # in bitboard.pxi.
 #
 # Included from _core.pyx. Every C-level name starts with `cw_`, every
