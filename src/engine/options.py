@@ -25,6 +25,9 @@ page, a PGN or records file, a UCI `setoption`) goes through
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from crossridor.engine.errors import CrossridorError
 
@@ -123,3 +126,86 @@ def format_value(v) -> str:
     if v is None:
         return "none"
     return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared game parameter or algorithm option, in the spirit of
+    OpenSpiel's `GameParameter`: everything a door needs to check it, show it
+    and document it. `kind` is one of `check_value`'s kinds; `default` None
+    means "not set" (None is then accepted as a value)."""
+
+    name: str
+    kind: Any
+    default: Any
+    doc: str
+    file: bool = False          # names a file to read: command line and Python only
+    budget: bool = False        # bounds a search's memory or work: a server caps it
+    python_only: bool = False   # a Python object (a function, a memory): never from text
+
+    def check(self, value: Any, where: str, error: type[Exception] = CrossridorError) -> Any:
+        """The value checked (None accepted when the default is None)."""
+        if value is None and self.default is None:
+            return None
+        try:
+            return check_value(where, self.name, value, self.kind)
+        except CrossridorError as e:
+            raise error(str(e)) from None
+
+    def parse(self, text: str, where: str, error: type[Exception] = CrossridorError) -> Any:
+        """The value of this option written as text (`-e key=VALUE`, UCI,
+        a form), read by its declared kind, then checked."""
+        if self.python_only:
+            raise error(f"{where}: option {self.name} is a Python object, it cannot be given as text")
+        raw = text.strip()
+        low = raw.lower()
+        value: Any = raw
+        if self.default is None and low in ("none", "null", ""):
+            return None
+        kind = self.kind
+        if kind is bool or kind == FLAG:
+            truth = {"true": True, "yes": True, "on": True, "1": True,
+                     "false": False, "no": False, "off": False, "0": False}
+            if low not in truth:
+                raise error(f"{where}: option {self.name} must be true or false, got {text!r}")
+            value = truth[low] if kind is bool else int(truth[low])
+        elif isinstance(kind, tuple) and len(kind) == 3 and kind[0] in (int, float):
+            try:
+                value = kind[0](raw)
+            except ValueError:
+                what = "an integer" if kind[0] is int else "a number"
+                raise error(f"{where}: option {self.name} must be {what}, got {text!r}") from None
+        return self.check(value, where, error)
+
+    def describe(self) -> dict[str, Any]:
+        """The declaration as JSON-ready data (`crossridor options --json`)."""
+        kind = self.kind
+        d: dict[str, Any] = {"name": self.name}
+        if kind is bool or kind == FLAG:
+            d["type"] = "bool"
+        elif isinstance(kind, tuple) and len(kind) == 3 and kind[0] in (int, float):
+            d.update(type=kind[0].__name__, min=kind[1], max=kind[2])
+        elif isinstance(kind, tuple) and all(isinstance(k, str) for k in kind):
+            d.update(type="choice", choices=list(kind))
+        elif kind is str:
+            d["type"] = "text"
+        else:
+            d["type"] = "python object"
+        d.update(default=self.default if not callable(self.default) else None, doc=self.doc,
+                 file=self.file, budget=self.budget, python_only=self.python_only)
+        return d
+
+
+def check_params(where: str, given: Mapping[str, Any], params: Iterable[Param],
+                 error: type[Exception] = CrossridorError) -> dict[str, Any]:
+    """`given` checked against the declared `params` and completed with their
+    defaults; `error` names the first unknown or bad one."""
+    declared = {p.name: p for p in params}
+    unknown = sorted(set(given) - set(declared))
+    if unknown:
+        known = ", ".join(sorted(declared)) or "none"
+        raise error(f"{where}: unknown option(s) {', '.join(unknown)} (known: {known})")
+    out = {name: p.default for name, p in declared.items()}
+    for name, value in given.items():
+        out[name] = declared[name].check(value, where, error)
+    return out
