@@ -1,25 +1,26 @@
-"""An old crossridor build as an outside engine, to measure progress against it.
+"""A crossridor build without `crossridor uci` as an outside engine, to
+measure progress against it.
 
-Builds before `crossridor uci` existed (such as commit 83da536, the baseline
-of issue 11) had no text protocol, and their import package was `engine`.
+Such a build has no text protocol, and its import package is `engine`.
 This script speaks the runner's UCI-style dialect (`uci`, `isready`,
 `ucinewgame`, `position startpos moves ...`, `go movetime/depth/nodes`,
-`quit`) on top of such a build's `search`, for 9x9 two-player Quoridor:
+`quit`) on top of that build's `search`, for 9x9 two-player Quoridor
+(COMMIT: the build's commit):
 
-    git worktree add --detach ../base83 83da536
-    python -m venv /tmp/base83 && /tmp/base83/bin/pip install ../base83
+    git worktree add --detach ../baseline COMMIT
+    python -m venv /tmp/baseline && /tmp/baseline/bin/pip install ../baseline
     crossridor match quoridor --engine alphabeta:time=0.5 \\
-        --engine "uci:/tmp/base83/bin/python bench/baseline_uci.py;time=0.5" ...
+        --engine "uci:/tmp/baseline/bin/python bench/baseline_uci.py;time=0.5" ...
 
-Each `go` is one `search(state, "alphabeta", Limits(...))` call, as the old
-`crossridor best` made it.
+Each `go` is one `search(state, "alphabeta", Limits(...))` call, as that
+build's `crossridor best` makes it.
 """
 
 from __future__ import annotations
 
 import sys
 
-from engine.protocol import Limits         # the old build's modules
+from engine.protocol import Limits         # that build's modules
 from engine.registry import load_game
 from engine.search_api import search
 

@@ -1,5 +1,5 @@
 """Reinforcement-learning environments for the four games (the `rl` extra:
-`pip install 'crossridor[rl]'`).
+`pip install '.[rl]'` in the checkout).
 
 PettingZoo AEC modules, as PettingZoo's classic games:
 
@@ -25,7 +25,7 @@ try:
     import gymnasium as _gymnasium  # noqa: F401
     import pettingzoo as _pettingzoo  # noqa: F401
 except ImportError as _exc:
-    raise ImportError(f"crossridor.envs needs the rl extra (pip install 'crossridor[rl]'): {_exc}") from None
+    raise ImportError(f"crossridor.envs needs the rl extra (pip install '.[rl]' in the checkout): {_exc}") from None
 
 from crossridor.engine.rl.episode import declaration as _declaration
 from crossridor.engine.rl.gymnasium_env import CrossridorGymEnv, register_envs

@@ -1,5 +1,5 @@
 """crossridor's games inside OpenSpiel (the optional extra
-`pip install "crossridor[openspiel]"`, which brings the `open-spiel` package).
+`pip install ".[openspiel]"` in the checkout, which brings the `open-spiel` package).
 
 Importing this module registers four Python games with pyspiel:
 
@@ -31,7 +31,7 @@ import numpy as np
 try:
     import pyspiel
 except ImportError as exc:   # pragma: no cover - depends on the environment
-    raise ImportError("crossridor.openspiel needs OpenSpiel: pip install \"crossridor[openspiel]\"") from exc
+    raise ImportError("crossridor.openspiel needs OpenSpiel: pip install \".[openspiel]\" in the checkout") from exc
 
 import crossridor
 from crossridor.engine.protocol import CHANCE, TERMINAL

@@ -190,7 +190,7 @@ def add_parsers(sub) -> None:
                    help="games played at once, in worker processes (default: the number of cores; "
                         "with --scheduler the cluster's worker threads)")
     add_scheduler_arguments(p, "play the games on the workers of this Dask scheduler (pip install "
-                               "'crossridor[cluster]'); the same records and data as a local run; whoever "
+                               "'.[cluster]' in the checkout); the same records and data as a local run; whoever "
                                "reaches it runs code here: docs/matches.md")
     p.add_argument("--records", metavar="FILE",
                    help="append every finished game to FILE (JSON lines, as crossridor match writes)")

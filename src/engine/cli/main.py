@@ -121,7 +121,7 @@ def write_pictures(svg: str, svg_path: str | None, png_path: str | None) -> None
         try:
             import cairosvg
         except ImportError:
-            raise UsageError('--png needs cairosvg: pip install "crossridor[png]"') from None
+            raise UsageError('--png needs cairosvg: pip install ".[png]" in the checkout') from None
         png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     for path, data, mode in ((svg_path, svg, "w"), (png_path, png, "wb")):
         if path:
@@ -233,7 +233,7 @@ def cmd_serve(args) -> int:
         from crossridor.engine.web.guard import ClientLimits
         from crossridor.engine.web.searching import Caps
     except ImportError as exc:
-        raise UsageError(f'serve needs the web extra: pip install "crossridor[web]" ({exc})') from None
+        raise UsageError(f'serve needs the web extra: pip install ".[web]" in the checkout ({exc})') from None
     def ready(port):
         print(f"crossridor: serving on http://{args.host}:{port}/ (Ctrl-C stops)", flush=True)
     try:

@@ -267,7 +267,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--concurrency", type=int, default=None, metavar="K",
                    help="games played at once, in worker processes (default: the number of cores; "
                         "with --scheduler the cluster's worker threads)")
-    add_scheduler_arguments(p, "play the games on a running Dask cluster (pip install 'crossridor[cluster]'); "
+    add_scheduler_arguments(p, "play the games on a running Dask cluster (pip install '.[cluster]' in the checkout); "
                                "whoever reaches it runs code here: docs/matches.md")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--openings", metavar="FILE", help="one opening (move list) a line; # comments")

@@ -1,6 +1,6 @@
 """Running a match's games on a Dask cluster (`crossridor match ...
 --scheduler tcp://HOST:PORT`, or `tls://HOST:PORT` with `--tls-ca-file`,
-`--tls-cert` and `--tls-key`; the optional extra `crossridor[cluster]`).
+`--tls-cert` and `--tls-key`; the optional extra `cluster`).
 
 The games go through Dask's own executor (`Client.get_executor`), a
 `concurrent.futures.Executor` like the local process pool, so the match
@@ -155,7 +155,7 @@ class ClusterExecutor(concurrent.futures.Executor):
         try:
             import distributed
         except ImportError:
-            raise CrossridorError("--scheduler needs Dask distributed: pip install 'crossridor[cluster]'") from None
+            raise CrossridorError("--scheduler needs Dask distributed: pip install '.[cluster]' in the checkout") from None
         address = scheduler.address
         try:
             self.client = distributed.Client(address, timeout=timeout, set_as_default=False,

@@ -165,7 +165,7 @@ def svg_to_rgb(svg: str) -> np.ndarray:
         import cairocffi
         import cairosvg
     except (ImportError, OSError) as exc:
-        raise CrossridorError(f"render_mode='rgb_array' needs cairosvg (pip install 'crossridor[png]'): {exc}") from None
+        raise CrossridorError(f"render_mode='rgb_array' needs cairosvg (pip install '.[rl]' in the checkout): {exc}") from None
     png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     surface = cairocffi.ImageSurface.create_from_png(io.BytesIO(png))
     h, w, stride = surface.get_height(), surface.get_width(), surface.get_stride()

@@ -2,11 +2,11 @@
 # make/unmake, scoring, determinization (redealing what a seat cannot see).
 # The move policies are in crosswise/playouts.pxi, the searches in
 # crosswise/search.pxi, the Python class CrosswiseCore in crosswise/api.pxi; shared C helpers (splitmix64, popcounts, the clock) are
-# in bitboard.pxi.
+# in src/engine/bitboard.pxi.
 #
 # Included from _core.pyx. Every C-level name starts with `cw_`, every
 # Python-visible class with `Crosswise`. The rules are those of
-# docs/rules/crosswise.md; the Python facade (src/games/crosswise.py)
+# docs/rules/crosswise.md; the Python facade (src/games/crosswise/game.py)
 # validates all input before it reaches the core, and the methods of
 # CrosswiseCore validate again, so no call from Python can corrupt it.
 #

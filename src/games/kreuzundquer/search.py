@@ -19,8 +19,8 @@ from crossridor.games.kreuzundquer.rollout import stage_evaluator
 
 ISMCTS_PRIOR_WEIGHT = 5.0
 # the game's own ismcts options: deny, take_deny replace the prior's
-# `policy.DENY` (below its DEAD) and `TAKE_DENY`; 0 restores the prior without
-# that denial (the former defaults, for measurements made with them)
+# `policy.DENY` (below its DEAD) and `TAKE_DENY`; 0 turns that denial off (the
+# prior some measurements on docs/measurements.md were made with)
 ISMCTS_OPTIONS = {"deny": (float, 0.0, 2.99), "take_deny": (float, 0.0, 2.99)}
 ISMCTS_DEFAULTS = {"deny": None, "take_deny": None}
 

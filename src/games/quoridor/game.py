@@ -44,7 +44,7 @@ _LEARNED_OPTIONS = {"eval": ("classic", "learned"), "eval_file": str}
 # Where eval is not given: the algorithms whose default is the learned
 # evaluation, on the board the shipped weights were trained on; elsewhere
 # the classic one. An algorithm goes in here once the learned evaluation is
-# measured stronger with it (README, "The learned Quoridor evaluation").
+# measured stronger with it (docs/measurements.md, "The learned Quoridor evaluation").
 LEARNED_BY_DEFAULT = ("alphabeta",)
 LEARNED_BOARDS = ((9, 10), (7, 10))     # (size, walls per player) with shipped weights measured stronger
 NATIVE_OPTIONS = {

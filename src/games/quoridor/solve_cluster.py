@@ -1,6 +1,6 @@
 """Solving the levels on a Dask cluster (`crossridor solve ... --scheduler
 tcp://HOST:PORT --write-table DIR`, or tls://HOST:PORT with the TLS files of
-engine/match/cluster.py; the optional extra `crossridor[cluster]`).
+engine/match/cluster.py; the optional extra `cluster`).
 
 Each level's layers go to the workers in chunks (through the executor of
 engine/match/cluster.py, as `match --scheduler` sends its games); a worker

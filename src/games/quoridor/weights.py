@@ -6,8 +6,7 @@ Layout (little-endian), checked field by field on load:
          0     8  magic b"CRQEVAL\\0"
          8     4  uint32 format version (2; version 1 files, linear only, still load)
         12     4  uint32 number of features F (Q_NUM_FEATURES, 21; files of 14
-                          or 19, written before the later features existed,
-                          still load)
+                          or 19, the first features of the table, also load)
         16     4  uint32 hidden units H (0: a linear model; at most Q_MAX_HIDDEN_UNITS)
         20     4  uint32 board size the weights were trained on (information)
         24  4 F   float32 linear weights w, one per feature (quoridor/features.pxi)
@@ -47,14 +46,14 @@ SHIPPED_BY_SIZE = {9: SHIPPED, 7: "quoridor_eval_7x7.bin"}
 # band. A feature of quoridor/features.pxi is at most 20000 in size (the
 # largest, f13 = (d_op - d_me)(w_me + w_op) / 10, with a distance at the
 # no-path value 1000 and 2 x 100 walls: 20000; the others 1000 or less), so a
-# hidden unit is at most 19 * 1e3 * 2e4 = 3.8e8 and the logit at most
-# 3.8e8 + 64 * 1e3 * 3.8e8 < 3e13: finite in float32 (no inf, no NaN), so the
+# hidden unit is at most 21 * 1e3 * 2e4 = 4.2e8 and the logit at most
+# 4.2e8 + 64 * 1e3 * 4.2e8 < 3e13: finite in float32 (no inf, no NaN), so the
 # C clamp of the score (Q_LEARNED_CLAMP, 90000) keeps it below the win band
 # (S_WIN_BOUND, 99000). Trained weights are near 1 (the shipped ones < 1).
 MAX_WEIGHT = 1000.0
-# Files made before features 14-18 (quoridor/features.pxi) had 14 features,
-# before 19-20, 19: they load with weight 0 on the later ones, so they
-# evaluate as they did.
+# A file of 14 or 19 features (the 7x7 weights have 14) holds the first ones
+# of quoridor/features.pxi: it loads with weight 0 on the others, so it
+# evaluates with its own features alone.
 OLD_FEATURES = (14, 19)
 # the largest file a valid header can describe (any larger one is refused unread)
 MAX_WEIGHTS_BYTES = _HEADER.size + 4 * (Q_NUM_FEATURES + Q_MAX_HIDDEN_UNITS * (Q_NUM_FEATURES + 1)) + 4
