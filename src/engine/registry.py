@@ -13,8 +13,8 @@ from typing import Any
 from crossridor.engine.errors import CrossridorError, UnknownGameError
 from crossridor.engine.protocol import Game
 
-# name -> module; modules are imported on first use so that a pure-Python
-# game does not need the compiled core.
+# name -> module; a game's module is imported when the game is first loaded,
+# not with the registry.
 GAMES = {
     "quoridor": "crossridor.games.quoridor.game",
     "crosswise": "crossridor.games.crosswise.game",

@@ -64,8 +64,8 @@ separated by ";":
              card taken face up (public), "-" if empty; points so far.
 Face-down cards are what the 48 less the others hold.
 
-Search fast paths (`search.native_search`): "greedy" (also "heuristic"): the
-heuristic player `policy.heuristic_move`. "ismcts" runs the generic ISMCTS
+Search fast paths (`search.native_search`): "greedy": the heuristic player
+`policy.heuristic_move`. "ismcts" runs the generic ISMCTS
 with game defaults for the options not given: prior = `policy.policy_move`
 (progressive bias) and, unless rollout or evaluator is given, evaluator =
 `rollout.stage_evaluator`; its own options are deny and take_deny (the

@@ -1,5 +1,5 @@
-"""Kreuz & Quer's search fast paths (`KState.native_search`): "greedy" (also
-"heuristic") plays `policy.heuristic_move`; "ismcts" runs the generic ISMCTS
+"""Kreuz & Quer's search fast paths (`KState.native_search`): "greedy" plays
+`policy.heuristic_move`; "ismcts" runs the generic ISMCTS
 with game defaults for the options not given: prior = `policy.policy_move`
 (a progressive bias, weight `ISMCTS_PRIOR_WEIGHT`) and, unless rollout or
 evaluator is given, evaluator = `rollout.stage_evaluator`. Every other
