@@ -1,5 +1,5 @@
 """Subcommands `selfplay` and `train` (argument parsing and printing only;
-the work is in crossridor.games.quoridor.training and quoridor_weights)."""
+the work is in crossridor.games.quoridor.training and .weights)."""
 
 from __future__ import annotations
 

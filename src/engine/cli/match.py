@@ -1,5 +1,5 @@
 """Subcommands `match` and `play` (argument parsing and printing only; the
-work is in crossridor.engine.match.runner and engine.play)."""
+work is in crossridor.engine.match.runner and crossridor.engine.cli.play)."""
 
 from __future__ import annotations
 

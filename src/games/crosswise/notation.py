@@ -42,7 +42,7 @@ _RE = [
 
 @dataclass(frozen=True, order=True)
 class CrosswiseMove:
-    """One move; `code` is the core's int (layout in crosswise.pxi):
+    """One move; `code` is the core's int (layout in crosswise/board.pxi):
     bits 0-5 cell a, bits 6-11 symbol or second cell, bits 12-14 kind."""
 
     code: int

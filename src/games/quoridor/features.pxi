@@ -1,8 +1,8 @@
 # Quoridor's learned evaluation: a feature vector of a 2-player position and
 # a linear model over it, evaluated in C at the search leaves.
 #
-# Training happens in Python with numpy (crossridor.games.quoridor_learn);
-# the weights come from a versioned file (crossridor.games.quoridor_weights)
+# Training happens in Python with numpy (crossridor.games.quoridor.training);
+# the weights come from a versioned file (crossridor.games.quoridor.weights)
 # and reach the searches as a QLearned struct (option eval=learned).
 #
 # Feature vector (float32, Q_NF = 21 entries), from the point of view of the
@@ -409,7 +409,7 @@ cdef void q_learned_values(QPos* p, const QLearned* L, double* out, QPathSlot* c
 
 cdef class QuoridorWeights:
     """The weights of the learned evaluation, held as a C struct for the
-    searches. Built by crossridor.games.quoridor_weights from a checked file."""
+    searches. Built by crossridor.games.quoridor.weights from a checked file."""
 
     cdef QLearned learned
 

@@ -20,7 +20,7 @@ from crossridor.engine.options import CALLABLE_OR_NONE, check_options
 from crossridor.engine.protocol import TERMINAL, GameTraits
 from crossridor.games.learning import LearningGame, LearningState
 
-# Move codes of the core (see quoridor.pxi): bits 0-6 index, bits 7-8 kind;
+# Move codes of the core (see quoridor/board.pxi): bits 0-6 index, bits 7-8 kind;
 # square index = row * 9 + col, wall anchor index = row * 8 + col.
 _STEP, _HWALL, _VWALL, _PASS = 0, 1 << 7, 2 << 7, 3 << 7
 SQ, AS = 9, 8

@@ -1,6 +1,6 @@
 # Quoridor observation tensors for learning agents, filled in C.
 #
-# Layout (documented for users in games/learning/quoridor.py): float32
+# Layout (documented for users in src/games/quoridor/learning.py): float32
 # planes [C, N, N], C = 4 * P + 2, seen from `me`'s side of the board.
 #   0 .. P-1        pawn of seat (me + i) % P, one-hot
 #   P, P+1          horizontal / vertical walls, one-hot at their anchor
