@@ -6,8 +6,8 @@ the policy's move in the same position:
 
     python3 bench/kreuzundquer_prior_agreement.py ki_g.jsonl [--take-deny D] [--deny D]
 
-(`--take-deny 0` compares with the prior before take denial, for records
-of that time.)
+(`--deny D` and `--take-deny D` set the prior's options as the engine had
+them; `--take-deny 0` is the prior without take denial.)
 """
 
 from __future__ import annotations
