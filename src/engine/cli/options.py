@@ -6,6 +6,8 @@ options on that game, from the registry's declarations. `crossridor options
 
 from __future__ import annotations
 
+import textwrap
+
 from crossridor.engine.cli.common import UsageError, print_json
 from crossridor.engine.options import Param, format_value
 from crossridor.engine.registry import (algorithm_entry, algorithm_options, algorithms_for, check_searchable,
@@ -18,6 +20,17 @@ OPTIONS_HOW = ("Given as `-e NAME=VALUE` to `crossridor best`, in engine specs (
                "and as keyword arguments of `crossridor.search`.")
 
 
+def number_text(value) -> str:
+    """A bound as people read it: 2^63 and 2^31-1 rather than their digits."""
+    if isinstance(value, int) and value >= 2 ** 20:
+        for k in range(20, 65):
+            if value == 2 ** k:
+                return f"2^{k}"
+            if value == 2 ** k - 1:
+                return f"2^{k}-1"
+    return format_value(value)
+
+
 def values_text(p: Param) -> str:
     """The values a parameter takes, in words."""
     d = p.describe()
@@ -25,7 +38,7 @@ def values_text(p: Param) -> str:
     if kind == "bool":
         text = "true or false"
     elif kind in ("int", "float"):
-        text = f"{'integer' if kind == 'int' else 'number'} {format_value(d['min'])}..{format_value(d['max'])}"
+        text = f"{'integer' if kind == 'int' else 'number'} {number_text(d['min'])}..{number_text(d['max'])}"
     elif kind == "choice":
         names = [format_value(c) for c in d["choices"]]
         text = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
@@ -43,6 +56,8 @@ def values_text(p: Param) -> str:
 def default_text(p: Param) -> str:
     if p.default is None or callable(p.default):
         return "-"
+    if p.describe()["type"] == "bool":         # FLAG options hold 1 or 0
+        return format_value(bool(p.default))
     return format_value(p.default)
 
 
@@ -78,6 +93,14 @@ def algorithm_text(game: str, algorithm: str) -> str:
     return "\n".join(lines)
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _paragraph(text: str) -> list[str]:
+    return textwrap.wrap(text, 100, break_on_hyphens=False) + [""]
+
+
 def _markdown_table(params: tuple[Param, ...], what: str) -> list[str]:
     if not params:
         return ["None."]
@@ -91,27 +114,30 @@ def _markdown_table(params: tuple[Param, ...], what: str) -> list[str]:
 def options_page() -> str:
     """docs/options.md: every registered game's parameters, and the options
     of every algorithm that can search it, from the declarations."""
-    lines = ["# Game parameters and search options", "",
-             "Every table on this page is generated from the declarations in the registry "
-             "(`crossridor options --markdown`), and a test checks that the page and the declarations agree. "
-             "`crossridor options GAME [ALGORITHM] [--json]` prints the same for one game.", "",
-             "**Game parameters.** " + GAME_PARAMS_HOW + " On the command line and in the web page every "
-             "boolean is written `true`/`false`, `yes`/`no`, `on`/`off` or `1`/`0`; a bad value is refused "
-             "in one line that names the parameter and its values. Records and PGN files refuse the "
-             "parameters that read a file.", "",
-             "**Search options.** " + OPTIONS_HOW + " Options marked Python only are functions or objects "
-             "that only a Python call can pass. A default of `-` means the option is not set and the "
-             "search decides (its doc says how).", ""]
+    lines = ["# Game parameters and search options", ""]
+    lines += _paragraph("Every table on this page is generated from the declarations in the registry "
+                        "(`crossridor options --markdown`), and a test checks that the page and the "
+                        "declarations agree. `crossridor options GAME [ALGORITHM] [--json]` prints the same "
+                        "for one game.")
+    lines += _paragraph("**Game parameters.** " + GAME_PARAMS_HOW + " On the command line, in the web "
+                        "page and in records every boolean may be written `true`/`false`, `yes`/`no`, "
+                        "`on`/`off` or `1`/`0`; a bad value is refused in one line that names the "
+                        "parameter and its values. The web page, records and PGN files refuse the "
+                        "parameters that read a file.")
+    lines += _paragraph("**Search options.** " + OPTIONS_HOW + " Options marked Python only are functions "
+                        "or objects that only a Python call can pass. A default of `-` means that the "
+                        "option is not set and the search decides (its line says how).")
     for name in game_names():
         entry = game_entry(name)
         aliases = sorted(a for a, key in game_aliases().items() if key == entry.name)
-        lines += [f"## {entry.name}", "", entry.doc + ".", ""]
+        lines += [f"## {entry.name}", ""] + _paragraph(_sentence(entry.doc))
         if aliases:
             lines += ["Also named " + ", ".join(f"`{a}`" for a in aliases) + ".", ""]
         lines += _markdown_table(entry.params, "parameter") + [""]
         for algorithm in algorithms_for(entry.name):
             own = " The game's own search, with options of its own." if algorithm in entry.options else ""
-            lines += [f"### {entry.name}: {algorithm}", "", algorithm_entry(algorithm).doc + "." + own, ""]
+            lines += [f"### {entry.name}: {algorithm}", ""]
+            lines += _paragraph(_sentence(algorithm_entry(algorithm).doc) + own)
             lines += _markdown_table(algorithm_options(entry.name, algorithm), "option") + [""]
     return "\n".join(lines).rstrip() + "\n"
 
