@@ -48,7 +48,7 @@ def fuzz(kind: str):
 GAMES = {
     "quoridor": [{}, {"size": 5}, {"size": 3, "players": 4}, {"size": 7, "walls": 3, "max_plies": 30}],
     "crosswise": [{}, {"players": 4}],
-    "qwatrobat": [{}, {"open": True, "first": 0}, {"cards": 10}],
+    "qwatrobat": [{}, {"open": True, "first": 1}, {"cards": 10}],
     "kreuzundquer": [{}, {"players": 3}],
 }
 CASES = [(name, params) for name, plist in GAMES.items() for params in plist]

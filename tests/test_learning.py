@@ -19,7 +19,7 @@ CONFIGS = [
     ("crosswise", {"players": 2, "chance": True}), ("crosswise", {"players": 3, "chance": True}),
     ("crosswise", {"players": 4, "chance": True}),
     ("qwatrobat", {}), ("qwatrobat", {"cards": 10, "clear_four": False}),
-    ("qwatrobat", {"open": True, "first": 1}), ("qwatrobat", {"last_round_points": 5}),
+    ("qwatrobat", {"open": True, "first": 2}), ("qwatrobat", {"last_round_points": 5}),
     ("kreuzundquer", {"players": 2, "races": 1}), ("kreuzundquer", {"players": 3, "races": 1}),
     ("kreuzundquer", {"players": 4, "races": 1, "max_stages": 3}),
     ("kreuzundquer", {"players": 3, "races": 1, "max_stages": 3, "chance": True}),
@@ -179,7 +179,7 @@ def test_qwatrobat_observation_hides_the_other_layout():
 
 
 def test_qwatrobat_information_state_remembers_the_order_of_pushes():
-    game = crossridor.load_game("qwatrobat", first=0)
+    game = crossridor.load_game("qwatrobat", first=1)
     a = game.new_state("1234/1234 1234/1234 c1 c2 c2 c1")
     b = game.new_state("1234/1234 1234/1234 c2 c1 c1 c2")
     assert np.array_equal(a.observation_tensor(0), b.observation_tensor(0))

@@ -36,12 +36,12 @@ def test_variant_options():
     g = load(cards=10)
     assert g.rounds == 5 and g.ncols == 5 and g.points == (2, 3, 4, 5, 6)
     assert g.hand == (1, 1, 2, 2, 3, 3, 4, 4, 5, 5)
-    assert not load(first=1).traits.chance
+    assert not load(first=2).traits.chance
 
 
 @pytest.mark.parametrize("bad", [
     {"colour": 1}, {"open": 1}, {"clear_four": "yes"}, {"last_round_points": 4},
-    {"last_round_points": True}, {"cards": 9}, {"first": 2}, {"first": True},
+    {"last_round_points": True}, {"cards": 9}, {"first": 0}, {"first": 3}, {"first": True},
 ])
 def test_bad_params(bad):
     with pytest.raises(UnknownGameError, match="qwatrobat"):
@@ -105,7 +105,7 @@ def test_bad_setups(text, err):
 
 
 def test_column_blocking_front_then_back():
-    s = load(first=0).new_state("1234/4321 1234/1234")
+    s = load(first=1).new_state("1234/4321 1234/1234")
     assert s.current_player == 0
     s.play("c1")                       # front 1
     assert s.field == ((1, 0),)
@@ -124,7 +124,7 @@ def test_column_blocking_front_then_back():
 
 
 def test_turn_order_within_round():
-    s = load(first=1).new_state("1234/1234 1234/1234")
+    s = load(first=2).new_state("1234/1234 1234/1234")
     order = []
     for m in ("c1", "c1", "c2", "c3"):
         order.append(s.current_player)
@@ -141,7 +141,7 @@ GAME = "1234/1234 1234/1234 c1 c1 c2 c3 c3 c2 c4 c4 c1 c2 c3 c4 c1 c2 c3 c4"
 
 
 def test_full_game_by_hand():
-    s = load(first=0).new_state("1234/1234 1234/1234")
+    s = load(first=1).new_state("1234/1234 1234/1234")
     play(s, "c1 c1 c2 c3")
     assert s.round == 1 and s.scores == [2, 0] and s.field == ((2, 0), (3, 1)) and s.first == 0
     play(s, "c3 c2 c4 c4")
@@ -158,13 +158,13 @@ def test_full_game_by_hand():
 
 
 def test_last_round_points_option():
-    s = load(first=0, last_round_points=5).new_state(GAME)
+    s = load(first=1, last_round_points=5).new_state(GAME)
     assert s.scores == [7, 4]
 
 
 def test_clear_four_option_off():
     # without clearing, round 3's four cards stay and round 4's pushes pair them all
-    s = load(first=0, clear_four=False).new_state(GAME.split()[:2 + 12])
+    s = load(first=1, clear_four=False).new_state(GAME.split()[:2 + 12])
     assert s.field == ((1, 0), (2, 1), (3, 0), (4, 1))
     play(s, "c1 c2 c3 c4")
     assert s.scores == [2, 4] and s.returns() == [-1.0, 1.0]
@@ -173,7 +173,7 @@ def test_clear_four_option_off():
 def test_one_and_three_cards():
     #   R1: 1@0 1@1 1@0 2@1 -> three 1s removed, {2@1}: 1 card, its owner (player 1) wins 2
     #   R2 (player 1 first): 4@1 3@0 1@1 4@0 -> 4s removed: {1@1,2@1,3@0}: median 2 (player 1) wins 3
-    s = load(first=0).new_state("1123/2344 1234/1234 c1 c1 c2 c2")
+    s = load(first=1).new_state("1123/2344 1234/1234 c1 c1 c2 c2")
     assert s.field == ((2, 1),) and s.scores == [0, 2] and s.first == 1
     play(s, "c4 c4 c1 c4")
     assert s.field == ((1, 1), (2, 1), (3, 0)) and s.scores == [0, 5] and s.first == 1
@@ -190,19 +190,19 @@ def test_resolve_field_cases():
 
 
 def test_draw_round_keeps_first_player():
-    s = load(first=1).new_state("1234/1234 1234/1234 c1 c1 c2 c2")
+    s = load(first=2).new_state("1234/1234 1234/1234 c1 c1 c2 c2")
     assert s.scores == [0, 0] and s.first == 1 and s.current_player == 1
 
 
 def test_equal_totals_is_a_draw():
     # R1 draw, R2 draw, R3 p0 wins 4 (2 cards {1@0,4@1}? lowest), R4 ... built from a position
-    g = load(first=0)
+    g = load(first=1)
     s = g.state_from_position("1234/1234;1234/1234;0000;0000;-;5;0;0;6,6")
     assert s.is_terminal() and s.returns() == [0.0, 0.0]
 
 
 def test_ten_cards_game():
-    g = load(cards=10, first=0)
+    g = load(cards=10, first=1)
     s = g.new_state("12345/12345 12345/12345")
     play(s, "c1 c2 c3 c4")   # 1@0 2@1 3@0 4@1 -> 4 distinct, highest (4@1) wins 2, cleared
     assert s.scores == [0, 2] and s.field == ()
@@ -214,7 +214,7 @@ def test_ten_cards_game():
 
 def test_skip_when_player_cannot_push():
     # not reachable under these rules; the engine must still skip the slot
-    g = load(first=0)
+    g = load(first=1)
     s = g.state_from_position("1234/1234;1234/1234;2222;2222;-;1;0;0;0,0")
     s.rem[0] = [0, 0, 0, 1]
     s.slot = 2
@@ -248,7 +248,7 @@ def test_undo_restores_everything():
 
 
 def test_moves_round_trip_text():
-    s = load(first=0).new_state("1234/4321 2143/3412")
+    s = load(first=1).new_state("1234/4321 2143/3412")
     for m in s.legal_moves():
         assert s.parse_move(str(m)) == m
         assert eval(repr(m), {"Push": Push, "Setup": Setup, "First": First}) == m
@@ -256,7 +256,7 @@ def test_moves_round_trip_text():
 
 
 def test_str_and_render():
-    s = load(first=0).new_state("1234/4321 4321/1234 c1")
+    s = load(first=1).new_state("1234/4321 4321/1234 c1")
     full = str(s)
     # seats are numbered from 1 in every printed text
     assert "battlefield: 1(player 1)" in full and "player 2: back  1 2 3 4" in full
@@ -264,12 +264,12 @@ def test_str_and_render():
     assert "player 1: back  4 3 2 1" in r0 and "player 2: back  ? ? ? ?" in r0
     spectator = s.render(None)
     assert "4 3 2 1" not in spectator
-    assert "3 2 1" in load(first=0, open=True).new_state("1234/4321 4321/1234").render(1)
+    assert "3 2 1" in load(first=1, open=True).new_state("1234/4321 4321/1234").render(1)
 
 
 def test_position_round_trip_playouts():
     rng = random.Random(11)
-    for opts in ({}, {"open": True, "first": 1}, {"cards": 10}, {"clear_four": False}):
+    for opts in ({}, {"open": True, "first": 2}, {"cards": 10}, {"clear_four": False}):
         g = load(**opts)
         for _ in range(10):
             s = g.new_state()
@@ -307,7 +307,7 @@ def test_corrupt_positions(pos):
 
 
 def test_information_state_and_determinization():
-    g = load(first=0)
+    g = load(first=1)
     s = g.new_state("1234/4321 4321/1234 c1 c2")
     info = s.information_state(0)
     assert "1234/4321" in info and "4321/1234" not in info
@@ -324,7 +324,7 @@ def test_information_state_and_determinization():
         d.play(d.legal_moves()[0])        # determinizations are playable
     assert len(layouts) > 50              # 7 hidden cards 1 1 2 2 4 4 3: 630 arrangements
     # open game: nothing to sample once both layouts are down
-    o = load(first=0, open=True).new_state("1234/4321 4321/1234")
+    o = load(first=1, open=True).new_state("1234/4321 4321/1234")
     assert o.sample_determinization(1, rng).layout == o.layout
     assert "4321/1234" in o.information_state(0)
 
@@ -337,10 +337,10 @@ def test_determinization_during_setup():
 
 
 def test_evaluate_in_range():
-    s = load(first=0).new_state("1234/1234 1234/1234 c1 c1 c2 c3")
+    s = load(first=1).new_state("1234/1234 1234/1234 c1 c1 c2 c3")
     v = s.evaluate()
     assert 0 < v[0] <= 1 and v[1] == -v[0]
-    t = load(first=0).state_from_position("1234/1234;1234/1234;0000;0000;-;5;0;0;9,6")
+    t = load(first=1).state_from_position("1234/1234;1234/1234;0000;0000;-;5;0;0;9,6")
     assert t.evaluate() == [1.0, -1.0]
 
 
@@ -362,7 +362,7 @@ HAND = "1234/1234;1234/1234;1100;1011;2@1,3@0,4@0;3;3;0;{}"
     ("3,2", 1, 3),     # c1: 7-8, c3/c4: 3-6
 ])
 def test_solver_hand_positions(scores, result, margin):
-    g = load(open=True, first=0)
+    g = load(open=True, first=1)
     s = g.state_from_position(HAND.format(scores))
     assert s.current_player == 1
     r = crossridor.search(s, algorithm="alphabeta", limits=crossridor.Limits(depth=1))
@@ -378,7 +378,7 @@ def test_solver_hand_positions(scores, result, margin):
 
 def test_solver_last_round_points_draw():
     # with 5 points for the last round, c1 gives 7-7 (draw) and c3 gives 3-6
-    g = load(open=True, first=0, last_round_points=5)
+    g = load(open=True, first=1, last_round_points=5)
     s = g.state_from_position(HAND.format("3,2"))
     assert solve(s).score == 1
     assert solve(s, "margin").score == 3
@@ -389,7 +389,7 @@ def test_solver_last_round_points_draw():
 
 def test_solver_forced_last_round():
     # round 4: 1 2 against 3 4 is a four-card field whatever the order: 4@1 wins 6
-    g = load(open=True, first=0)
+    g = load(open=True, first=1)
     s = g.state_from_position("1234/1234;1234/1234;1100;0011;-;4;0;0;3,4")
     r = solve(s)
     assert r.score == -1 and r.extra["value"] == "loss"
@@ -409,7 +409,7 @@ def _brute(s):
 
 
 def test_solver_matches_brute_force():
-    g = load(open=True, first=0)
+    g = load(open=True, first=1)
     rng = random.Random(2)
     for _ in range(6):
         s = g.new_state([rng.choice(g.setups()), rng.choice(g.setups())])
@@ -443,16 +443,16 @@ def test_solver_refuses_setup_and_secret_game():
     o = load(open=True).new_state("1234/4321")
     with pytest.raises(UnsupportedGameError, match="start of play"):
         crossridor.search(o, algorithm="alphabeta", limits=crossridor.Limits(depth=1))
-    s = load(open=True, first=0).new_state("1234/4321 4321/1234")
+    s = load(open=True, first=1).new_state("1234/4321 4321/1234")
     with pytest.raises(UnsupportedGameError, match="objective"):
         solve(s, objective="points")
-    secret = load(first=0).new_state("1234/4321 4321/1234")
+    secret = load(first=1).new_state("1234/4321 4321/1234")
     assert secret.native_search("alphabeta", crossridor.Limits(depth=1), None, {}) is NotImplemented
 
 
 def test_greedy_takes_a_winning_last_push():
     # player 1, last push of round 3 (see HAND): greedy wants the 4 points now
-    g = load(first=0)
+    g = load(first=1)
     s = g.state_from_position(HAND.format("2,3"))
     r = crossridor.search(s, algorithm="greedy", limits=crossridor.Limits(depth=1), seed=1)
     assert str(r.move) in ("c3", "c4")
@@ -464,7 +464,7 @@ def test_greedy_samples_end_at_the_stop_and_the_time_limit(monkeypatch):
     # a page may ask for 100,000 samples a push: the stop token and the time
     # limit still end the search (web caps rely on it)
     from crossridor.games.qwatrobat import players
-    s = load(first=0).state_from_position(HAND.format("2,3"))
+    s = load(first=1).state_from_position(HAND.format("2,3"))
     token = crossridor.Stop()
     token.set()
     r = crossridor.search(s, algorithm="greedy", limits=crossridor.Limits(depth=1), seed=1,
@@ -479,7 +479,7 @@ def test_greedy_samples_end_at_the_stop_and_the_time_limit(monkeypatch):
 
 def test_endgame_evaluator():
     # 5 pushes left: exact, whatever the generator
-    g = load(first=0)
+    g = load(first=1)
     s = g.state_from_position(HAND.format("2,3"))
     assert endgame_evaluator(s, rng=random.Random(1)) == [-1.0, 1.0]
     assert endgame_evaluator(s, exact_pushes=16) == [-1.0, 1.0]
@@ -487,7 +487,7 @@ def test_endgame_evaluator():
     t = g.new_state("1234/4321")
     v = endgame_evaluator(t, rng=random.Random(2))
     assert v[0] in (-1.0, 0.0, 1.0) and v[1] == -v[0] and t.layout[1] is None
-    r = crossridor.search(load(first=0).new_state("1234/4321 4321/1234"), algorithm="ismcts",
+    r = crossridor.search(load(first=1).new_state("1234/4321 4321/1234"), algorithm="ismcts",
                       limits=crossridor.Limits(sims=50), seed=3, evaluator=endgame_evaluator)
     assert isinstance(r.move, Push)
 
@@ -527,12 +527,12 @@ def test_ismcts_lays_out_from_the_setup_table():
 
 
 def test_ismcts_endgame_leaves():
-    s = load(first=0).new_state("1234/4321 4321/1234")
+    s = load(first=1).new_state("1234/4321 4321/1234")
     runs = [crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=40), seed=3, endgame=8)
             for _ in range(2)]
     assert isinstance(runs[0].move, Push) and runs[0].move == runs[1].move and runs[0].score == runs[1].score
     # 5 pushes left, won by player 1 to move (see test_endgame_evaluator): every leaf is solved
-    t = load(first=0).state_from_position(HAND.format("2,3"))
+    t = load(first=1).state_from_position(HAND.format("2,3"))
     assert t.current_player == 1
     r = crossridor.search(t, algorithm="ismcts", limits=crossridor.Limits(sims=30), seed=1)   # default 10
     assert r.score == 1.0

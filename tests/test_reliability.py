@@ -366,7 +366,7 @@ def test_play_shows_crosswise_hand_of_the_human_only():
 def test_play_hides_the_qwatrobat_opponent_setup(monkeypatch):
     monkeypatch.setattr("crossridor.engine.cli.play.DEFAULT_THINK", "sims=20")
     # the human (player 2) lays out after the engine: the engine's setup must stay secret
-    state, out = play_game_session("qwatrobat", ["board", "quit"], human=1, first=0)
+    state, out = play_game_session("qwatrobat", ["board", "quit"], human=1, first=1)
     engine_setup = state.layout[0]
     assert engine_setup is not None
     assert "plays a secret setup" in out

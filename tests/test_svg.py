@@ -84,7 +84,7 @@ def test_crosswise_hides_other_hands():
 
 
 def test_qwatrobat_hides_the_secret_setup():
-    state = crossridor.load_game("qwatrobat", first=0).new_state("1234/4321 1122/3344 c1")
+    state = crossridor.load_game("qwatrobat", first=1).new_state("1234/4321 1122/3344 c1")
     assert backs(parse(state.to_svg(viewer=0))) == 8          # player 1's eight cards
     assert backs(parse(state.to_svg(viewer=1))) == 7          # player 0 pushed one
     assert backs(parse(state.to_svg(viewer=SPECTATOR))) == 15

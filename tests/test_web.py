@@ -20,7 +20,7 @@ import crossridor  # noqa: E402
 from crossridor.engine.cli.main import main  # noqa: E402
 from crossridor.engine.web import searching  # noqa: E402
 from crossridor.engine.web.app import create_app  # noqa: E402
-from crossridor.games.svg import picture  # noqa: E402
+from crossridor.engine.registry import picture  # noqa: E402
 from helpers import wait_for  # noqa: E402
 
 

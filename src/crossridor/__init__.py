@@ -8,22 +8,31 @@ Kreuz & Quer.
 
 The public API is what this module exports. `crossridor.engine` holds the
 compiled core, the searches, the match runner and the CLI; `crossridor.games`
-one module per game. The rules each game implements are in the project's
+one package per game. Every game and algorithm is known by name to one
+registry (`crossridor.engine.registry`); `register_game(GameEntry(...))`
+and `register_algorithm(AlgorithmEntry(...))` add yours. The rules each game implements are in the project's
 `docs/rules/`, and `crossridor rules GAME` prints them.
 """
 
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
                             InvalidPositionError, UnknownGameError, UnsupportedGameError)
 from crossridor.engine.protocol import CHANCE, TERMINAL, Clock, GameTraits, Limits, SearchResult
-from crossridor.engine.registry import game_names, load_game
-from crossridor.engine.search_api import algorithm_names, search
+from crossridor.engine.options import Param
+from crossridor.engine.registry import (AlgorithmEntry, GameEntry, algorithm_names, game_names, load_game,
+                                        register_algorithm, register_game)
+from crossridor.engine.search_api import search
 from crossridor.engine.stop import Stop
 from crossridor.engine.stop import stop_all as stop
 
+# the engine's algorithms and the four games register themselves
+import crossridor.engine.algorithms.catalog  # noqa: E402,F401
+import crossridor.games  # noqa: E402,F401
+
 __all__ = [
-    "CHANCE", "TERMINAL", "Clock", "CrossridorError", "GameTraits", "IllegalMoveError", "InvalidMoveError",
-    "InvalidPositionError", "Limits", "SearchResult", "Stop", "UnknownGameError", "UnsupportedGameError",
-    "__version__", "algorithm_names", "game_names", "load_game", "search", "solve", "stop",
+    "CHANCE", "TERMINAL", "AlgorithmEntry", "Clock", "CrossridorError", "GameEntry", "GameTraits",
+    "IllegalMoveError", "InvalidMoveError", "InvalidPositionError", "Limits", "Param", "SearchResult", "Stop",
+    "UnknownGameError", "UnsupportedGameError", "__version__", "algorithm_names", "game_names", "load_game",
+    "register_algorithm", "register_game", "search", "solve", "stop",
 ]
 __version__ = "0.2.0"
 

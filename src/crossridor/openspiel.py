@@ -57,7 +57,7 @@ def _crosswise(p):
 def _qwatrobat(p):
     game = crossridor.load_game("qwatrobat", open=p["open"], clear_four=p["clear_four"],
                                 last_round_points=p["last_round_points"], cards=p["cards"],
-                                first=None if p["first"] < 0 else p["first"])
+                                first=None if p["first"] < 0 else p["first"] + 1)   # OpenSpiel's player -> seat
     return game, 2 + 1 + 2 * p["cards"]
 
 

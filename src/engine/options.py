@@ -7,7 +7,7 @@ A schema maps each option to its kind:
 * `callable`, or `CALLABLE_OR_NONE`;
 * a class: an instance of it (an object only Python code can pass);
 * `str`: a non-empty text (a file name, say);
-* a tuple of allowed strings;
+* a tuple of allowed strings, or of allowed integers (`(2, 4)`);
 * `(int, low, high)` or `(float, low, high)`: a number in [low, high]. Float
   options take ints too and come back as floats; NaN and infinities are
   refused. The bounds of an option that goes into C fit its C type (`C_INT`,
@@ -87,6 +87,10 @@ def check_value(algorithm: str, name: str, value, kind):
         if not isinstance(value, str) or value not in kind:
             raise bad(f"one of {', '.join(kind)}")
         return value
+    if is_int_choice(kind):
+        if isinstance(value, bool) or not isinstance(value, int) or value not in kind:
+            raise bad(f"one of {', '.join(map(str, kind))}")
+        return value
     if isinstance(kind, type):
         if not isinstance(value, kind):
             raise bad(f"a {kind.__name__}")
@@ -100,6 +104,11 @@ def check_value(algorithm: str, name: str, value, kind):
     if not number or not math.isfinite(value) or not low <= value <= high:
         raise bad(f"a finite number in [{low}, {high}]")
     return float(value)
+
+
+def is_int_choice(kind) -> bool:
+    """Is `kind` a tuple of allowed integers (not `(int, low, high)`)?"""
+    return isinstance(kind, tuple) and bool(kind) and all(type(k) is int for k in kind)
 
 
 def convert_value(raw: str):
@@ -167,7 +176,8 @@ class Param:
             truth = {"true": True, "yes": True, "on": True, "1": True,
                      "false": False, "no": False, "off": False, "0": False}
             if low not in truth:
-                raise error(f"{where}: option {self.name} must be true or false, got {text!r}")
+                raise error(f"{where}: option {self.name} must be true or false (or yes/no, on/off, 1/0), "
+                            f"got {text!r}")
             value = truth[low] if kind is bool else int(truth[low])
         elif isinstance(kind, tuple) and len(kind) == 3 and kind[0] in (int, float):
             try:
@@ -175,6 +185,12 @@ class Param:
             except ValueError:
                 what = "an integer" if kind[0] is int else "a number"
                 raise error(f"{where}: option {self.name} must be {what}, got {text!r}") from None
+        elif is_int_choice(kind):
+            try:
+                value = int(raw)
+            except ValueError:
+                raise error(f"{where}: option {self.name} must be one of {', '.join(map(str, kind))}, "
+                            f"got {text!r}") from None
         return self.check(value, where, error)
 
     def describe(self) -> dict[str, Any]:
@@ -185,7 +201,7 @@ class Param:
             d["type"] = "bool"
         elif isinstance(kind, tuple) and len(kind) == 3 and kind[0] in (int, float):
             d.update(type=kind[0].__name__, min=kind[1], max=kind[2])
-        elif isinstance(kind, tuple) and all(isinstance(k, str) for k in kind):
+        elif isinstance(kind, tuple) and (all(isinstance(k, str) for k in kind) or is_int_choice(kind)):
             d.update(type="choice", choices=list(kind))
         elif kind is str:
             d["type"] = "text"

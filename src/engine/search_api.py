@@ -5,25 +5,14 @@ every game and algorithm. A state may offer a compiled fast path
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from typing import Any
 
 from crossridor.engine import stop as _stop
 from crossridor.engine._core import MAX_THREADS  # threads of a Lazy SMP search
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.protocol import Limits, SearchResult, State
-
-ALGORITHMS = {
-    "alphabeta": "crossridor.engine.algorithms.alphabeta",
-    "mcts": "crossridor.engine.algorithms.mcts",
-    "ismcts": "crossridor.engine.algorithms.ismcts",
-    "random": "crossridor.engine.algorithms.random_player",
-    "greedy": "crossridor.engine.algorithms.greedy",
-}
-
-
-def algorithm_names() -> list[str]:
-    return sorted(ALGORITHMS)
+from crossridor.engine.registry import algorithm_entry
+from crossridor.engine.registry import algorithm_names as algorithm_names  # re-exported for the doors
 
 
 def default_algorithm(state: State) -> str:
@@ -57,8 +46,7 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
     `on_iteration=f`: f(SearchResult) after every finished depth of an
     iterative-deepening alpha-beta; other algorithms call it once, with the
     final result."""
-    if algorithm not in ALGORITHMS:
-        raise CrossridorError(f"unknown algorithm {algorithm!r} (known: {', '.join(algorithm_names())})")
+    algorithm_entry(algorithm)      # a registered algorithm (CrossridorError names the known ones)
     if limits is None:
         limits = Limits(time=1.0)
     elif not isinstance(limits, Limits):
@@ -109,8 +97,7 @@ def _run(state, algorithm, limits, seed, options) -> SearchResult:
         result: SearchResult = native(algorithm, limits, seed, options)
         if result is not NotImplemented:
             return result
-    module = importlib.import_module(ALGORITHMS[algorithm])
-    found: SearchResult = module.search(state, limits, seed=seed, **options)
+    found: SearchResult = algorithm_entry(algorithm).search(state, limits, seed=seed, **options)
     return found
 
 

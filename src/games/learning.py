@@ -1,6 +1,7 @@
 """The learning methods every game and state inherits (`LearningGame`,
 `LearningState`). They only delegate to the game's codec, one per game
-(`crossridor.games.<game>.learning`), which holds the layouts:
+(its registry entry's `codec`, e.g. `crossridor.games.<game>.learning`),
+which holds the layouts:
 
     codec.num_distinct_actions() -> int
     codec.action_to_move(id) / codec.move_to_action(move)
@@ -12,14 +13,13 @@
 
 from __future__ import annotations
 
-import importlib
 from functools import lru_cache
 
 import numpy as np
 
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.protocol import CHANCE
-from crossridor.engine.registry import game_key
+from crossridor.engine.registry import game_entry
 
 
 def _params_key(params: dict) -> tuple:
@@ -29,8 +29,10 @@ def _params_key(params: dict) -> tuple:
 
 @lru_cache(maxsize=64)
 def _codec_for(name: str, key: tuple, game):
-    module = importlib.import_module(f"crossridor.games.{game_key(name)}.learning")   # registered games only
-    return module.Codec(game)
+    entry = game_entry(name)       # registered games only
+    if entry.codec is None:
+        raise CrossridorError(f"{entry.name} has no learning codec (action ids and tensors)")
+    return entry.codec(game)
 
 
 def codec(game):

@@ -1,7 +1,8 @@
-"""Small helpers for the SVG pictures (games/<game>/svg.py): pure functions that
-build SVG text, with no fonts, images or style sheets loaded from outside
-(text uses the viewer's generic sans-serif face). Modelled on python-chess
-`chess/svg.py`."""
+"""Small helpers for the SVG pictures (games/<game>/svg.py; the registry
+finds each game's picture): pure functions that build SVG text, with no
+fonts, images or style sheets loaded from outside (text uses the viewer's
+generic sans-serif face). Modelled on python-chess `chess/svg.py`. Imports
+no game."""
 
 from __future__ import annotations
 
@@ -60,33 +61,3 @@ def card_back(x, y, w, h, **kw) -> str:
     return (el("rect", x=x, y=y, width=w, height=h, rx=4, fill="#5b6b8c", stroke=INK, stroke_width=1, **kw)
             + el("rect", x=x + 3, y=y + 3, width=w - 6, height=h - 6, rx=3, fill="none",
                  stroke="#c9d2e6", stroke_width=1, stroke_dasharray="3 2"))
-
-
-def picture(view: dict, last_move: bool = True, arrows=()) -> str:
-    """The SVG of any game's `state.view(...)`: a function of the view alone,
-    so a picture cannot show more than the view holds."""
-    game = view["game"]
-    if game == "quoridor":
-        from crossridor.games.quoridor.svg import quoridor_svg
-        return quoridor_svg(view, last_move=last_move, arrows=arrows)
-    if game == "crosswise":
-        from crossridor.games.crosswise.svg import crosswise_svg
-        return crosswise_svg(view, last_move=last_move, arrows=arrows)
-    if game == "qwatrobat":
-        from crossridor.games.qwatrobat.svg import qwatrobat_svg
-        return qwatrobat_svg(view, last_move=last_move)
-    from crossridor.games.kreuzundquer.svg import kreuzundquer_svg
-    return kreuzundquer_svg(view, last_move=last_move)
-
-
-def click_paths(game: str, move: str) -> list[list[str]]:
-    """The element ids to click, in order, to make `move` on the picture."""
-    if game == "quoridor":
-        from crossridor.games.quoridor.svg import click_paths as paths
-    elif game == "crosswise":
-        from crossridor.games.crosswise.svg import click_paths as paths
-    elif game == "qwatrobat":
-        from crossridor.games.qwatrobat.svg import click_paths as paths
-    else:
-        from crossridor.games.kreuzundquer.svg import click_paths as paths
-    return paths(move)

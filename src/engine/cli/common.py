@@ -13,7 +13,8 @@ import threading
 from crossridor.engine import stop
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import convert_value
-from crossridor.engine.registry import load_game
+from crossridor.engine.plugins import is_plugin_name
+from crossridor.engine.registry import game_names, load_game, read_params
 
 
 class UsageError(Exception):
@@ -32,49 +33,60 @@ class ArgumentParser(argparse.ArgumentParser):
 
 def parse_option(text: str) -> tuple[str, object]:
     """`key=value` -> (key, value) with ints, floats and booleans converted."""
-    if "=" not in text:
-        raise UsageError(f"option {text!r} is not of the form key=value")
-    key, _, raw = text.partition("=")
-    key = key.strip()
-    raw = raw.strip()
-    if not key:
-        raise UsageError(f"option {text!r} has no key")
+    key, raw = option_text(text)
     return key, convert_value(raw)
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, moves: bool = True,
                        default_game: str | None = None) -> None:
     """The game name and its options, common to legal/perft/show/best/play/match/uci."""
+    games = ", ".join(game_names())
     if default_game is None:
-        parser.add_argument("game", help="quoridor, crosswise, qwatrobat or kreuzundquer")
+        parser.add_argument("game", help=f"one of {games}")
     else:
-        parser.add_argument("game", nargs="?", default=default_game,
-                            help=f"quoridor, crosswise, qwatrobat or kreuzundquer (default {default_game})")
+        parser.add_argument("game", nargs="?", default=default_game, help=f"one of {games} (default {default_game})")
     parser.add_argument("--size", type=int, help="board size (Quoridor: odd, 3..9)")
     parser.add_argument("--players", type=int, help="number of players")
     parser.add_argument("--walls", type=int, help="walls per player (Quoridor)")
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="any other game option, e.g. -o open=true (repeatable)")
+                        help="any other game parameter, e.g. -o open=true (repeatable; "
+                             "crossridor options GAME lists them)")
     if moves:
         parser.add_argument("--moves", default="", help='moves from the start, e.g. "e2 e8 e3h"')
         parser.add_argument("--position", help="a position string (instead of --moves)")
         parser.add_argument("--seed", type=int, default=None, help="seed for deals and random choices")
 
 
+def option_text(text: str) -> tuple[str, str]:
+    """`key=value` -> (key, value), the value as text."""
+    if "=" not in text:
+        raise UsageError(f"option {text!r} is not of the form key=value")
+    key, _, raw = text.partition("=")
+    key = key.strip()
+    if not key:
+        raise UsageError(f"option {text!r} has no key")
+    return key, raw.strip()
+
+
 def game_params(args) -> dict:
-    params = {}
+    """The game parameters of --size, --players, --walls and -o key=value:
+    a registered game's read by their declared kinds (the registry), a
+    plug-in's (`module:function`) as numbers, booleans or text."""
+    params: dict = {}
     for name in ("size", "players", "walls"):
         value = getattr(args, name, None)
         if value is not None:
             params[name] = value
     for text in getattr(args, "option", []) or []:
-        key, value = parse_option(text)
+        key, value = option_text(text)
         if key in params:
             given = f"--{key}" if key in ("size", "players", "walls") and getattr(args, key, None) is not None \
                 else f"-o {key}"
             raise UsageError(f"game option {key} is given twice ({given} and -o {text})")
         params[key] = value
-    return params
+    if is_plugin_name(args.game):
+        return {key: convert_value(value) if isinstance(value, str) else value for key, value in params.items()}
+    return read_params(args.game, params)
 
 
 def load_game_from_args(args):

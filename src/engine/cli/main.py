@@ -9,13 +9,15 @@ import time
 from crossridor.engine.cli import learn as cli_learn
 
 from crossridor.engine.cli import match as cli_match
+from crossridor.engine.cli import options as cli_options
 from crossridor.engine.cli import solve as cli_solve
 from crossridor.engine.cli.common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
                          load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
 from crossridor.engine.files import open_for_writing
 from crossridor.engine.perft import perft
 from crossridor.engine.protocol import Clock, Limits
-from crossridor.engine.search_api import MAX_THREADS, algorithm_names, default_algorithm, search
+from crossridor.engine.registry import algorithm_names, game_names
+from crossridor.engine.search_api import MAX_THREADS, default_algorithm, search
 from crossridor.engine.views import seat_view
 
 
@@ -56,7 +58,7 @@ def cmd_perft(args) -> int:
 def state_from_pgn(args):
     """The position of `show --pgn FILE --game K [--ply N]`."""
     from crossridor.engine.match.pgn import read_file
-    from crossridor.engine.registry import ALIASES
+    from crossridor.engine.registry import game_key
     from crossridor.engine.match.game_loop import new_game_state
     if args.moves or args.position or args.size or args.players or args.walls or args.option:
         raise UsageError("--pgn takes the moves and the game options from the file: "
@@ -69,7 +71,7 @@ def state_from_pgn(args):
         raise UsageError(f"--game must be 1..{len(games)} (games in {args.pgn}), got {k}")
     record = games[k - 1]
     name = record.tags.get("Game", "")
-    wanted = ALIASES.get(args.game.lower(), args.game.lower())
+    wanted = game_key(args.game)
     if name != wanted:
         raise UsageError(f"--pgn {args.pgn}: game {k} is {name or 'of no game'!r}, not {args.game!r}")
     ply = len(record.moves) if args.ply is None else args.ply
@@ -77,7 +79,7 @@ def state_from_pgn(args):
         raise UsageError(f"--ply must be 0..{len(record.moves)} (plies of game {k}), got {ply}")
     from crossridor.engine.options import refuse_file_options
     from crossridor.engine.registry import load_game
-    refuse_file_options(record.params, f"--pgn {args.pgn}: game {k}")
+    refuse_file_options(record.option_texts, f"--pgn {args.pgn}: game {k}")
     return new_game_state(load_game(name, **record.params), record.moves[:ply], record.deal_seed)
 
 
@@ -327,8 +329,10 @@ def build_parser() -> ArgumentParser:
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("rules", help="print the rules of a game as this engine implements them")
-    p.add_argument("game", metavar="GAME", help="quoridor, crosswise, qwatrobat or kreuzundquer")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(game_names())}")
     p.set_defaults(func=cmd_rules)
+
+    cli_options.add_parsers(sub)
 
     p = sub.add_parser("uci", help="run as a UCI-style engine on stdin/stdout",
                        description="A UCI-style text engine: uci, isready, ucinewgame, setoption, "

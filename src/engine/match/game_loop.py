@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from crossridor.engine import stop as _stop
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.protocol import CHANCE
-from crossridor.engine.registry import load_game
+from crossridor.engine.registry import load_game, read_params
 from crossridor.engine.plugins import PluginGame, refuse_plugin_name
 from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, SeatClock
 from crossridor.engine.match.specs import move_budget
@@ -29,11 +29,15 @@ from crossridor.engine.match.specs import move_budget
 def resolve_game(game: str | PluginGame, params: dict, where: str = "game"):
     """A registered game by its name (`quoridor`), or a `PluginGame` the user
     named on the command line or in Python. A name is never imported: a
-    string `module:function` (from a file, the network, a task) is refused."""
+    string `module:function` (from a file, the network, a task) is refused.
+    A registered game's parameters given as text are read by their declared
+    kinds (a records file may hold `"open": "yes"`)."""
     if isinstance(game, PluginGame):
         return game.load(params)
     refuse_plugin_name(game, where)
-    return load_game(game, **params)
+    if not isinstance(params, dict):
+        raise CrossridorError(f"{where}: the game parameters must be an object of name: value")
+    return load_game(game, **read_params(game, params))
 
 
 _GAMES: dict = {}

@@ -36,6 +36,8 @@ from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import MAX_GAMES_FILE_BYTES, read_text_file
 from crossridor.engine.match.appendfile import AppendFile
 from crossridor.engine.options import convert_value, format_value
+from crossridor.engine.plugins import is_plugin_name
+from crossridor.engine.registry import game_aliases, game_names, read_params
 
 SEPARATOR = " | "
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
@@ -121,15 +123,26 @@ class PgnGame:
     result: str | None
 
     @property
-    def params(self) -> dict:
-        """The game options of the Options tag."""
+    def option_texts(self) -> dict:
+        """The game options of the Options tag, as text."""
         out = {}
         for part in self.tags.get("Options", "").split():
             key, eq, value = part.partition("=")
             if not eq:
                 raise CrossridorError(f"pgn: Options tag {self.tags['Options']!r}: {part!r} is not key=value")
-            out[key] = convert_value(value)
+            out[key] = value
         return out
+
+    @property
+    def params(self) -> dict:
+        """The game options of the Options tag: a registered game's read by
+        their declared kinds (the registry), a plug-in's as numbers, booleans
+        or text."""
+        texts = self.option_texts
+        name = self.tags.get("Game", "")
+        if is_plugin_name(name) or name.lower() not in game_names() + list(game_aliases()):
+            return {key: convert_value(value) for key, value in texts.items()}
+        return read_params(name, texts, f"pgn: Options tag of {name}")
 
     @property
     def deal_seed(self) -> int | None:

@@ -1,19 +1,18 @@
-"""What every environment shares: a game's declaration (`EnvDeclaration`),
-one episode of it (`Episode`: the deal from a seed, the chance outcomes
+"""What every environment shares: a game's declaration (`EnvDeclaration`,
+from its registry entry), one episode of it (`Episode`: the deal from a seed, the chance outcomes
 drawn inside, the ply cap, per-seat observations and masks), the spaces,
 and rendering (text, SVG, RGB through cairosvg)."""
 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
+from crossridor.engine.environments import EnvDeclaration
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.protocol import CHANCE, SPECTATOR
-from crossridor.engine.registry import load_game
+from crossridor.engine.registry import environment
 
 RENDER_MODES = ("ansi", "svg", "rgb_array")
 # what an agent observes: the game's observation tensor (now), or its
@@ -22,31 +21,9 @@ RENDER_MODES = ("ansi", "svg", "rgb_array")
 OBSERVATION_TYPES = ("observation", "information_state")
 
 
-@dataclass(frozen=True)
-class EnvDeclaration:
-    """One game's environment defaults (`crossridor.games.<game>.env.DECLARATION`)."""
-
-    game: str                      # registry name
-    env_name: str                  # the PettingZoo module name, e.g. "quoridor_v0"
-    gym_id: str                    # the Gymnasium id, e.g. "crossridor/Quoridor-v0"
-    defaults: dict = field(default_factory=dict)       # game parameters
-    # the ply cap (None: the game always ends by itself) for the game's parameters
-    max_plies: Callable[[dict], int | None] = lambda params: None
-    observation_high: float = 1.0  # observation tensors lie in [0, observation_high]
-    # the text board as seat `viewer` may see it (None: everything)
-    render_text: Callable = lambda state, viewer: state.render(viewer)
-
-    def load(self, params: dict):
-        """The game with the declaration's defaults under `params`."""
-        merged = {**self.defaults, **params}
-        return load_game(self.game, **merged), merged
-
-
 def declaration(game: str) -> EnvDeclaration:
-    """The declaration of a registered game (its `env` module)."""
-    import importlib
-    from crossridor.engine.registry import game_key
-    return importlib.import_module(f"crossridor.games.{game_key(game)}.env").DECLARATION
+    """The environment declaration of a registered game (its registry entry's)."""
+    return environment(game)
 
 
 def check_observation_type(game, kind: str) -> tuple:

@@ -14,11 +14,10 @@ from __future__ import annotations
 import gymnasium as gym
 
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.registry import environment_games
 from crossridor.engine.rl.episode import (RENDER_MODES, Episode, check_cap, check_render_mode, declaration,
                                           render, spaces_for)
 from crossridor.engine.rl.opponents import Opponent
-
-GAMES = ("quoridor", "crosswise", "qwatrobat", "kreuzundquer")
 
 
 class CrossridorGymEnv(gym.Env):
@@ -105,9 +104,10 @@ class CrossridorGymEnv(gym.Env):
 
 
 def register_envs() -> list[str]:
-    """Register `crossridor/Quoridor-v0` ... with Gymnasium (once); their ids."""
+    """Register `crossridor/Quoridor-v0` ... (every registered game's
+    environment) with Gymnasium (once); their ids."""
     ids = []
-    for game in GAMES:
+    for game in environment_games():
         d = declaration(game)
         if d.gym_id not in gym.registry:
             gym.register(id=d.gym_id, entry_point=CrossridorGymEnv, kwargs={"game": game})

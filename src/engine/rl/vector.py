@@ -12,13 +12,10 @@ for the whole batch; otherwise it stacks the per-state tensors."""
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 from gymnasium.utils import seeding
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.registry import game_key
 from crossridor.engine.rl.episode import Episode, check_cap, declaration
 
 
@@ -34,8 +31,7 @@ class VectorGames:
         self.num_envs = num_envs
         self.num_players = self.game.traits.num_players
         self.num_actions = self.game.num_distinct_actions()
-        codec_module = importlib.import_module(f"crossridor.games.{game_key(self.game.name)}.learning")
-        self._batch = getattr(codec_module, "observation_batch", None)
+        self._batch = self.declaration.observation_batch
         self._obs = np.empty((num_envs,) + tuple(self.game.observation_tensor_shape()), dtype=np.float32)
         self.reset(seed)
 

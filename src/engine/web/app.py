@@ -1,7 +1,7 @@
 """The Starlette application of `crossridor serve`.
 
-Routes: `/` the page; `/static/*` its files; `GET /api/games` the games,
-their options and the algorithms; `POST /api/best` one search; `POST
+Routes: `/` the page; `/static/*` its files; `GET /api/games` the games
+(from the registry), their parameters and the algorithms; `POST /api/best` one search; `POST
 /api/render` a position's picture (positions the page sets up itself, e.g.
 for replay); `POST /api/replay` the games of a match records file ({"records": its JSONL
 text});
@@ -27,14 +27,15 @@ from pathlib import Path
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.game_loop import GameRecord, new_game_state, resolve_game
 from crossridor.engine.options import refuse_file_options
-from crossridor.engine.registry import game_names
-from crossridor.engine.search_api import algorithm_names
+from crossridor.engine.registry import algorithm_names, game_entry, game_names, load_game
 from crossridor.engine.stop import Stop
 from crossridor.engine.web import searching
 from crossridor.engine.web.guard import ClientLimits, Guard, http_protocol
 from crossridor.engine.web.sessions import (
     MAX_MOVES,
+    PAGE_REFUSED_OPTIONS,
     Tab,
+    default_engine_for,
     legal_list,
     make_state,
     seed_value,
@@ -55,16 +56,6 @@ MAX_RECORDS = 20_000                 # games in one records file
 CAPS = searching.Caps()              # the caps of a server with the default flags
 LIMITS = ClientLimits()
 
-# What the page offers for each game (`crossridor.load_game` validates).
-GAMES = {
-    "quoridor": {"options": {"size": [9, 7, 5, 3], "players": [2, 4], "walls": None, "max_plies": None},
-                 "engine": "alphabeta:time=1"},
-    "crosswise": {"options": {"players": [2, 3, 4]}, "engine": "ismcts:time=1"},
-    "qwatrobat": {"options": {"open": [False, True], "cards": [8, 10], "last_round_points": [6, 5],
-                              "clear_four": [True, False]}, "engine": "ismcts:time=1"},
-    "kreuzundquer": {"options": {"players": [2, 3, 4], "races": None, "deck_seed": None},
-                     "engine": "greedy"},
-}
 USER_ERRORS = (CrossridorError, ValueError, KeyError, TypeError, OverflowError, RecursionError)
 
 
@@ -152,9 +143,23 @@ async def favicon(request: Request):
     return Response(status_code=204)
 
 
+def page_games() -> dict:
+    """What the page offers for each registered game: its parameters as
+    declared (`Param.describe()`; not those that read a file, are refused
+    here, or take free text, which a one-line field cannot hold), its doc
+    line, and the engine it plays by default."""
+    out = {}
+    for name in game_names():
+        entry = game_entry(name)
+        params = [p.describe() for p in entry.params
+                  if not p.file and p.name not in PAGE_REFUSED_OPTIONS and p.kind is not str]
+        traits = load_game(name).traits
+        out[name] = {"doc": entry.doc, "params": params, "engine": default_engine_for(traits)}
+    return out
+
+
 async def games(request: Request):
-    return AsciiJSON({"games": {name: GAMES[name] for name in game_names() if name in GAMES},
-                      "algorithms": algorithm_names()})
+    return AsciiJSON({"games": page_games(), "algorithms": algorithm_names()})
 
 
 async def health(request: Request):

@@ -13,11 +13,10 @@ import asyncio
 import secrets
 from typing import Awaitable, Callable
 
-from crossridor.games.svg import click_paths, picture
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import CHANCE, SearchResult
-from crossridor.engine.registry import load_game
+from crossridor.engine.registry import click_paths, load_game, picture, read_params
 from crossridor.engine.stop import Stop
 from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_seat
 from crossridor.engine.web.searching import Caps, analyse, submit, stoppable_search
@@ -52,7 +51,9 @@ def make_state(msg: dict):
     for name, why in PAGE_REFUSED_OPTIONS.items():
         if name in options:
             raise CrossridorError(f"option {name} is not offered here: {why}")
-    game = load_game(str(msg.get("game", "")), **options)
+    name = str(msg.get("game", ""))
+    # a form's values are text, read by each parameter's declared kind
+    game = load_game(name, **read_params(name, options))
     seed = seed_value(msg.get("seed"))
     position = msg.get("position")
     moves = msg.get("moves") or []
@@ -76,9 +77,13 @@ def make_state(msg: dict):
     return state
 
 
-def default_engine(state) -> str:
+def default_engine_for(traits) -> str:
     """As `crossridor best`: alpha-beta, or ISMCTS where information is hidden."""
-    return "ismcts:time=1" if state.game.traits.hidden_information else "alphabeta:time=1"
+    return "ismcts:time=1" if traits.hidden_information else "alphabeta:time=1"
+
+
+def default_engine(state) -> str:
+    return default_engine_for(state.game.traits)
 
 
 def legal_list(state, game_name: str) -> list[dict]:

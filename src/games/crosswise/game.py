@@ -64,7 +64,7 @@ import time
 from typing import Iterable
 
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
-                           InvalidPositionError, UnknownGameError)
+                           InvalidPositionError)
 from crossridor.engine.options import C_INT, FLAG, check_options
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult, play_moves
 from crossridor.games.crosswise.notation import (ACTION_NAMES, KIND_MOVE, KIND_PASS, KIND_PLACE, KIND_REMOVE,
@@ -135,22 +135,14 @@ class CrosswiseGame(LearningGame):
         return st
 
 
-def load(**params) -> CrosswiseGame:
-    unknown = set(params) - {"players", "chance"}
-    if unknown:
-        raise UnknownGameError(f"crosswise: unknown option(s) {', '.join(sorted(unknown))} (known: players, chance)")
-    chance = params.pop("chance", False)
-    if chance not in (True, False, "true", "false"):
-        raise UnknownGameError(f"crosswise: chance must be true or false, got {chance!r}")
-    if chance in (True, "true"):    # the deal and the draws as chance nodes (for learning agents)
+def load(players=2, chance=False) -> CrosswiseGame:
+    """The game of `crossridor.load_game('crosswise', ...)`, whose parameters
+    the registry has checked (`entry.PARAMS`). chance: the deal and the
+    draws as chance nodes (for learning agents)."""
+    if chance:
         from crossridor.games.crosswise.learning import ChanceCrosswise
-        return ChanceCrosswise(load(**params).players)
-    players = params.get("players", 2)
-    if isinstance(players, str) and players.strip().isdigit():
-        players = int(players)
-    if isinstance(players, bool) or players not in (2, 3, 4):
-        raise UnknownGameError(f"crosswise: players must be 2, 3 or 4, got {players!r}")
-    return CrosswiseGame(int(players))
+        return ChanceCrosswise(players)
+    return CrosswiseGame(players)
 
 
 # ------------------------------------------------------------------ state

@@ -1,6 +1,6 @@
 """Kreuz & Quer (Kosmos 2006) as a turn-based game (rules: docs/rules/kreuzundquer.md).
 
-Pure Python. This module: the options (`load`) and the game; the package's
+Pure Python. This module: `load` and the game; the package's
 other modules: the material and the deck file format (`deck`), the path
 helper ("from here, with this pile, how far do I get, which cards would
 extend my path": `paths`), moves and their notation (`moves`), the state
@@ -9,15 +9,8 @@ text and SVG (`table`), points to values (`scoring`), the playing policies
 (`policy`), the stage playout (`rollout`), the search fast paths (`search`)
 and the learning codec (`learning`).
 
-Options (`load(**params)`)
-    players=2        2..4
-    races=None       races in a game (default: the number of players); each
-                     race scores 1 point per route card set aside
-    deck_seed=0      seed of the generated deck (28 route cards, 4 goals)
-    deck_file=None   path of a deck file (overrides deck_seed)
-    deck_text=None   the text of a deck file (overrides deck_seed)
-    max_stages=20    a race with no winner after this many stages ends
-                     (scored as usual) [decision: guarantees the game ends]
+Parameters: declared once, in `entry.PARAMS` (`crossridor options
+kreuzundquer` lists them); `load` takes them checked.
 
 Course of a game (phases)
     build    each player in seat order returns 2 of the dealt route cards to
@@ -98,55 +91,39 @@ __all__ = ["load", "KreuzUndQuer"]
 
 
 MAX_DECK_BYTES = 2 ** 20      # a deck is a few kB
-_PARAMS = {"players": 2, "races": None, "deck_seed": 0, "deck_file": None, "deck_text": None, "max_stages": 20}
 
 
-def _int_param(p, k, lo, hi):
-    v = p[k]
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise UnknownGameError(f"kreuzundquer: option {k} must be an integer in [{lo}, {hi}], got {v!r}")
-
-
-def load(**params) -> "KreuzUndQuer":
-    chance = params.pop("chance", False)
-    if chance not in (True, False, "true", "false"):
-        raise UnknownGameError(f"kreuzundquer: chance must be true or false, got {chance!r}")
-    if chance in (True, "true"):   # the route-card deal as chance nodes (for learning agents)
+def load(players=2, races=None, deck_seed=0, deck_file=None, deck_text=None, max_stages=20,
+         chance=False) -> "KreuzUndQuer":
+    """The game of `crossridor.load_game('kreuzundquer', ...)`, whose
+    parameters the registry has checked (`entry.PARAMS`). What no single
+    parameter can check is checked here: deck_file or deck_text, not both;
+    the deck holds the route cards dealt to the players. chance: the
+    route-card deal as chance nodes (for learning agents)."""
+    if chance:
         from crossridor.games.kreuzundquer.learning import ChanceKreuzUndQuer
-        return ChanceKreuzUndQuer(**params)
-    for k in params:
-        if k not in _PARAMS:
-            raise UnknownGameError(f"kreuzundquer: unknown option {k!r} (known: {', '.join(_PARAMS)})")
-    p = dict(_PARAMS)
-    p.update(params)
-    _int_param(p, "players", 2, 4)
-    if p["races"] is None:
-        p["races"] = p["players"]
-    _int_param(p, "races", 1, 12)
-    _int_param(p, "deck_seed", 0, 2 ** 63)
-    _int_param(p, "max_stages", 1, 200)
-    if p["deck_file"] is not None and p["deck_text"] is not None:
+        return ChanceKreuzUndQuer(players=players, races=races, deck_seed=deck_seed, deck_file=deck_file,
+                                  deck_text=deck_text, max_stages=max_stages)
+    if deck_file is not None and deck_text is not None:
         raise UnknownGameError("kreuzundquer: give deck_file or deck_text, not both")
-    if p["deck_file"] is not None:
-        if not isinstance(p["deck_file"], str):
-            raise UnknownGameError(f"kreuzundquer: deck_file must be a path, got {p['deck_file']!r}")
-        data = read_regular_file(p["deck_file"], "kreuzundquer: deck_file", MAX_DECK_BYTES, UnknownGameError)
+    if deck_file is not None:
+        data = read_regular_file(deck_file, "kreuzundquer: deck_file", MAX_DECK_BYTES, UnknownGameError)
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise UnknownGameError(f"kreuzundquer: deck_file {p['deck_file']!r} is not UTF-8 text") from None
-        deck = parse_deck_text(text, where=p["deck_file"])
-    elif p["deck_text"] is not None:
-        if not isinstance(p["deck_text"], str):
-            raise UnknownGameError("kreuzundquer: deck_text must be a string")
-        deck = parse_deck_text(p["deck_text"], where="deck_text")
+            raise UnknownGameError(f"kreuzundquer: deck_file {deck_file!r} is not UTF-8 text") from None
+        deck = parse_deck_text(text, where=deck_file)
+    elif deck_text is not None:
+        deck = parse_deck_text(deck_text, where="deck_text")
     else:
-        deck = generate_deck(p["deck_seed"])
-    deal = 8 if p["players"] == 2 else 7
-    if len(deck.routes) < deal * p["players"]:
+        deck = generate_deck(deck_seed)
+    deal = 8 if players == 2 else 7
+    if len(deck.routes) < deal * players:
         raise UnknownGameError(f"kreuzundquer: the deck has {len(deck.routes)} route cards, "
-                               f"{deal * p['players']} are dealt to {p['players']} players")
-    return KreuzUndQuer(deck, p)
+                               f"{deal * players} are dealt to {players} players")
+    params = {"players": players, "races": players if races is None else races, "deck_seed": deck_seed,
+              "deck_file": deck_file, "deck_text": deck_text, "max_stages": max_stages}
+    return KreuzUndQuer(deck, params)
 
 
 class KreuzUndQuer(LearningGame):

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from crossridor.engine._core import QuoridorCore, QuoridorSearchMemory, q_native_search
-from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
-                           UnknownGameError)
+from crossridor.engine.errors import CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from crossridor.engine.options import CALLABLE_OR_NONE, check_options
 from crossridor.engine.protocol import TERMINAL, GameTraits
 from crossridor.games.learning import LearningGame, LearningState
+from crossridor.games.quoridor.entry import MAX_WALLS   # the bound of the walls parameter
 
 # Move codes of the core (see quoridor/board.pxi): bits 0-6 index, bits 7-8 kind;
 # square index = row * 9 + col, wall anchor index = row * 8 + col.
@@ -34,7 +34,6 @@ COLUMNS = "abcdefghi"
 # evaluation reaches the forced-win band (S_WIN_BOUND = 99000): at most
 # 100 * 81 (paths) + 2 * MAX_WEIGHT * MAX_WALLS + 2500 (race) + MAX_WEIGHT (tempo).
 MAX_WEIGHT = 400
-MAX_WALLS = 100
 WIN_BAND = 99000
 _EVAL_OPTIONS = {"wall_value": (int, 0, MAX_WEIGHT), "tempo": (int, 0, MAX_WEIGHT),
                  "lone_wall_value": (int, 0, MAX_WEIGHT)}
@@ -520,23 +519,10 @@ def render_board(state: QuoridorState) -> str:
     return "\n".join(lines)
 
 
-def load(size=9, players=2, walls=None, max_plies=None, **unknown) -> QuoridorGame:
-    """Validated Quoridor config (crossridor.load_game('quoridor', ...))."""
-    if unknown:
-        raise UnknownGameError(f"unknown quoridor option(s): {', '.join(sorted(unknown))} "
-                               "(known: size, players, walls, max_plies)")
-    for name, value in (("size", size), ("players", players)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise UnknownGameError(f"quoridor option {name} must be an integer, got {value!r}")
-    if size not in (3, 5, 7, 9):
-        raise UnknownGameError(f"quoridor size must be odd, 3..9, got {size}")
-    if players not in (2, 4):
-        raise UnknownGameError(f"quoridor players must be 2 or 4, got {players}")
+def load(size=9, players=2, walls=None, max_plies=None) -> QuoridorGame:
+    """The game of `crossridor.load_game('quoridor', ...)`, whose parameters
+    the registry has checked (`entry.PARAMS`). walls None: 10 each with 2
+    players, 5 with 4."""
     if walls is None:
         walls = 10 if players == 2 else 5
-    if isinstance(walls, bool) or not isinstance(walls, int) or not 0 <= walls <= MAX_WALLS:
-        raise UnknownGameError(f"quoridor walls must be an integer 0..{MAX_WALLS}, got {walls!r}")
-    if max_plies is not None and (isinstance(max_plies, bool) or not isinstance(max_plies, int)
-                                  or max_plies < 1):
-        raise UnknownGameError(f"quoridor max_plies must be a positive integer, got {max_plies!r}")
     return QuoridorGame(size, players, walls, max_plies)

@@ -3,16 +3,9 @@
 Pure Python. Each player lays 8 cards (1 1 2 2 3 3 4 4) in 2 rows of 4 columns,
 then over 4 rounds each player pushes 2 cards onto a shared battlefield.
 
-Options (`load(**params)`)
-    open=False            all cards face up once both layouts are down (perfect
-                          information after the setup); the exact solver needs it
-    clear_four=True       a round that leaves 4 (or, with 10 cards, 5) cards
-                          resolves, then clears the battlefield
-    last_round_points=6   points of the last round (5 is the seed's variant)
-    cards=8               8 (values 1-4, 4 rounds) or 10 (values 1-5, 5 rounds,
-                          points 2 3 4 5 then the last round's)
-    first=None            first player 0 or 1; None = drawn at random (a chance
-                          node after both layouts are down)
+Parameters: declared once, in `entry.PARAMS` (`crossridor options
+qwatrobat` lists them: open, clear_four, last_round_points, cards, and
+first, the seat that starts, 1 or 2); `load` takes them checked.
 
 Notation (players are 0 and 1; columns 1..n from the left)
     setup  "1234/4321"   front row / back row, column 1 first.  The setup is
@@ -60,39 +53,27 @@ from __future__ import annotations
 
 import itertools
 
-from crossridor.engine.errors import UnknownGameError
 from crossridor.engine.protocol import GameTraits, play_moves
 from crossridor.games.learning import LearningGame
 from crossridor.games.qwatrobat.rules import Setup
 from crossridor.games.qwatrobat.state import QState
 
-_PARAMS = {"open": False, "clear_four": True, "last_round_points": 6, "cards": 8, "first": None}
-
-
-def load(**params) -> "Qwatrobat":
-    for k in params:
-        if k not in _PARAMS:
-            raise UnknownGameError(f"qwatrobat: unknown option {k!r} (known: {', '.join(_PARAMS)})")
-    p = dict(_PARAMS)
-    p.update(params)
-    for k in ("open", "clear_four"):
-        if not isinstance(p[k], bool):
-            raise UnknownGameError(f"qwatrobat: option {k} must be True or False, got {p[k]!r}")
-    if isinstance(p["last_round_points"], bool) or p["last_round_points"] not in (5, 6):
-        raise UnknownGameError(f"qwatrobat: last_round_points must be 5 or 6, got {p['last_round_points']!r}")
-    if isinstance(p["cards"], bool) or p["cards"] not in (8, 10):
-        raise UnknownGameError(f"qwatrobat: cards must be 8 or 10, got {p['cards']!r}")
-    if p["first"] is not None and (isinstance(p["first"], bool) or p["first"] not in (0, 1)):
-        raise UnknownGameError(f"qwatrobat: first must be 0, 1 or None, got {p['first']!r}")
-    return Qwatrobat(**p)
+def load(open=False, clear_four=True, last_round_points=6, cards=8, first=None) -> "Qwatrobat":
+    """The game of `crossridor.load_game('qwatrobat', ...)`, whose parameters
+    the registry has checked (`entry.PARAMS`); `first` is the starting seat,
+    1 or 2 (None: drawn)."""
+    return Qwatrobat(open=open, clear_four=clear_four, last_round_points=last_round_points, cards=cards,
+                     first=None if first is None else first - 1)
 
 
 class Qwatrobat(LearningGame):
     name = "qwatrobat"
 
     def __init__(self, open=False, clear_four=True, last_round_points=6, cards=8, first=None):
+        """`first`: the player index (0 or 1) who starts, None: drawn; the
+        parameter `first` is the seat (1 or 2), as the user names it."""
         self.params = {"open": open, "clear_four": clear_four, "last_round_points": last_round_points,
-                       "cards": cards, "first": first}
+                       "cards": cards, "first": None if first is None else first + 1}
         self.open = open
         self.clear_four = clear_four
         self.ncols = cards // 2

@@ -135,40 +135,47 @@ function showHint(msg) {
 // --- setup ---------------------------------------------------------------------
 function gameName() { return $("game").value; }
 
+// The game's parameters as text: the server reads each by its declared kind.
 function options() {
   const out = {};
   for (const el of $("options").querySelectorAll("[data-option]")) {
     const v = el.value.trim();
-    if (v === "") continue;
-    out[el.dataset.option] = v === "true" ? true : v === "false" ? false : (isNaN(Number(v)) ? v : Number(v));
+    if (v !== "") out[el.dataset.option] = v;
   }
   return out;
 }
 
 function playerCount() {
   const o = options();
-  if (o.players) return o.players;
-  return gameName() === "qwatrobat" ? 2 : 2;
+  if (o.players) return Number(o.players);
+  const p = GAMES[gameName()].params.find((q) => q.name === "players");
+  return p && p.default ? p.default : 2;
 }
 
+// One field per declared parameter (GET /api/games): a list for a boolean or
+// a choice, the default first; a text field, its default as placeholder, otherwise.
 function renderOptions() {
   const g = GAMES[gameName()];
   const box = $("options");
   box.innerHTML = "";
-  for (const [name, values] of Object.entries(g.options)) {
+  for (const p of g.params) {
     const label = document.createElement("label");
-    label.textContent = name + " ";
+    label.textContent = p.name + " ";
+    label.title = p.doc;
+    const values = p.type === "bool" ? [true, false] : p.type === "choice" ? p.choices : null;
     let input;
     if (values) {
       input = document.createElement("select");
-      for (const v of values) input.add(new Option(String(v), String(v)));
+      if (p.default === null) input.add(new Option("default", ""));
+      const ordered = p.default === null ? values : [p.default, ...values.filter((v) => v !== p.default)];
+      for (const v of ordered) input.add(new Option(String(v), String(v)));
     } else {
       input = document.createElement("input");
       input.size = 6;
-      input.placeholder = "default";
+      input.placeholder = p.default === null ? "default" : String(p.default);
     }
-    input.dataset.option = name;
-    input.id = "opt-" + name;
+    input.dataset.option = p.name;
+    input.id = "opt-" + p.name;
     input.onchange = renderSeats;
     label.appendChild(input);
     box.appendChild(label);

@@ -1,0 +1,72 @@
+"""Quoridor's entry in the registry: its parameters, its searches' own
+options, its picture, its learning codec and its environments. Light: the
+game and its compiled core are imported on first use."""
+
+from __future__ import annotations
+
+from crossridor.engine.environments import EnvDeclaration
+from crossridor.engine.options import C_INT, Param
+from crossridor.engine.registry import GameEntry, register_game
+from crossridor.engine.schema_params import LazyOptions, params_from_schema
+
+MAX_WALLS = 100       # as game.MAX_WALLS: bounds the evaluation below the forced-win band
+
+PARAMS = (
+    Param("size", (3, 5, 7, 9), 9, "board size (odd)"),
+    Param("players", (2, 4), 2, "number of players"),
+    Param("walls", (int, 0, MAX_WALLS), None, "walls per player (default: 10 with 2 players, 5 with 4)"),
+    Param("max_plies", (int, 1, C_INT), None, "a draw after this many moves (default: no limit)"),
+)
+
+
+def load(**params):
+    from crossridor.games.quoridor.game import load as load_quoridor
+    return load_quoridor(**params)
+
+
+def search_options():
+    """The options of the compiled searches (alphabeta, greedy, mcts), from
+    the schemas they check; `table` (a solved table) is read before any."""
+    from crossridor.games.quoridor.game import NATIVE_OPTIONS
+    table = params_from_schema({"table": str})
+    docs = {"hash": "transposition table size in MB"}
+    return {name: params_from_schema(schema, docs=docs) + table for name, schema in NATIVE_OPTIONS.items()}
+
+
+def picture(view, last_move=True, arrows=()):
+    from crossridor.games.quoridor.svg import quoridor_svg
+    return quoridor_svg(view, last_move=last_move, arrows=arrows)
+
+
+def click_paths(move):
+    from crossridor.games.quoridor.svg import click_paths as paths
+    return paths(move)
+
+
+def codec(game):
+    from crossridor.games.quoridor.learning import Codec
+    return Codec(game)
+
+
+def observation_batch(states, players, out):
+    from crossridor.games.quoridor.learning import observation_batch as batch
+    return batch(states, players, out)
+
+
+ENVIRONMENT = EnvDeclaration(
+    game="quoridor", env_name="quoridor_v0", gym_id="crossridor/Quoridor-v0",
+    # random play can wander for long; 2 * squares * players plies (324 on 9x9
+    # with two players) is several times a real game's length
+    max_plies=lambda params: 2 * params["size"] ** 2 * params["players"],
+    # Quoridor hides nothing: every viewer sees the whole board
+    render_text=lambda state, viewer: str(state),
+    observation_batch=observation_batch,
+)
+
+ENTRY = GameEntry(
+    name="quoridor", load=load, params=PARAMS,
+    doc="Quoridor: race a pawn across the board, walls block the way (2 or 4 players, boards 3x3 to 9x9)",
+    options=LazyOptions(search_options, ("alphabeta", "greedy", "mcts")),
+    rules_file="quoridor.md", picture=picture, click_paths=click_paths, codec=codec, environment=ENVIRONMENT,
+)
+register_game(ENTRY)
