@@ -23,7 +23,7 @@ if shutil.which("openssl") is None:
 import dask.config
 from crossridor.engine.cli.match import scheduler_from_args
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.match.cluster import ClusterExecutor, Scheduler
+from crossridor.engine.cluster import ClusterExecutor, Scheduler
 from distributed.security import Security
 from helpers import dask_cluster, one_line_error, run_cli
 

@@ -42,7 +42,7 @@ def scheduler_from_args(args):
             if value is not None:
                 raise UsageError(f"{option} needs --scheduler tls://HOST:PORT")
         return None
-    from crossridor.engine.match.cluster import Scheduler
+    from crossridor.engine.cluster import Scheduler
     scheduler = Scheduler(args.scheduler, *tls)
     if scheduler.open_to_network:
         sys.stderr.write(f"crossridor: warning: {args.scheduler} is plain TCP: anyone who reaches that "
@@ -100,7 +100,7 @@ def cmd_match(args) -> int:
     match = Match(config)
     executor = None
     if scheduler is not None:
-        from crossridor.engine.match.cluster import ClusterExecutor
+        from crossridor.engine.cluster import ClusterExecutor
         executor = ClusterExecutor(scheduler)
     bar = None
     if not args.json and sys.stderr.isatty():

@@ -4,7 +4,7 @@
 picklable values (the game's registry name and parameters, engine specs,
 seats, opening moves in notation, a seed, a ply cap), and so does the record,
 so any executor can run it (`crossridor.engine.match.pool`, or a Dask cluster:
-`crossridor.engine.match.cluster`)."""
+`crossridor.engine.cluster`)."""
 
 from __future__ import annotations
 

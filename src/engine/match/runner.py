@@ -211,7 +211,10 @@ class MatchResult:
 
 
 class Match:
-    """A match being set up and run; `run_match` is the one-call form."""
+    """A match being set up and run; `run_match` is the one-call form. A
+    subclass may change the games it plays (`task`) and what a resumed
+    record must hold (`check_resumed`), as the self-play runs do
+    (`crossridor.engine.match.selfplay`)."""
 
     def __init__(self, config: MatchConfig):
         config.validate()
@@ -266,7 +269,7 @@ class Match:
                                           f"moves than before: a corrupt records file")
                 continue
             if record.index in self._wanted:
-                self._check_prior(record, where)
+                self.check_resumed(record, where)
                 self._replay(record, where)
                 self.done[record.index] = record
 
@@ -289,9 +292,10 @@ class Match:
             return prior[0].match_seed
         return seed if seed is not None else random.SystemRandom().randrange(2 ** 32)
 
-    def _check_prior(self, record: GameRecord, where: str) -> None:
+    def check_resumed(self, record: GameRecord, where: str) -> None:
         """CrossridorError naming `where` (the file and line) unless the
-        record is a game of this match."""
+        record, read from the records file to resume, is a game of this
+        match (a subclass extends the checks, calling this first)."""
         cfg = self.config
         mine = {"game": str(cfg.game), "params": cfg.params, "match_engines": [str(e) for e in cfg.engines],
                 "match_seed": self.seed, "max_plies": self.max_plies}

@@ -134,6 +134,11 @@ class CrosswiseGame(LearningGame):
         st.seed = None
         return st
 
+    def state_from_core(self, core) -> "CrosswiseState":
+        """A state over a compiled core already set up (the chance version,
+        `chance`, sets up its deal and its draws itself)."""
+        return CrosswiseState(self, core)
+
 
 def load(**params) -> CrosswiseGame:
     unknown = set(params) - {"players", "chance"}
@@ -143,8 +148,8 @@ def load(**params) -> CrosswiseGame:
     if chance not in (True, False, "true", "false"):
         raise UnknownGameError(f"crosswise: chance must be true or false, got {chance!r}")
     if chance in (True, "true"):    # the deal and the draws as chance nodes (for learning agents)
-        from crossridor.games.crosswise.learning import ChanceCrosswise
-        return ChanceCrosswise(load(**params).players)
+        from crossridor.games.crosswise.chance import ChanceCrosswise
+        return ChanceCrosswise(load(**params))
     players = params.get("players", 2)
     if isinstance(players, str) and players.strip().isdigit():
         players = int(players)

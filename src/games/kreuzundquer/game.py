@@ -6,8 +6,9 @@ helper ("from here, with this pile, how far do I get, which cards would
 extend my path": `paths`), moves and their notation (`moves`), the state
 and its rules (`state`), the position string (`position`), the table as
 text and SVG (`table`), points to values (`scoring`), the playing policies
-(`policy`), the stage playout (`rollout`), the search fast paths (`search`)
-and the learning codec (`learning`).
+(`policy`), the stage playout (`rollout`), the search fast paths (`search`),
+the learning codec (`learning`) and the route-card deal as chance nodes
+(`chance`).
 
 Options (`load(**params)`)
     players=2        2..4
@@ -112,8 +113,8 @@ def load(**params) -> "KreuzUndQuer":
     if chance not in (True, False, "true", "false"):
         raise UnknownGameError(f"kreuzundquer: chance must be true or false, got {chance!r}")
     if chance in (True, "true"):   # the route-card deal as chance nodes (for learning agents)
-        from crossridor.games.kreuzundquer.learning import ChanceKreuzUndQuer
-        return ChanceKreuzUndQuer(**params)
+        from crossridor.games.kreuzundquer.chance import ChanceKreuzUndQuer
+        return ChanceKreuzUndQuer(load(**params))
     for k in params:
         if k not in _PARAMS:
             raise UnknownGameError(f"kreuzundquer: unknown option {k!r} (known: {', '.join(_PARAMS)})")
