@@ -18,7 +18,6 @@ from crossridor.engine.cluster import ClusterExecutor  # noqa: E402
 from crossridor.engine.match.selfplay import selfplay_match  # noqa: E402
 from crossridor.engine.match.specs import EngineSpec  # noqa: E402
 from crossridor.games.quoridor.training import selfplay_arrays  # noqa: E402
-
 from helpers import dask_cluster, interrupt, kill_a_busy_worker, run_cli, without_times  # noqa: E402
 
 GAMES = 40          # 9x9 at depth 2: seconds, long enough to stop a run midway

@@ -12,8 +12,14 @@ one module per game. The rules each game implements are in the project's
 `docs/rules/`, and `crossridor rules GAME` prints them.
 """
 
-from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
-                            InvalidPositionError, UnknownGameError, UnsupportedGameError)
+from crossridor.engine.errors import (
+    CrossridorError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    UnknownGameError,
+    UnsupportedGameError,
+)
 from crossridor.engine.protocol import CHANCE, TERMINAL, Clock, GameTraits, Limits, SearchResult
 from crossridor.engine.registry import game_names, load_game
 from crossridor.engine.search_api import algorithm_names, search

@@ -31,6 +31,7 @@ import ssl
 from dataclasses import dataclass
 
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.extras import install_hint
 from crossridor.engine.files import check_regular_file
 
 CONNECT_TIMEOUT = "10s"
@@ -157,7 +158,7 @@ class ClusterExecutor(concurrent.futures.Executor):
         try:
             import distributed
         except ImportError:
-            raise CrossridorError("--scheduler needs Dask distributed: pip install 'crossridor[cluster]'") from None
+            raise CrossridorError(f"--scheduler needs Dask distributed, {install_hint('cluster')}") from None
         address = scheduler.address
         try:
             self.client = distributed.Client(address, timeout=timeout, set_as_default=False,

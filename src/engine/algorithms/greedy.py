@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 
-from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
-from crossridor.engine.options import CALLABLE_OR_NONE, check_options
 from crossridor.engine.algorithms.common import check_root, evaluator_for, move_list, now, traits_of
+from crossridor.engine.options import CALLABLE_OR_NONE, check_options
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
 
 __all__ = ["search", "check_game"]
 

@@ -34,11 +34,23 @@ from __future__ import annotations
 
 import math
 
+from crossridor.engine.algorithms.common import (
+    Timeout,
+    backup,
+    check_root,
+    mcts_options,
+    move_list,
+    now,
+    rollout,
+    sample_chance,
+    sim_budget,
+    traits_of,
+    tree_result,
+    tree_setup,
+)
 from crossridor.engine.errors import UnsupportedGameError
-from crossridor.engine.stop import stopped
 from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
-from crossridor.engine.algorithms.common import Timeout, backup, check_root, mcts_options, move_list, now, rollout, \
-    sample_chance, sim_budget, traits_of, tree_result, tree_setup
+from crossridor.engine.stop import stopped
 
 __all__ = ["search", "check_game", "Node"]
 

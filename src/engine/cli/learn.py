@@ -48,6 +48,7 @@ def _progress(total: int, desc: str, unit: str, initial: int = 0):
 
 def cmd_selfplay(args) -> int:
     import numpy as np
+
     from crossridor.engine.match.selfplay import selfplay_match
     from crossridor.engine.match.specs import EngineSpec
     from crossridor.games.quoridor.training import selfplay_arrays
@@ -192,9 +193,9 @@ def add_parsers(sub) -> None:
     p.add_argument("--concurrency", type=int, default=None, metavar="K",
                    help="games played at once, in worker processes (default: the number of cores; "
                         "with --scheduler the cluster's worker threads)")
-    add_scheduler_arguments(p, "play the games on the workers of this Dask scheduler (pip install "
-                               "'crossridor[cluster]'); the same records and data as a local run; whoever "
-                               "reaches it runs code here: docs/matches.md")
+    add_scheduler_arguments(p, "play the games on the workers of this Dask scheduler (the cluster extra); "
+                               "the same records and data as a local run; whoever reaches it runs code here: "
+                               "docs/matches.md")
     p.add_argument("--records", metavar="FILE",
                    help="append every finished game to FILE (JSON lines, as crossridor match writes)")
     p.add_argument("--resume", action="store_true",

@@ -7,11 +7,21 @@ import sys
 import time
 
 from crossridor.engine.cli import learn as cli_learn
-
 from crossridor.engine.cli import match as cli_match
 from crossridor.engine.cli import solve as cli_solve
-from crossridor.engine.cli.common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
-                         load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
+from crossridor.engine.cli.common import (
+    USER_ERRORS,
+    ArgumentParser,
+    UsageError,
+    add_game_arguments,
+    fail,
+    load_game_from_args,
+    parse_option,
+    print_json,
+    run_stoppable,
+    state_from_args,
+)
+from crossridor.engine.extras import install_hint
 from crossridor.engine.files import open_for_writing
 from crossridor.engine.perft import perft
 from crossridor.engine.protocol import Clock, Limits
@@ -55,9 +65,9 @@ def cmd_perft(args) -> int:
 
 def state_from_pgn(args):
     """The position of `show --pgn FILE --game K [--ply N]`."""
+    from crossridor.engine.match.game_loop import new_game_state
     from crossridor.engine.match.pgn import read_file
     from crossridor.engine.registry import ALIASES
-    from crossridor.engine.match.game_loop import new_game_state
     if args.moves or args.position or args.size or args.players or args.walls or args.option:
         raise UsageError("--pgn takes the moves and the game options from the file: "
                          "give no --moves, --position or game options")
@@ -121,7 +131,7 @@ def write_pictures(svg: str, svg_path: str | None, png_path: str | None) -> None
         try:
             import cairosvg
         except ImportError:
-            raise UsageError('--png needs cairosvg: pip install "crossridor[png]"') from None
+            raise UsageError(f"--png needs cairosvg, {install_hint('png')}") from None
         png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     for path, data, mode in ((svg_path, svg, "w"), (png_path, png, "wb")):
         if path:
@@ -233,7 +243,7 @@ def cmd_serve(args) -> int:
         from crossridor.engine.web.guard import ClientLimits
         from crossridor.engine.web.searching import Caps
     except ImportError as exc:
-        raise UsageError(f'serve needs the web extra: pip install "crossridor[web]" ({exc})') from None
+        raise UsageError(f"serve needs {install_hint('web')}: {exc}") from None
     def ready(port):
         print(f"crossridor: serving on http://{args.host}:{port}/ (Ctrl-C stops)", flush=True)
     try:

@@ -17,12 +17,12 @@ import time
 from dataclasses import dataclass, field
 
 from crossridor.engine import stop as _stop
+from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, SeatClock
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.specs import move_budget
+from crossridor.engine.plugins import PluginGame, refuse_plugin_name
 from crossridor.engine.protocol import CHANCE
 from crossridor.engine.registry import load_game
-from crossridor.engine.plugins import PluginGame, refuse_plugin_name
-from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, SeatClock
-from crossridor.engine.match.specs import move_budget
 
 # --- games and seeds --------------------------------------------------------------
 

@@ -11,7 +11,6 @@ import signal
 import threading
 import time
 
-
 # --- executors --------------------------------------------------------------------
 
 WORKER_END_WAIT = 5.0               # seconds a worker being ended has to end its outside engines

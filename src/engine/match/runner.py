@@ -55,16 +55,25 @@ from dataclasses import dataclass
 from typing import Callable
 
 from crossridor.engine import stop as _stop
-from crossridor.engine.errors import CrossridorError
-from crossridor.engine.match.stats import SprtResult, SprtSpec, sprt, summary
-from crossridor.engine.match.pgn import PgnFile
 from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, TimeControl
-from crossridor.engine.match.tournament import pairings, tournament_summary
-from crossridor.engine.match.scoring import FirstToStop, SprtStop, StopRule, Tally, time_use
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.game_loop import (
+    GameRecord,
+    GameTask,
+    dealt,
+    derive_seed,
+    new_game_state,
+    play_game,
+    resolve_game,
+    seat_points,
+)
 from crossridor.engine.match.openings import _brief, base_seating, random_opening, seating
-from crossridor.engine.match.records import RecordsFile
-from crossridor.engine.match.game_loop import dealt, derive_seed, GameRecord, GameTask, new_game_state, play_game, resolve_game, seat_points
+from crossridor.engine.match.pgn import PgnFile
 from crossridor.engine.match.pool import make_executor, stop_executor
+from crossridor.engine.match.records import RecordsFile
+from crossridor.engine.match.scoring import FirstToStop, SprtStop, StopRule, Tally, time_use
+from crossridor.engine.match.stats import SprtResult, SprtSpec, sprt, summary
+from crossridor.engine.match.tournament import pairings, tournament_summary
 from crossridor.engine.plugins import PluginGame
 
 # Quoridor can go on for ever (pawns shuffling, walls in hand), so a match

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from crossridor.engine.match.stats import SprtSpec, sprt
 from crossridor.engine.match.game_loop import GameRecord, plain_number
+from crossridor.engine.match.stats import SprtSpec, sprt
 
 # --- scoring and stop rules ---------------------------------------------------------
 

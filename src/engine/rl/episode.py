@@ -12,6 +12,7 @@ from typing import Callable
 import numpy as np
 
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.extras import install_hint
 from crossridor.engine.protocol import CHANCE, SPECTATOR
 from crossridor.engine.registry import load_game
 
@@ -45,6 +46,7 @@ class EnvDeclaration:
 def declaration(game: str) -> EnvDeclaration:
     """The declaration of a registered game (its `env` module)."""
     import importlib
+
     from crossridor.engine.registry import game_key
     return importlib.import_module(f"crossridor.games.{game_key(game)}.env").DECLARATION
 
@@ -165,7 +167,7 @@ def svg_to_rgb(svg: str) -> np.ndarray:
         import cairocffi
         import cairosvg
     except (ImportError, OSError) as exc:
-        raise CrossridorError(f"render_mode='rgb_array' needs cairosvg (pip install 'crossridor[png]'): {exc}") from None
+        raise CrossridorError(f"render_mode='rgb_array' needs cairosvg, {install_hint('png')}: {exc}") from None
     png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     surface = cairocffi.ImageSurface.create_from_png(io.BytesIO(png))
     h, w, stride = surface.get_height(), surface.get_width(), surface.get_stride()

@@ -14,8 +14,15 @@ from __future__ import annotations
 import gymnasium as gym
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.rl.episode import (RENDER_MODES, Episode, check_cap, check_render_mode, declaration,
-                                          render, spaces_for)
+from crossridor.engine.rl.episode import (
+    RENDER_MODES,
+    Episode,
+    check_cap,
+    check_render_mode,
+    declaration,
+    render,
+    spaces_for,
+)
 from crossridor.engine.rl.opponents import Opponent
 
 GAMES = ("quoridor", "crosswise", "qwatrobat", "kreuzundquer")

@@ -14,8 +14,15 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.rl.episode import (RENDER_MODES, EnvDeclaration, Episode, check_cap,
-                                          check_render_mode, render, spaces_for)
+from crossridor.engine.rl.episode import (
+    RENDER_MODES,
+    EnvDeclaration,
+    Episode,
+    check_cap,
+    check_render_mode,
+    render,
+    spaces_for,
+)
 from crossridor.engine.rl.episode import declaration as game_declaration
 
 

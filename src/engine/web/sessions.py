@@ -13,14 +13,14 @@ import asyncio
 import secrets
 from typing import Awaitable, Callable
 
-from crossridor.games.svg import click_paths, picture
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_seat
 from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import CHANCE, SearchResult
 from crossridor.engine.registry import load_game
 from crossridor.engine.stop import Stop
-from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_seat
-from crossridor.engine.web.searching import Caps, analyse, submit, stoppable_search
+from crossridor.engine.web.searching import Caps, analyse, stoppable_search, submit
+from crossridor.games.svg import click_paths, picture
 
 MAX_PLIES = 1000           # a game longer than this is stopped (a draw)
 

@@ -63,13 +63,31 @@ import random
 import time
 from typing import Iterable
 
-from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
-                           InvalidPositionError, UnknownGameError)
+from crossridor.engine.errors import (
+    CrossridorError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    UnknownGameError,
+)
 from crossridor.engine.options import C_INT, FLAG, check_options
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult, play_moves
-from crossridor.games.crosswise.notation import (ACTION_NAMES, KIND_MOVE, KIND_PASS, KIND_PLACE, KIND_REMOVE,
-                                                 KIND_REPLACE, KIND_SWAP, TEAM_NAMES, TILE_CHARS, CrosswiseMove,
-                                                 _move, _tiles_text, cell_name, parse_position)
+from crossridor.games.crosswise.notation import (
+    ACTION_NAMES,
+    KIND_MOVE,
+    KIND_PASS,
+    KIND_PLACE,
+    KIND_REMOVE,
+    KIND_REPLACE,
+    KIND_SWAP,
+    TEAM_NAMES,
+    TILE_CHARS,
+    CrosswiseMove,
+    _move,
+    _tiles_text,
+    cell_name,
+    parse_position,
+)
 from crossridor.games.learning import LearningGame, LearningState
 
 # ismcts for Crosswise is a determinized search (PIMC, see native_search):

@@ -89,11 +89,10 @@ import random
 from crossridor.engine.errors import UnknownGameError
 from crossridor.engine.files import read_regular_file
 from crossridor.engine.protocol import GameTraits, play_moves
-from crossridor.games.learning import LearningGame
-
 from crossridor.games.kreuzundquer.deck import Deck, generate_deck, parse_deck_text
 from crossridor.games.kreuzundquer.paths import Track
 from crossridor.games.kreuzundquer.state import KState
+from crossridor.games.learning import LearningGame
 
 __all__ = ["load", "KreuzUndQuer"]
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crossridor.engine.errors import InvalidMoveError
-
 from crossridor.games.kreuzundquer.deck import TERRAINS
 
 __all__ = ["Move", "FLIP", "KEEP", "LEAVE", "STOP"]

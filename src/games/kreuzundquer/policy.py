@@ -35,7 +35,6 @@ from crossridor.games.kreuzundquer.deck import TERRAIN_COUNTS
 from crossridor.games.kreuzundquer.moves import FLIP, KEEP, LEAVE, STOP, Move
 from crossridor.games.kreuzundquer.paths import GOAL, extensions, rank, route_ease, step, walk
 
-
 DEAD = 3.0     # cost of a pile with a card that fits nowhere, beyond its end room's
 DENY = 1.0     # keep a card another player could use if it costs at most this much
 TAKE_DENY = 1.0   # take such a face-up card (when none helps) if it costs at most this much

@@ -6,7 +6,6 @@ doc."""
 from __future__ import annotations
 
 from crossridor.engine.errors import InvalidPositionError
-
 from crossridor.games.kreuzundquer.deck import NT, ROOMS, TERRAIN_COUNTS, TERRAIN_NAMES, TERRAINS
 from crossridor.games.kreuzundquer.paths import START
 

@@ -8,8 +8,6 @@ from itertools import combinations
 
 from crossridor.engine.errors import IllegalMoveError
 from crossridor.engine.protocol import CHANCE, TERMINAL, applied
-from crossridor.games.learning import LearningState
-
 from crossridor.games.kreuzundquer.deck import NT, ROOMS, ROWS, TERRAIN_COUNTS, TERRAIN_NAMES, TERRAINS
 from crossridor.games.kreuzundquer.moves import FLIP, KEEP, LEAVE, STOP, Move
 from crossridor.games.kreuzundquer.paths import GOAL, START, Track, extensions, step, walk
@@ -17,6 +15,7 @@ from crossridor.games.kreuzundquer.position import PHASES, PositionText
 from crossridor.games.kreuzundquer.scoring import game_returns, outlook_values
 from crossridor.games.kreuzundquer.search import native_search
 from crossridor.games.kreuzundquer.table import TableView
+from crossridor.games.learning import LearningState
 
 __all__ = ["KState", "PHASES"]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from crossridor.engine.errors import UnsupportedGameError
 from crossridor.engine.protocol import CHANCE, SPECTATOR, TERMINAL
-
 from crossridor.games.kreuzundquer.deck import LANES, NT, ROWS, TERRAIN_NAMES, TERRAINS
 from crossridor.games.kreuzundquer.paths import GOAL, START
 
@@ -72,9 +71,9 @@ class TableView:
             rows = []
             for r in range(ROWS):
                 cells = ""
-                for l in range(LANES):
-                    ch = card["rooms"][r * LANES + l]
-                    if seat["pos"] == (i * ROWS + r) * LANES + l:
+                for lane in range(LANES):
+                    ch = card["rooms"][r * LANES + lane]
+                    if seat["pos"] == (i * ROWS + r) * LANES + lane:
                         ch = ch.upper()
                     cells += ch
                 rows.append(cells)

@@ -14,8 +14,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from crossridor.engine._core import QuoridorCore, QuoridorSearchMemory, q_native_search
-from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
-                           UnknownGameError)
+from crossridor.engine.errors import (
+    CrossridorError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    UnknownGameError,
+)
 from crossridor.engine.options import CALLABLE_OR_NONE, check_options
 from crossridor.engine.protocol import TERMINAL, GameTraits
 from crossridor.games.learning import LearningGame, LearningState
@@ -337,7 +342,8 @@ class QuoridorState(LearningState):
             raise CrossridorError("eval=learned is for 2-player Quoridor (4 players: eval=classic)")
         tuned = sorted(set(options) & set(_EVAL_OPTIONS))
         if tuned:
-            raise CrossridorError(f"{', '.join(tuned)} {'tunes' if len(tuned) == 1 else 'tune'} the classic evaluation, not eval=learned")
+            raise CrossridorError(f"{', '.join(tuned)} {'tunes' if len(tuned) == 1 else 'tune'} the classic "
+                                  f"evaluation, not eval=learned")
         if algorithm == "mcts" and options.get("rollout") == "random":
             raise CrossridorError("mcts with rollout=random evaluates no position: eval=learned needs rollout=eval")
         from crossridor.games.quoridor.weights import weights_for_search

@@ -430,8 +430,8 @@ def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, va
         v = b2 * v + (1 - b2) * grad * grad
         w -= lr * (m / (1 - b1 ** epoch)) / (np.sqrt(v / (1 - b2 ** epoch)) + eps)
         if epoch % every == 0 or epoch == epochs:
-            row = ("linear", epoch, cross_entropy(_chunked(St, lambda c: c @ w), tt),
-                   cross_entropy(_chunked(Sv, lambda c: c @ w), tv) if len(tv) else None)
+            row = ("linear", epoch, cross_entropy(_chunked(St, lambda c, w=w: c @ w), tt),
+                   cross_entropy(_chunked(Sv, lambda c, w=w: c @ w), tv) if len(tv) else None)
             history.append(row)
             if on_epoch is not None:
                 on_epoch(*row)

@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from crossridor.engine import stop as _stop
 from crossridor.engine.protocol import Limits
 from crossridor.engine.search_api import search
-from crossridor.engine import stop as _stop
 
 # The players a sampled check plays against: (name, algorithm, limits).
 OPPONENTS = (("alphabeta", "alphabeta", Limits(depth=4)),

@@ -12,6 +12,7 @@ from crossridor.engine.protocol import CHANCE, SearchResult
 from crossridor.engine.stop import stopped
 from crossridor.games.qwatrobat.rules import Push, resolve_field
 
+
 @lru_cache(maxsize=None)
 def _resolve_cached(field, clear_four, nvals):
     return resolve_field(field, clear_four, nvals)
