@@ -12,6 +12,10 @@ one module per game. The rules each game implements are in the project's
 `docs/rules/`, and `crossridor rules GAME` prints them.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from crossridor.engine.errors import (
     CrossridorError,
     IllegalMoveError,
@@ -20,11 +24,14 @@ from crossridor.engine.errors import (
     UnknownGameError,
     UnsupportedGameError,
 )
-from crossridor.engine.protocol import CHANCE, TERMINAL, Clock, GameTraits, Limits, SearchResult
+from crossridor.engine.protocol import CHANCE, TERMINAL, Clock, GameTraits, Limits, SearchResult, State
 from crossridor.engine.registry import game_names, load_game
 from crossridor.engine.search_api import algorithm_names, search
 from crossridor.engine.stop import Stop
 from crossridor.engine.stop import stop_all as stop
+
+if TYPE_CHECKING:
+    from crossridor.games.quoridor.solve import SolveResult
 
 __all__ = [
     "CHANCE", "TERMINAL", "Clock", "CrossridorError", "GameTraits", "IllegalMoveError", "InvalidMoveError",
@@ -34,7 +41,7 @@ __all__ = [
 __version__ = "0.2.0"
 
 
-def solve(state, memory_gb: float | None = None, stop: Stop | None = None):
+def solve(state: State, memory_gb: float | None = None, stop: Stop | None = None) -> SolveResult:
     """The exact value of a two-player Quoridor position with perfect play
     (crossridor.games.quoridor.solve: winner, plies, the winning first
     moves, nodes, seconds, memory). Imported on first use: it loads the game."""

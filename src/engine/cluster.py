@@ -110,6 +110,7 @@ class Scheduler:
         except (ssl.SSLError, OSError, ValueError) as exc:
             raise CrossridorError(f"--tls-ca-file {self.tls_ca_file!r}: not a PEM CA certificate ({exc})") from None
         key = f" and --tls-key {self.tls_key!r}" if self.tls_key else ""
+        assert self.tls_cert is not None        # a tls:// address has one: checked above
         try:
             context.load_cert_chain(self.tls_cert, self.tls_key, password=_no_password)
         except _EncryptedKey:

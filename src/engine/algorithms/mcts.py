@@ -172,6 +172,7 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
                     best_m, best_v, best_c = m, v, ch
             st.play(best_m)
             played += 1
+            assert best_c is not None         # a node with children has a best one
             node = best_c
             path.append(node)
         # evaluation

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
+from crossridor.engine._core import MAX_THREADS
 from crossridor.engine.cli import learn as cli_learn
 from crossridor.engine.cli import match as cli_match
 from crossridor.engine.cli import solve as cli_solve
@@ -25,7 +27,7 @@ from crossridor.engine.extras import install_hint
 from crossridor.engine.files import open_for_writing
 from crossridor.engine.perft import perft
 from crossridor.engine.protocol import Clock, Limits
-from crossridor.engine.search_api import MAX_THREADS, algorithm_names, default_algorithm, search
+from crossridor.engine.search_api import algorithm_names, default_algorithm, search
 from crossridor.engine.views import seat_view
 
 
@@ -181,7 +183,7 @@ def cmd_best(args) -> int:
     state = state_from_args(load_game_from_args(args), args)
     if state.is_terminal():
         raise UsageError("the game is over: there is no move to search")
-    options = dict(parse_option(o) for o in args.engine_option)
+    options: dict[str, Any] = dict(parse_option(o) for o in args.engine_option)
     if "threads" in options:
         raise UsageError("give the threads as --threads N, not -e threads=N")
     if not 1 <= args.threads <= MAX_THREADS:

@@ -52,7 +52,7 @@ import dataclasses
 import os
 import random
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from crossridor.engine import stop as _stop
 from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, TimeControl
@@ -137,6 +137,7 @@ class MatchConfig:
         if (self.first_to is not None or self.sum_of is not None) and len(self.engines) != 2:
             raise CrossridorError(f"{'first-to' if self.first_to is not None else 'sum-of'} needs two "
                                   f"engines, got {len(self.engines)} engines")
+        assert self.games is not None          # __post_init__ chose it
         if self.games < 1:
             raise CrossridorError(f"games must be >= 1, got {self.games}")
         if self.concurrency is not None and self.concurrency < 1:
@@ -233,6 +234,8 @@ class Match:
         self.game = resolve_game(config.game, config.params)
         self.num_players = self.game.traits.num_players
         self.round_size = self.num_players
+        assert config.games is not None        # MatchConfig.__post_init__ chose it
+        self.pairs: list[tuple[int, int]] | None
         if config.tournament is not None:
             # each pairing is a two-engine match of `games` games; their rounds interleave
             self.pairs = pairings(config.tournament, len(config.engines))
@@ -295,6 +298,7 @@ class Match:
     def _choose_seed(self, prior: list) -> int:
         seed = self.config.seed
         if prior:
+            assert self.records_file is not None   # prior games come from it
             if seed is not None and seed != prior[0].match_seed:
                 raise CrossridorError(f"--seed {seed} differs from the seed {prior[0].match_seed} of "
                                       f"records file {self.config.records!r}, line {self.records_file.lines[0]}")
@@ -429,7 +433,7 @@ class Match:
         live = Tally()
         for index in sorted(self.done):
             live.add(self.done[index])
-        state = {"prefix": 0, "stopped": None}
+        state: dict[str, Any] = {"prefix": 0, "stopped": None}
 
         def advance():
             # Count finished games in index order; check the stop rules
@@ -472,7 +476,7 @@ class Match:
                                                       return_when=concurrent.futures.FIRST_COMPLETED)
                 if _stop.interrupted():
                     raise _stop.Interrupted("match interrupted")
-                for future in sorted(finished, key=in_flight.get):
+                for future in sorted(finished, key=lambda f: in_flight[f]):
                     in_flight.pop(future)
                     record = future.result()
                     if self.records_file is not None:
@@ -491,7 +495,7 @@ class Match:
         finally:
             for future in in_flight:
                 future.cancel()
-            if own_executor:
+            if own_executor and executor is not None:
                 stop_executor(executor, abort=not finished_cleanly)
             if self.records_file is not None:
                 self.records_file.close()

@@ -119,7 +119,7 @@ def time_use(records: list, num_engines: int) -> list:
     seconds / soft limit, the move time or the clock's share) and the largest
     overrun of the hard limit (`max_overrun`, seconds; negative: always
     within it). None where no move had a budget."""
-    think = [[] for _ in range(num_engines)]
+    think: list[list[tuple]] = [[] for _ in range(num_engines)]
     for record in records:
         for seat, seconds, soft, hard in record.think or ():
             think[record.seats[seat]].append((seconds, soft, hard))

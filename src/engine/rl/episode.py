@@ -92,7 +92,7 @@ class Episode:
         self.state = game.new_state(None, seed=int(rng.integers(2 ** 63)))
         self.plies = 0          # moves made by the seats (chance outcomes not counted)
         self.actions: list[int] = []   # every action applied since the deal, chance included
-        self._legal = None             # the legal actions now (the mask and the step's check share them)
+        self._legal: list[int] | None = None      # the legal actions now (the mask and the step's check share them)
         self.resolve_chance()
 
     def resolve_chance(self) -> None:

@@ -11,6 +11,8 @@ for fixed actions."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium as gym
 
 from crossridor.engine.errors import CrossridorError
@@ -55,7 +57,7 @@ class CrossridorGymEnv(gym.Env):
         self.observation_type = observation_type
         self.observation_space, self.action_space = spaces_for(self.game, self.declaration.observation_high,
                                                                observation_type)
-        self.episode = None
+        self.episode: Any = None      # the Episode being played, from reset() on
         self._done = False
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):

@@ -233,7 +233,9 @@ class CutShort(Exception):
 
 
 def _replay(text: str, caps: searching.Caps, stop: Stop) -> dict:
-    out, errors, cut, plies = [], [], None, 0
+    out: list = []
+    errors: list[str] = []
+    cut, plies = None, 0
     deadline = time.monotonic() + caps.time
 
     def go_on(lineno: int) -> None:

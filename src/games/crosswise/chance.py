@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from crossridor.engine.errors import CrossridorError, IllegalMoveError
 from crossridor.engine.protocol import CHANCE, GameTraits, play_moves
@@ -94,12 +95,12 @@ class ChanceCrosswise(LearningGame):
 class ChanceCrosswiseState(LearningState):
     def __init__(self, game: ChanceCrosswise):
         self.game = game
-        self.inner = None                        # a CrosswiseState once dealt
+        self.inner: Any = None                   # a CrosswiseState once dealt
         self.dealt = [[0] * 10 for _ in range(game.players)]
-        self.pending = None                      # a move waiting for its draw
-        self.log = []                            # (code, mover, hands after)
-        self.first_hands = None
-        self._undo = []
+        self.pending: nt.CrosswiseMove | None = None     # a move waiting for its draw
+        self.log: list[tuple[int, int, list]] = []     # (code, mover, hands after)
+        self.first_hands: list[list[int]] | None = None
+        self._undo: list[tuple] = []
 
     # -- dealing
     def _dealing_seat(self) -> int | None:
@@ -113,7 +114,8 @@ class ChanceCrosswiseState(LearningState):
         left = list(nt.TOTAL)
         if self.inner is None:
             hands = self.dealt
-            board, played = [], [0] * 4
+            board: list[int] = []
+            played = [0] * 4
         else:
             c = self.inner._c
             hands = [c.hand(p) for p in range(self.game.players)]
@@ -173,7 +175,9 @@ class ChanceCrosswiseState(LearningState):
             if isinstance(mv, Start):
                 self._start(mv.seat)
             else:
-                self.dealt[self._dealing_seat()][mv.tile] += 1
+                seat = self._dealing_seat()
+                assert seat is not None         # the deal's chance nodes end when every hand is full
+                self.dealt[seat][mv.tile] += 1
             return
         if self.pending is not None:
             self._draw(mv.tile)

@@ -158,7 +158,7 @@ class CrosswiseGame(LearningGame):
         return CrosswiseState(self, core)
 
 
-def load(**params) -> CrosswiseGame:
+def load(**params) -> LearningGame:
     unknown = set(params) - {"players", "chance"}
     if unknown:
         raise UnknownGameError(f"crosswise: unknown option(s) {', '.join(sorted(unknown))} (known: players, chance)")
@@ -185,7 +185,7 @@ class CrosswiseState(LearningState):
     def __init__(self, game: CrosswiseGame, core):
         self.game = game
         self._c = core
-        self.seed = None
+        self.seed: int | None = None
 
     # -- protocol ----------------------------------------------------------
 

@@ -70,8 +70,8 @@ class ChanceKState(LearningState):
 
     def __init__(self, game: ChanceKreuzUndQuer):
         self.game = game
-        self.dealt = [[] for _ in range(game.n)]
-        self.inner = None
+        self.dealt: list[list[int]] = [[] for _ in range(game.n)]
+        self.inner: KState | None = None
 
     def __getattr__(self, name):
         inner = self.__dict__.get("inner")

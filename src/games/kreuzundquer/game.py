@@ -85,6 +85,7 @@ that the cards others kept extend their paths (see there).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from crossridor.engine.errors import UnknownGameError
 from crossridor.engine.files import read_regular_file
@@ -98,7 +99,8 @@ __all__ = ["load", "KreuzUndQuer"]
 
 
 MAX_DECK_BYTES = 2 ** 20      # a deck is a few kB
-_PARAMS = {"players": 2, "races": None, "deck_seed": 0, "deck_file": None, "deck_text": None, "max_stages": 20}
+_PARAMS: dict[str, Any] = {
+    "players": 2, "races": None, "deck_seed": 0, "deck_file": None, "deck_text": None, "max_stages": 20}
 
 
 def _int_param(p, k, lo, hi):
@@ -107,7 +109,7 @@ def _int_param(p, k, lo, hi):
         raise UnknownGameError(f"kreuzundquer: option {k} must be an integer in [{lo}, {hi}], got {v!r}")
 
 
-def load(**params) -> "KreuzUndQuer":
+def load(**params) -> LearningGame:
     chance = params.pop("chance", False)
     if chance not in (True, False, "true", "false"):
         raise UnknownGameError(f"kreuzundquer: chance must be true or false, got {chance!r}")
@@ -162,7 +164,7 @@ class KreuzUndQuer(LearningGame):
         self.ncards = len(deck.routes)
         self.traits = GameTraits(name="kreuzundquer", num_players=self.n, chance=True,
                                  hidden_information=True, zero_sum=True, min_return=-1.0, max_return=1.0)
-        self._tracks = {}
+        self._tracks: dict[tuple, Track] = {}
 
     def __repr__(self):
         shown = {k: v for k, v in self.params.items() if v is not None}

@@ -40,9 +40,9 @@ class Track:
         for card in routes_terrain:
             terr.extend(card)
         self.terr = tuple(terr)
-        self._nbt = None
-        self._cost = None
-        self._masks = None
+        self._nbt: tuple | None = None
+        self._cost: list[float] | None = None
+        self._masks: Masks | None = None
 
     @property
     def nbt(self) -> tuple:
@@ -58,7 +58,7 @@ class Track:
         nbt = []
         for room in range(self.nrooms):
             r, lane = divmod(room, LANES)
-            lists = [[] for _ in range(NT)]
+            lists: list[list[int]] = [[] for _ in range(NT)]
             for dr in (-1, 0, 1):
                 for dl in (-1, 0, 1):
                     if dr == 0 and dl == 0:
@@ -172,6 +172,7 @@ def walk(track: Track, pos: int, pile) -> Walk:
                 best, end, used = rk, r, len(pile)
     if stuck is not None and (best is None or stuck[0] > best):
         best, end, used = stuck
+    assert end is not None        # cur emptied only where a room had no way on: stuck is set
     return Walk(None, end, used, frozenset(cur), stuck)
 
 
@@ -376,4 +377,5 @@ class Masks:
         best = self.best(cur) if cur else None
         if stuck is not None and (best is None or stuck[0] > best[0]):
             best = stuck
+        assert best is not None       # cur emptied only where a room had no way on: stuck is set
         return False, cur, best[1]

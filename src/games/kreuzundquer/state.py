@@ -387,11 +387,12 @@ class KState(PositionText, TableView, LearningState):
             route = tuple(self.route[p]) if self.hands[p] is None else None
             if route is None:
                 hand = self.hands[p]
-                best = None
+                best: float | None = None
                 for pair in combinations(hand, 2):
                     kept = tuple(c for c in hand if c not in pair)
                     c = self.game.track(kept, 0).cost_to_goal(START)
                     best = c if best is None or c < best else best
+                assert best is not None     # a hand holds at least two cards
                 return best / 2.0
             return self.game.track(route, 0).cost_to_goal(START) / 2.0
         tr = self.track(p)

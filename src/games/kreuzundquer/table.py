@@ -6,10 +6,11 @@ from __future__ import annotations
 from crossridor.engine.errors import UnsupportedGameError
 from crossridor.engine.protocol import CHANCE, SPECTATOR, TERMINAL
 from crossridor.games.kreuzundquer.deck import LANES, NT, ROWS, TERRAIN_NAMES, TERRAINS
+from crossridor.games.kreuzundquer.fields import KFields
 from crossridor.games.kreuzundquer.paths import GOAL, START
 
 
-class TableView:
+class TableView(KFields):
     """`view()`, `render()` and `to_svg()` of `state.KState`."""
 
     def view(self, viewer=None) -> dict:

@@ -223,7 +223,7 @@ def read_data_file(path) -> tuple[dict, int | None]:
 
 def load_data(paths) -> dict:
     """The rows of one or more self-play files, game indices made distinct."""
-    parts = {name: [] for name in DATA_ARRAYS}
+    parts: dict[str, list] = {name: [] for name in DATA_ARRAYS}
     sizes = set()
     offset = 0
     for path in paths:
@@ -262,11 +262,13 @@ def logit(model: Model, X) -> np.ndarray:
 
 class _Adam:
     def __init__(self, lr: float):
-        self.lr, self.t, self.m, self.v = lr, 0, None, None
+        self.lr, self.t = lr, 0
+        self.m: list = []           # the moments, one array per parameter (from the first step)
+        self.v: list = []
 
     def step(self, params: list, grads: list) -> None:
         b1, b2, eps = 0.9, 0.999, 1e-8
-        if self.m is None:
+        if not self.m:
             self.m = [np.zeros_like(p) for p in params]
             self.v = [np.zeros_like(p) for p in params]
         self.t += 1

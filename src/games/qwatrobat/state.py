@@ -148,6 +148,7 @@ class QState(LearningState):
         self._history.append((mv, self._snap()))
         p = self.current_player
         if p == CHANCE:
+            assert isinstance(mv, First)        # _check_legal: the chance node draws the first player
             self.first = mv.player
             self._skip()
             return
@@ -156,6 +157,7 @@ class QState(LearningState):
             if self.layout[0] is not None and self.layout[1] is not None and self.first is not None:
                 self._skip()
             return
+        assert isinstance(mv, Push)             # _check_legal: a laid-out player pushes
         card = self.top_card(p, mv.col)
         self.rem[p][mv.col] -= 1
         self.field = tuple(sorted(self.field + ((card, p),)))
@@ -305,8 +307,8 @@ class QState(LearningState):
         if parts[4] != "-":
             for tok in parts[4].split(","):
                 try:
-                    v, o = tok.split("@")
-                    v, o = int(v), int(o)
+                    value, owner = tok.split("@")
+                    v, o = int(value), int(owner)
                 except ValueError:
                     bad(f"battlefield card {tok!r} (expected value@owner)")
                 if not (1 <= v <= game.nvals and o in (0, 1)):
