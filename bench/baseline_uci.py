@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sys
 
-from engine.protocol import Limits         # that build's modules
+from engine.protocol import Limits  # the old build's modules
 from engine.registry import load_game
 from engine.search_api import search
 

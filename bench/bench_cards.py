@@ -10,10 +10,11 @@ option (numbers are parsed; evaluator=qwatrobat-endgame is
 `games.qwatrobat.players.endgame_evaluator`, evaluator=kreuzundquer-stage is
 `games.kreuzundquer.rollout.stage_evaluator`). Kreuz & Quer's ismcts has game
 defaults (see `games.kreuzundquer.search`: policy prior, stage evaluator), and
-so has Qwatrobat's (see `games.qwatrobat.players`: table layout, endgame=10). Seats alternate; chance outcomes come from a
-seeded generator; game i uses seed i. Prints the first player's wins, draws
-and losses, its score ((wins + draws/2) / games) with the 95% interval, and
-the number of games (`crossridor.engine.match.stats.result_text`).
+so has Qwatrobat's (see `games.qwatrobat.players`: table layout,
+endgame=10). Seats alternate; chance outcomes come from a seeded generator;
+game i uses seed i. Prints the first player's wins, draws and losses, its
+score ((wins + draws/2) / games) with the 95% interval, and the number of
+games (`crossridor.engine.match.stats.result_text`).
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def play_game(game, players, seed):
 
 def match(game, a, b, games):
     pa, pb = parse_player(a), parse_player(b)
-    w = d = l = 0
+    w = d = lost = 0
     t0 = time.time()
     for i in range(games):
         seat = i % 2                      # seat of player a
@@ -94,12 +95,12 @@ def match(game, a, b, games):
         if r > 0:
             w += 1
         elif r < 0:
-            l += 1
+            lost += 1
         else:
             d += 1
         print(f"  game {i + 1}: {'win' if r > 0 else 'loss' if r < 0 else 'draw'} "
-              f"(seat {seat}) running {w}-{d}-{l}", flush=True)
-    print(f"{a} vs {b}: {result_text(w, d, l)} ({time.time() - t0:.0f} s)")
+              f"(seat {seat}) running {w}-{d}-{lost}", flush=True)
+    print(f"{a} vs {b}: {result_text(w, d, lost)} ({time.time() - t0:.0f} s)")
 
 
 def solver_check(games):

@@ -24,10 +24,10 @@ from __future__ import annotations
 import argparse
 import time
 
+import gymnasium as gym
 import numpy as np
 
 import crossridor
-import gymnasium as gym
 from crossridor import envs
 from crossridor.engine.protocol import CHANCE
 

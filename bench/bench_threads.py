@@ -18,10 +18,10 @@ import os
 import statistics
 import time
 
+from bench_time import positions
+
 import crossridor
 from crossridor import Limits
-
-from bench_time import positions
 
 
 def timed(state, depth: int, threads: int) -> tuple[float, float, int]:

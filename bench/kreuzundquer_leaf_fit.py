@@ -28,7 +28,7 @@ def stage_starts(paths):
     player 1's winning chance by the current leaf mapping `outlook_values`)."""
     rows = []
     last = seen = None
-    for r, s, mv in replay(paths):
+    for r, s, _ in replay(paths):
         if r.get("reason") != "terminal" or len(r["returns"]) != 2 or r.get("params", {}).get("races") != 1:
             continue
         if r is not last:

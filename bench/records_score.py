@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 import sys
 
+from crossridor.engine.match.game_loop import GameRecord
 from crossridor.engine.match.scoring import Tally
 from crossridor.engine.match.stats import result_text
-from crossridor.engine.match.game_loop import GameRecord
 
 
 def complete_rounds(path: str) -> list:

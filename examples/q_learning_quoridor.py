@@ -18,9 +18,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+import gymnasium as gym
 import numpy as np
 
-import gymnasium as gym
 import crossridor.envs  # noqa: F401  (registers the crossridor/... ids)
 
 

@@ -32,14 +32,14 @@ def line_points(symbols: list) -> int | str:
 def team_scores(board: dict) -> tuple[int, int]:
     """(Rows, Columns): the points of their lines; a six scores nothing."""
     def total(lines):
-        return sum(p for p in (line_points([board.get(c) for c in l]) for l in lines) if p != "six")
+        return sum(p for p in (line_points([board.get(c) for c in line]) for line in lines) if p != "six")
     return total(ROWS), total(COLUMNS)
 
 
 def six_of(board: dict) -> str | None:
     """The team with six identical in one of its lines (Rows looked at first)."""
     for team, lines in (("Rows", ROWS), ("Columns", COLUMNS)):
-        if any(line_points([board.get(c) for c in l]) == "six" for l in lines):
+        if any(line_points([board.get(c) for c in line]) == "six" for line in lines):
             return team
     return None
 

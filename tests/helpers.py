@@ -11,10 +11,9 @@ import sys
 import time
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 
+import crossridor
 from crossridor.engine.cli import main as cli
 from crossridor.engine.cli.play import PlaySession
-
-import crossridor
 
 
 def run_cli(*argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -188,6 +187,7 @@ def selfplay_arrays(**replaced) -> dict:
     """The arrays of a small self-play data file (`train`'s input, 5x5),
     with `replaced` arrays put in their place."""
     import numpy as np
+
     from crossridor.engine._core import Q_NUM_FEATURES
     rng = np.random.default_rng(5)
     n = 40

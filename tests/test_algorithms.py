@@ -379,7 +379,10 @@ def test_perfect_information_peek_guesses_the_card():
 def test_ismcts_utility_maps_the_returns():
     # "safe" (0) is worse than "peek" then guess (+0.5) unless a utility makes it +1
     assert ismcts.search(Peek().new_state("c0"), Limits(sims=600), seed=5).move == "peek"
-    prefer_safe = lambda r: [1.0, -1.0] if r == [0.0, 0.0] else r
+
+    def prefer_safe(r):
+        return [1.0, -1.0] if r == [0.0, 0.0] else r
+
     r = ismcts.search(Peek().new_state("c0"), Limits(sims=600), seed=5, utility=prefer_safe)
     assert r.move == "safe" and r.score == 1.0
 

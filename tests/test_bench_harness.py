@@ -25,19 +25,19 @@ LINE = re.compile(r"(\d+) games?: W (\d+) D (\d+) L (\d+), score ([\d.]+)%"
 def check_line(text: str, games: int) -> tuple[int, int, int]:
     m = LINE.search(text)
     assert m, text
-    n, w, d, l = map(int, m.group(1, 2, 3, 4))
-    assert n == games == w + d + l
+    n, w, d, lost = map(int, m.group(1, 2, 3, 4))
+    assert n == games == w + d + lost
     mu = (w + d / 2) / n
     assert float(m.group(5)) == pytest.approx(100 * mu, abs=0.05)
-    if max(w, d, l) == n:
+    if max(w, d, lost) == n:
         assert m.group(6) is None
-        return w, d, l
-    var = (w * (1 - mu) ** 2 + d * (0.5 - mu) ** 2 + l * mu ** 2) / n
+        return w, d, lost
+    var = (w * (1 - mu) ** 2 + d * (0.5 - mu) ** 2 + lost * mu ** 2) / n
     half = 1.959964 * math.sqrt(var / n)
     assert float(m.group(6)) == pytest.approx(100 * half, abs=0.05)
     assert float(m.group(7)) == pytest.approx(100 * max(0.0, mu - half), abs=0.05)
     assert float(m.group(8)) == pytest.approx(100 * min(1.0, mu + half), abs=0.05)
-    return w, d, l
+    return w, d, lost
 
 
 def run(*args: str) -> str:
@@ -74,10 +74,10 @@ def test_records_score_counts_complete_rounds_of_a_match(tmp_path):
                      "--seed", "3", "--concurrency", "1", "--records", str(rec), "--json"]) == 0
     line = run(str(BENCH / "records_score.py"), str(rec))
     assert "ismcts:sims=20 vs greedy: 6 games: " in line
-    w, d, l = check_line(line, 6)
+    w, d, lost = check_line(line, 6)
     records = [json.loads(x) for x in rec.read_text().splitlines()]
     assert w == sum(r["winner_engine"] == 0 for r in records)
-    assert l == sum(r["winner_engine"] == 1 for r in records)
+    assert lost == sum(r["winner_engine"] == 1 for r in records)
     # a killed match: game 3 missing and a torn last line -> rounds 0 (games 0, 1) only
     lines = rec.read_text().splitlines()
     rec.write_text("\n".join(lines[:3] + lines[4:]) + "\n" + lines[5][:20])
@@ -93,6 +93,7 @@ def test_records_score_names_a_missing_file(tmp_path):
 
 def test_bench_crosswise_times_a_search_every_sixth_ply():
     import importlib.util
+
     import crossridor
     spec = importlib.util.spec_from_file_location("bench_crosswise", BENCH / "bench_crosswise.py")
     mod = importlib.util.module_from_spec(spec)

@@ -14,6 +14,7 @@ import crossridor
 from crossridor.engine.cli.main import main
 from helpers import run_cli
 
+
 def run_json(*argv):
     status, out, err = run_cli(*argv, "--json")
     assert status == 0 and err == ""

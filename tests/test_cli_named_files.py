@@ -19,6 +19,7 @@ import zipfile
 
 import numpy as np
 import pytest
+
 from crossridor.engine import files
 from crossridor.engine._core import Q_NUM_FEATURES
 from crossridor.engine.files import MAX_FILE_BYTES

@@ -13,15 +13,15 @@ import pytest
 
 import crossridor
 from crossridor import Limits
+from crossridor.engine.clocks import SeatClock, TimeControl
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.game_loop import GameRecord
 from crossridor.engine.match.runner import Match, MatchConfig
 from crossridor.engine.match.scoring import time_use
+from crossridor.engine.match.specs import EngineSpec, move_budget
 from crossridor.engine.protocol import Clock
 from crossridor.engine.search_api import TimePlan, clock_as_time, time_for_move
 from crossridor.engine.stop import Stop
-from crossridor.engine.clocks import SeatClock, TimeControl
-from crossridor.engine.match.game_loop import GameRecord
-from crossridor.engine.match.specs import EngineSpec, move_budget
 from helpers import one_line_error, run_cli
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -12,11 +12,10 @@ import pytest
 distributed = pytest.importorskip(
     "distributed", reason="Dask distributed is not installed: pip install '.[cluster]' to test --scheduler")
 
-from crossridor.engine.match.cluster import ClusterExecutor  # noqa: E402
+from crossridor.engine.cluster import ClusterExecutor  # noqa: E402
 from crossridor.engine.errors import CrossridorError  # noqa: E402
 from crossridor.engine.match.runner import Match, MatchConfig  # noqa: E402
 from crossridor.engine.match.specs import EngineSpec  # noqa: E402
-
 from helpers import dask_cluster, kill_a_busy_worker, run_cli, without_times  # noqa: E402
 
 ENGINES = ["alphabeta:depth=3", "alphabeta:depth=2"]

@@ -21,10 +21,11 @@ if shutil.which("openssl") is None:
     pytest.skip("openssl (the command) makes the test certificates", allow_module_level=True)
 
 import dask.config
-from crossridor.engine.cli.match import scheduler_from_args
-from crossridor.engine.errors import CrossridorError
-from crossridor.engine.match.cluster import ClusterExecutor, Scheduler
 from distributed.security import Security
+
+from crossridor.engine.cli.match import scheduler_from_args
+from crossridor.engine.cluster import ClusterExecutor, Scheduler
+from crossridor.engine.errors import CrossridorError
 from helpers import dask_cluster, one_line_error, run_cli
 
 MATCH = ("match", "quoridor", "--size", "3", "--engine", "random", "--engine", "random", "--games", "2",

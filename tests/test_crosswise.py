@@ -13,7 +13,6 @@ from crossridor.games.crosswise import notation as nt
 from crossridor.games.crosswise.notation import CrosswiseMove
 from crosswise_positions import TOTAL, game, load, tiles_of
 
-
 # ------------------------------------------------------------------ loading
 
 def test_load_validates_params():
@@ -247,7 +246,8 @@ def test_three_players_end_only_when_every_seat_has_passed():
     # seat 0's turn (by 1, 2, 1) are
     with pytest.raises(InvalidPositionError, match="every seat has passed"):
         game(3).state_from_position("....../....../....../....../....../...... 1>2 1234,123456,1234 ?40 - 3")
-    assert not game(3).state_from_position("....../....../....../....../....../...... 0 1234,123456,1234 ?40 - 3").is_terminal()
+    state = game(3).state_from_position("....../....../....../....../....../...... 0 1234,123456,1234 ?40 - 3")
+    assert not state.is_terminal()
 
 
 # ------------------------------------------------------------------ turn order
@@ -393,7 +393,7 @@ def test_information_state_and_determinization():
     rng = random.Random(5)
     for players in (2, 3, 4):
         st = game(players).new_state(seed=21)
-        for step in range(45):
+        for _ in range(45):
             if st.is_terminal():
                 break
             for v in range(players):

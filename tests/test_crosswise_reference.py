@@ -7,7 +7,8 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as hs
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 import crossridor
 from crossridor import Limits

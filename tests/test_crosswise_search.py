@@ -57,9 +57,9 @@ def test_match_scoring_is_the_match_runners():
     """Crosswise's `match X` / `sumof X` are the match runner's first_to /
     sum_of (engine/match.py); a finished game's points per seat come from
     game_loop.seat_points (team Rows: seats 0 and 2, Columns: 1 and 3)."""
+    from crossridor.engine.match.game_loop import GameRecord, seat_points
     from crossridor.engine.match.runner import MatchConfig, MatchResult
     from crossridor.engine.match.scoring import FirstToStop, Tally
-    from crossridor.engine.match.game_loop import GameRecord, seat_points
     from crossridor.engine.match.specs import EngineSpec
     game = crossridor.load_game("crosswise", players=4)
     st = game.new_state(seed=3)

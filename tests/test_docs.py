@@ -63,7 +63,8 @@ def test_example_runs(kind, code, tmp_path):
     command = ["bash", "-c", "set -eo pipefail\n" + code] if kind == "sh" else [sys.executable, "-c", code]
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=EXAMPLE_SECONDS, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, f"exit {done.returncode}\n--- stdout\n{done.stdout[-2000:]}\n--- stderr\n{done.stderr[-2000:]}"
+    assert done.returncode == 0, \
+        f"exit {done.returncode}\n--- stdout\n{done.stdout[-2000:]}\n--- stderr\n{done.stderr[-2000:]}"
 
 
 def test_readme_is_a_short_introduction():

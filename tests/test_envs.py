@@ -16,8 +16,10 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import crossridor  # noqa: E402
-from crossridor import CrossridorError  # noqa: E402
-from crossridor import envs  # noqa: E402
+from crossridor import (
+    CrossridorError,  # noqa: E402
+    envs,  # noqa: E402
+)
 
 # every game and player count (Quoridor: the sizes too)
 AEC_CASES = [
@@ -44,7 +46,7 @@ def _play_random(env, seed, until=None):
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     steps = 0
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if until is not None and steps >= until:
             return steps

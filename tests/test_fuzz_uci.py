@@ -39,10 +39,10 @@ import random
 import threading
 
 import pytest
-from crossridor.engine.match.game_loop import new_game_state
-from crossridor.engine.uci.engine import MAX_HASH_MB, UciSession
 
 import crossridor
+from crossridor.engine.match.game_loop import new_game_state
+from crossridor.engine.uci.engine import MAX_HASH_MB, UciSession
 
 PROFILE = os.environ.get("CROSSRIDOR_FUZZ", "quick")
 if PROFILE not in ("quick", "long"):

@@ -114,7 +114,8 @@ def message(rng: random.Random) -> dict:
     if rng.random() < 0.6:
         msg["options"] = {rng.choice(OPTION_KEYS): value(rng) for _ in range(rng.randrange(3))}
     if rng.random() < 0.6:
-        msg["moves"] = rng.choice([[rng.choice(MOVES) for _ in range(rng.randrange(8))], " ".join(MOVES[:4]), value(rng)])
+        msg["moves"] = rng.choice([[rng.choice(MOVES) for _ in range(rng.randrange(8))], " ".join(MOVES[:4]),
+                                   value(rng)])
     for key in ("seed", "search_seed", "engine", "seats", "position", "viewer", "legal", "run", "move"):
         if rng.random() < 0.25:
             msg[key] = rng.choice(ENGINES) if key == "engine" and rng.random() < 0.7 else value(rng)

@@ -8,13 +8,11 @@ import pytest
 
 import crossridor
 from crossridor import CHANCE, TERMINAL, CrossridorError
-from crossridor.engine.errors import (IllegalMoveError, InvalidMoveError, InvalidPositionError,
-                           UnknownGameError)
+from crossridor.engine.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, UnknownGameError
+from crossridor.games.kreuzundquer.deck import TERRAIN_COUNTS, TERRAINS, deck_to_text, generate_deck, parse_deck_text
 from crossridor.games.kreuzundquer.moves import Move
-from crossridor.games.kreuzundquer.policy import heuristic_move
-from crossridor.games.kreuzundquer.deck import (TERRAIN_COUNTS, TERRAINS, deck_to_text, generate_deck,
-                            parse_deck_text)
 from crossridor.games.kreuzundquer.paths import GOAL, START, Track, extensions, reach, walk
+from crossridor.games.kreuzundquer.policy import heuristic_move
 from helpers import play
 
 T = {ch: i for i, ch in enumerate(TERRAINS)}

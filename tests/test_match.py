@@ -8,12 +8,12 @@ import json
 
 import pytest
 
+from crossridor.engine.match.game_loop import GameTask, plain_number, play_game
 from crossridor.engine.match.openings import base_seating, parse_openings, seating
 from crossridor.engine.match.records import RecordsFile
 from crossridor.engine.match.runner import MatchConfig, run_match
-from crossridor.engine.registry import load_game
-from crossridor.engine.match.game_loop import GameTask, plain_number, play_game
 from crossridor.engine.match.specs import EngineSpec
+from crossridor.engine.registry import load_game
 from helpers import one_line_error, run_cli, without_times
 from race_game import GAME
 
@@ -320,7 +320,7 @@ def test_quoridor_four_players_max_plies():
 
 
 def test_max_plies_defaults_per_game():
-    from crossridor.engine.match.runner import default_max_plies, Match, MatchConfig
+    from crossridor.engine.match.runner import Match, MatchConfig, default_max_plies
     assert default_max_plies(load_game("quoridor")) == 400
     assert default_max_plies(load_game("quoridor", size=5, players=4)) == 800
     for name in ("crosswise", "qwatrobat", "kreuzundquer"):
@@ -464,8 +464,8 @@ def test_crosswise_first_to_and_sum_of_end_to_end(tmp_path, mode):
 
 
 def test_crosswise_points_follow_the_teams():
-    from crossridor.engine.match.game_loop import seat_points
     import crossridor
+    from crossridor.engine.match.game_loop import seat_points
     game = crossridor.load_game("crosswise", players=4)
     rec = play_game(GameTask(index=0, game="crosswise", params={"players": 4},
                              engines=(EngineSpec.parse("greedy"), EngineSpec.parse("random")),
@@ -492,6 +492,7 @@ def test_abort_ends_the_worker_processes():
     """stop_executor(abort=True) ends busy workers at once (no private
     attribute of ProcessPoolExecutor: the pool's context tracks them)."""
     import time as _time
+
     from crossridor.engine.match.pool import make_executor, stop_executor
     executor = make_executor(2)
     futures = [executor.submit(_time.sleep, 60) for _ in range(2)]

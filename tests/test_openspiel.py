@@ -9,11 +9,12 @@ import pytest
 pyspiel = pytest.importorskip(
     "pyspiel", reason="open-spiel is not installed: pip install \".[test,openspiel]\" runs these tests")
 
-import crossridor  # noqa: E402
-import crossridor.openspiel  # noqa: E402,F401  (registers the games)
 from open_spiel.python.algorithms import cfr, exploitability, mcts  # noqa: E402
 from open_spiel.python.algorithms.get_all_states import get_all_states  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
+
+import crossridor  # noqa: E402
+import crossridor.openspiel  # noqa: E402,F401  (registers the games)
 
 # a tiny Qwatrobat: round 3 of 4 under way, three cards left per player, the
 # opponent's still hidden (the secret game)

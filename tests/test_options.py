@@ -22,7 +22,8 @@ BAD = [math.nan, math.inf, -math.inf, 10 ** 30, -(10 ** 30), -1, "x", [], True, 
 
 
 def _ismcts_schema():
-    return {**common.MCTS_SCHEMA, "prior": CALLABLE_OR_NONE, "prior_weight": (float, 0.0, 1e6), "utility": CALLABLE_OR_NONE}
+    return {**common.MCTS_SCHEMA, "prior": CALLABLE_OR_NONE, "prior_weight": (float, 0.0, 1e6),
+            "utility": CALLABLE_OR_NONE}
 
 
 # (game, game params, algorithm, limits, schema, options every case needs)
@@ -125,7 +126,8 @@ def test_int_bounds_fit_c_types():
 
 
 def test_float_options_come_back_as_floats_and_flags_as_ints():
-    assert check_value("a", "c", 1, (float, 0.0, 2.0)) == 1.0 and isinstance(check_value("a", "c", 1, (float, 0, 2)), float)
+    assert check_value("a", "c", 1, (float, 0.0, 2.0)) == 1.0
+    assert isinstance(check_value("a", "c", 1, (float, 0, 2)), float)
     assert check_value("a", "f", True, FLAG) == 1 and check_value("a", "f", 0, FLAG) == 0
     with pytest.raises(CrossridorError):
         check_value("a", "f", 2, FLAG)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import os
-
 import subprocess
 import sys
 
@@ -18,6 +17,7 @@ from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import read_regular_file
 from crossridor.engine.uci.engine import UciSession
 from crossridor.games.kreuzundquer.deck import deck_to_text
+
 
 @pytest.fixture
 def fifo(tmp_path):

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 
 import crossridor
-from crossridor.engine.match.pgn import read_games
 from crossridor.engine.match.game_loop import new_game_state
-
+from crossridor.engine.match.pgn import read_games
 from helpers import run_cli
 
 

@@ -298,7 +298,8 @@ def _with_crc(body: bytes) -> bytes:
     (lambda d: _with_crc(d[:8] + struct.pack("<I", 7) + d[12:-4]), "version 7"),
     (lambda d: _with_crc(d[:12] + struct.pack("<I", 13) + d[16:-8]), "13 features"),
     (lambda d: _with_crc(d[:16] + struct.pack("<I", 65) + d[20:-4]), "65 hidden units"),
-    (lambda d: _with_crc(d[:16] + struct.pack("<I", 3) + d[20:-4]), "288 bytes, expected 376 for 21 features x 3 hidden"),
+    (lambda d: _with_crc(d[:16] + struct.pack("<I", 3) + d[20:-4]),
+     "288 bytes, expected 376 for 21 features x 3 hidden"),
     (lambda d: _with_crc(d[:8] + struct.pack("<I", 1) + d[12:-4]), "x 2 hidden units; .* 0 to 0 hidden"),
     (lambda d: _with_crc(d[:24] + struct.pack("<f", float("nan")) + d[28:-4]), "not a finite number"),
     (lambda d: _with_crc(d[:-8] + struct.pack("<f", float("inf"))), "not a finite number"),
@@ -478,8 +479,8 @@ def test_selfplay_train_search_end_to_end(weights_file):
 
 
 def test_learned_eval_plays_a_match(weights_file):
-    from crossridor.engine.match.runner import MatchConfig, run_match
     from crossridor.engine.match.pool import InlineExecutor
+    from crossridor.engine.match.runner import MatchConfig, run_match
     from crossridor.engine.match.specs import EngineSpec
     engines = [EngineSpec.parse(f"alphabeta:depth=2,eval=learned,eval_file={weights_file}"),
                EngineSpec.parse("alphabeta:depth=2")]

@@ -14,7 +14,7 @@ import pytest
 
 import crossridor
 from crossridor import Limits
-from crossridor.engine._core import WIN_SCORE   # a win in n plies scores WIN_SCORE - n
+from crossridor.engine._core import WIN_SCORE  # a win in n plies scores WIN_SCORE - n
 
 WIN = 99000          # alpha-beta scores beyond this are forced wins (S_WIN_BOUND)
 MIDGAME = "e2 e8 e3 e7 e4 e6 d3h f6 e5 d5h f3h f5 g5 f5h"

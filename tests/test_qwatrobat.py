@@ -7,8 +7,14 @@ import pytest
 
 import crossridor
 from crossridor import CHANCE, TERMINAL
-from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
-                           UnknownGameError, UnsupportedGameError)
+from crossridor.engine.errors import (
+    CrossridorError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    UnknownGameError,
+    UnsupportedGameError,
+)
 from crossridor.games.qwatrobat.players import endgame_evaluator
 from crossridor.games.qwatrobat.rules import First, Push, Setup, resolve_field
 from crossridor.games.qwatrobat.solver import solve, solve_value

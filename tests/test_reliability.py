@@ -18,10 +18,9 @@ import crossridor
 from crossridor import CrossridorError, Limits
 from crossridor.engine import stop as stop_module
 from crossridor.engine.cli.main import main
-from helpers import STOP_BOUND, interrupt, one_line_error, play_session, run_cli
 from crossridor.engine.perft import perft
 from crossridor.engine.stop import Interrupted, Stop
-
+from helpers import STOP_BOUND, interrupt, one_line_error, play_session, run_cli
 
 # ------------------------------------------------------------ Ctrl-C on the command line
 

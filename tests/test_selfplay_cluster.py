@@ -14,10 +14,10 @@ import pytest
 distributed = pytest.importorskip(
     "distributed", reason="Dask distributed is not installed: pip install '.[cluster]' to test --scheduler")
 
-from crossridor.engine.match.cluster import ClusterExecutor  # noqa: E402
+from crossridor.engine.cluster import ClusterExecutor  # noqa: E402
+from crossridor.engine.match.selfplay import selfplay_match  # noqa: E402
 from crossridor.engine.match.specs import EngineSpec  # noqa: E402
-from crossridor.games.quoridor.training import selfplay_arrays, selfplay_match  # noqa: E402
-
+from crossridor.games.quoridor.training import selfplay_arrays  # noqa: E402
 from helpers import dask_cluster, interrupt, kill_a_busy_worker, run_cli, without_times  # noqa: E402
 
 GAMES = 40          # 9x9 at depth 2: seconds, long enough to stop a run midway
@@ -112,5 +112,5 @@ def test_a_worker_killed_mid_run_loses_no_game(cluster, local, tmp_path):
     got = records(tmp_path / "r.jsonl")
     assert [r["index"] for r in got] == list(range(GAMES))            # each game once, none lost
     assert got == records(local[1])
-    np.savez_compressed(tmp_path / "d.npz", **selfplay_arrays(match, result.records))
+    np.savez_compressed(tmp_path / "d.npz", **selfplay_arrays(match.game, str(match.engine), result.records))
     assert_same_data(tmp_path / "d.npz", local[0])

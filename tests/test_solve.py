@@ -17,8 +17,8 @@ from crossridor.engine.cli.main import main
 from crossridor.engine.stop import Interrupted
 from crossridor.games.quoridor import verify
 from crossridor.games.quoridor.solve import Solver, decode, solve
-from quoridor_solve_reference import Rules, first_moves, solve_all
 from helpers import STOP_BOUND, interrupt, one_line_error
+from quoridor_solve_reference import Rules, first_moves, solve_all
 
 COLS = "abcde"
 
@@ -338,6 +338,7 @@ def run_json_solve(capsys, *argv):
 
 def test_a_table_is_checked_when_read(tmp_path):
     import shutil
+
     import numpy as np
     good = tmp_path / "good"
     solve(load(3, 1).new_state(), solver=Solver(3, folder=good))

@@ -12,9 +12,8 @@ import pytest
 pytest.importorskip("distributed", reason="Dask distributed is not installed: pip install '.[cluster]'")
 
 from crossridor.engine.cli.main import main  # noqa: E402
-from test_cluster import cluster  # noqa: E402,F401 - the fixture: a scheduler and two workers
-
 from helpers import one_line_error  # noqa: E402
+from test_cluster import cluster  # noqa: E402,F401 - the fixture: a scheduler and two workers
 
 
 def solve_json(capsys, *argv):

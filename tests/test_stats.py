@@ -7,8 +7,17 @@ import math
 
 import pytest
 
-from crossridor.engine.match.stats import (SprtSpec, elo_error, elo_from_score, elo_interval, llr, los,
-                          score_from_elo, sprt, summary)
+from crossridor.engine.match.stats import (
+    SprtSpec,
+    elo_error,
+    elo_from_score,
+    elo_interval,
+    llr,
+    los,
+    score_from_elo,
+    sprt,
+    summary,
+)
 
 
 def test_elo_from_score_known_values():
@@ -76,9 +85,9 @@ def test_llr_without_draws_is_the_binomial_llr():
     # shifts it by less than 1e-3.
     s0, s1 = 0.5, score_from_elo(10)
     assert s1 == pytest.approx(0.514387, abs=1e-6)
-    for w, l in ((10, 0), (1000, 1000), (530, 470), (3, 7)):
-        exact = w * math.log(s1 / s0) + l * math.log((1 - s1) / (1 - s0))
-        assert llr(w, 0, l, 0, 10) == pytest.approx(exact, abs=2e-3)
+    for w, lost in ((10, 0), (1000, 1000), (530, 470), (3, 7)):
+        exact = w * math.log(s1 / s0) + lost * math.log((1 - s1) / (1 - s0))
+        assert llr(w, 0, lost, 0, 10) == pytest.approx(exact, abs=2e-3)
     assert llr(10, 0, 0, 0, 10) == pytest.approx(0.28368, abs=1e-4)
     assert llr(1000, 0, 1000, 0, 10) == pytest.approx(-0.8283, abs=1e-3)
 
@@ -93,8 +102,8 @@ def llr_normal(wins, draws, losses, elo0, elo1):
 
 
 def test_llr_agrees_with_the_normal_approximation_for_many_games():
-    for w, d, l in ((6000, 3000, 5000), (3000, 4000, 3100), (5500, 1000, 4500)):
-        exact, approx = llr(w, d, l, 0, 10), llr_normal(w, d, l, 0, 10)
+    for w, d, lost in ((6000, 3000, 5000), (3000, 4000, 3100), (5500, 1000, 4500)):
+        exact, approx = llr(w, d, lost, 0, 10), llr_normal(w, d, lost, 0, 10)
         assert exact == pytest.approx(approx, rel=0.01)
     # the LLR is linear in the number of games for a fixed W/D/L ratio
     assert llr(6000, 3000, 5000, 0, 10) == pytest.approx(10 * llr(600, 300, 500, 0, 10), rel=1e-6)

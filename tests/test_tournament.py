@@ -10,10 +10,9 @@ import pytest
 
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.runner import Match, MatchConfig
+from crossridor.engine.match.specs import EngineSpec
 from crossridor.engine.match.stats import elo_from_score
 from crossridor.engine.match.tournament import C, bradley_terry, pairings
-from crossridor.engine.match.specs import EngineSpec
-
 from helpers import run_cli
 from race_game import GAME
 

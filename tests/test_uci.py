@@ -10,11 +10,11 @@ import sys
 import threading
 
 import pytest
+
+import crossridor
 from crossridor.engine.uci import engine as uci_engine
 from crossridor.engine.uci.engine import UciSession
 from helpers import wait_for
-
-import crossridor
 
 
 def session_output(commands: str, **game_params) -> list[str]:

@@ -14,7 +14,6 @@ import pytest
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.runner import MatchConfig, run_match
 from crossridor.engine.match.specs import EngineSpec
-
 from helpers import run_cli
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -18,9 +18,9 @@ with warnings.catch_warnings():     # newer Starlette suggests another HTTP clie
 
 import crossridor  # noqa: E402
 from crossridor.engine.cli.main import main  # noqa: E402
+from crossridor.engine.registry import picture  # noqa: E402
 from crossridor.engine.web import searching  # noqa: E402
 from crossridor.engine.web.app import create_app  # noqa: E402
-from crossridor.engine.registry import picture  # noqa: E402
 from helpers import wait_for  # noqa: E402
 
 

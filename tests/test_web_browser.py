@@ -18,6 +18,7 @@ import time
 import urllib.request
 
 import pytest
+
 from helpers import wait_for
 
 pytest.importorskip("starlette", reason='the web app needs the web extra: pip install ".[web]"')
@@ -25,7 +26,8 @@ pytest.importorskip("uvicorn", reason='the web app needs the web extra: pip inst
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (test extra)")
 
 CHROMIUM = os.environ.get("CROSSRIDOR_CHROMIUM") or next(
-    (p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium") if p and os.path.exists(p)),
+    (p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium")
+     if p and os.path.exists(p)),
     None)
 if CHROMIUM is None:
     pytest.skip("no Chromium installed (apt-get install chromium; or set CROSSRIDOR_CHROMIUM)",

@@ -21,13 +21,14 @@ import pytest
 pytest.importorskip("uvicorn", reason='the web app needs the web extra: pip install ".[web]"')
 httpx = pytest.importorskip("httpx")
 websockets = pytest.importorskip("websockets")
-from crossridor.engine.match.game_loop import GameRecord
-from crossridor.engine.stop import Stop
-from crossridor.engine.web import app as web_app
-from crossridor.engine.web import searching
-from crossridor.engine.web.guard import Guard
-from helpers import serving, wait_for
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import connect  # noqa: E402
+
+from crossridor.engine.match.game_loop import GameRecord  # noqa: E402
+from crossridor.engine.stop import Stop  # noqa: E402
+from crossridor.engine.web import app as web_app  # noqa: E402
+from crossridor.engine.web import searching  # noqa: E402
+from crossridor.engine.web.guard import Guard  # noqa: E402
+from helpers import serving, wait_for  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -61,7 +62,8 @@ def test_a_replay_is_capped_by_its_moves_in_all():
     assert r.status_code == 200
     data = r.json()
     assert len(data["games"]) == 2                     # 40 moves; the third would make 60
-    assert data["errors"][0] == "line 3: the replay stopped here: at most 50 moves are replayed in all (records x moves)"
+    assert data["errors"][0] == ("line 3: the replay stopped here: at most 50 moves are replayed in all "
+                                 "(records x moves)")
 
 
 def test_a_replay_is_capped_by_the_servers_max_time():

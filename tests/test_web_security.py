@@ -16,8 +16,9 @@ import pytest
 pytest.importorskip("uvicorn", reason='the web app needs the web extra: pip install ".[web]"')
 httpx = pytest.importorskip("httpx")
 websockets = pytest.importorskip("websockets")
-from helpers import serving, wait_for  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
+
+from helpers import serving, wait_for  # noqa: E402
 
 TIMEOUT = 30.0          # generous: the machine may be busy
 
@@ -109,8 +110,9 @@ def test_no_page_can_name_a_weights_file(server):
 
 # --- finding 3: caps on every limit; a search ends with its client
 
-@pytest.mark.parametrize("engine", ["alphabeta:depth=2147483647", "alphabeta:tc=9999999+0", "mcts:sims=4611686018427387904",
-                                    "alphabeta:nodes=4611686018427387904", "alphabeta:time=1,threads=256",
+@pytest.mark.parametrize("engine", ["alphabeta:depth=2147483647", "alphabeta:tc=9999999+0",
+                                    "mcts:sims=4611686018427387904", "alphabeta:nodes=4611686018427387904",
+                                    "alphabeta:time=1,threads=256",
                                     "alphabeta:time=1,hash=65536", "alphabeta:time=1000"])
 def test_every_limit_is_capped(server, engine):
     r = post(server, "/api/best", {"game": "quoridor", "engine": engine})

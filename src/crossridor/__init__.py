@@ -14,19 +14,38 @@ and `register_algorithm(AlgorithmEntry(...))` add yours. The rules each game imp
 `docs/rules/`, and `crossridor rules GAME` prints them.
 """
 
-from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
-                            InvalidPositionError, UnknownGameError, UnsupportedGameError)
-from crossridor.engine.protocol import CHANCE, TERMINAL, Clock, GameTraits, Limits, SearchResult
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+# the engine's algorithms and the four games register themselves
+import crossridor.engine.algorithms.catalog  # noqa: E402,F401,I001
+import crossridor.games  # noqa: E402,F401
+from crossridor.engine.errors import (
+    CrossridorError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    UnknownGameError,
+    UnsupportedGameError,
+)
 from crossridor.engine.options import Param
-from crossridor.engine.registry import (AlgorithmEntry, GameEntry, algorithm_names, game_names, load_game,
-                                        register_algorithm, register_game)
+from crossridor.engine.protocol import CHANCE, TERMINAL, Clock, GameTraits, Limits, SearchResult, State
+from crossridor.engine.registry import (
+    AlgorithmEntry,
+    GameEntry,
+    algorithm_names,
+    game_names,
+    load_game,
+    register_algorithm,
+    register_game,
+)
 from crossridor.engine.search_api import search
 from crossridor.engine.stop import Stop
 from crossridor.engine.stop import stop_all as stop
 
-# the engine's algorithms and the four games register themselves
-import crossridor.engine.algorithms.catalog  # noqa: E402,F401
-import crossridor.games  # noqa: E402,F401
+if TYPE_CHECKING:
+    from crossridor.games.quoridor.solve import SolveResult
 
 __all__ = [
     "CHANCE", "TERMINAL", "AlgorithmEntry", "Clock", "CrossridorError", "GameEntry", "GameTraits",
@@ -37,7 +56,7 @@ __all__ = [
 __version__ = "0.2.0"
 
 
-def solve(state, memory_gb: float | None = None, stop: Stop | None = None):
+def solve(state: State, memory_gb: float | None = None, stop: Stop | None = None) -> SolveResult:
     """The exact value of a two-player Quoridor position with perfect play
     (crossridor.games.quoridor.solve: winner, plies, the winning first
     moves, nodes, seconds, memory). Imported on first use: it loads the game."""

@@ -1,5 +1,4 @@
-"""Reinforcement-learning environments for the four games (the `rl` extra:
-`pip install '.[rl]'` in the checkout).
+"""Reinforcement-learning environments for the four games (the `rl` extra).
 
 PettingZoo AEC modules, as PettingZoo's classic games:
 
@@ -21,11 +20,13 @@ See docs/rl.md.
 
 from __future__ import annotations
 
+from crossridor.engine.extras import install_hint
+
 try:
     import gymnasium as _gymnasium  # noqa: F401
     import pettingzoo as _pettingzoo  # noqa: F401
 except ImportError as _exc:
-    raise ImportError(f"crossridor.envs needs the rl extra (pip install '.[rl]' in the checkout): {_exc}") from None
+    raise ImportError(f"crossridor.envs needs {install_hint('rl')}: {_exc}") from None
 
 from crossridor.engine.rl.episode import declaration as _declaration
 from crossridor.engine.rl.gymnasium_env import CrossridorGymEnv, register_envs

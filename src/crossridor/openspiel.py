@@ -1,5 +1,5 @@
-"""crossridor's games inside OpenSpiel (the optional extra
-`pip install ".[openspiel]"` in the checkout, which brings the `open-spiel` package).
+"""crossridor's games inside OpenSpiel (the optional
+`openspiel` extra, which brings the `open-spiel` package).
 
 Importing this module registers four Python games with pyspiel:
 
@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from crossridor.engine.extras import install_hint
+
 try:
     import pyspiel
 except ImportError as exc:   # pragma: no cover - depends on the environment
-    raise ImportError("crossridor.openspiel needs OpenSpiel: pip install \".[openspiel]\" in the checkout") from exc
+    raise ImportError(f"crossridor.openspiel needs OpenSpiel, {install_hint('openspiel')}") from exc
 
 import crossridor
 from crossridor.engine.protocol import CHANCE, TERMINAL

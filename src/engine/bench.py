@@ -15,7 +15,7 @@ Signatures (the `signature` of each row):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from crossridor.engine.errors import UnknownGameError
 from crossridor.engine.protocol import Limits
@@ -25,7 +25,8 @@ from crossridor.engine.search_api import search
 
 class Row(NamedTuple):
     position: str
-    count: int          # nodes, simulations, evaluations or playouts
+    # nodes, simulations, evaluations or playouts (the name shadows tuple.count: rows are read by name)
+    count: int          # type: ignore[assignment]
     seconds: float
     move: str           # the best move ('' for playouts)
     signature: int
@@ -107,7 +108,7 @@ def bench_movegen(calls: int = 200000):
     from crossridor.engine._core import q_time_movegen
     rows = []
     for name, moves in (("start", ""), ("middlegame", POSITIONS[2].moves)):
-        state = load_game("quoridor").new_state(moves)
+        state: Any = load_game("quoridor").new_state(moves)     # a QuoridorState: its compiled core
         state.legal_moves()     # the cached paths, as during a search
         ns = min(q_time_movegen(state.core, calls) for _ in range(3)) * 1e9
         rows.append((name, len(state.legal_moves()), ns))

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-
 def _no_cap(params: dict) -> int | None:
     return None
 
@@ -43,7 +42,7 @@ class EnvDeclaration:
         environment keywords `params` (text values read by their kind)."""
         from crossridor.engine.errors import UnknownGameError
         from crossridor.engine.options import check_params
-        from crossridor.engine.registry import game_entry, read_params   # the registry imports this module
+        from crossridor.engine.registry import game_entry, read_params  # the registry imports this module
         entry = game_entry(self.game)
         given = read_params(self.game, {**self.defaults, **params})
         full = check_params(entry.name, given, entry.params, UnknownGameError)

@@ -12,7 +12,7 @@ game is over.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Iterable, Protocol, Sequence, runtime_checkable
+from typing import Any, Hashable, Iterable, Protocol, Self, Sequence, TypeVar, runtime_checkable
 
 CHANCE = -1
 TERMINAL = -2
@@ -40,7 +40,9 @@ class GameTraits:
 class State(Protocol):
     """A position. Mutable: `play` and `undo` change it in place."""
 
-    game: "Game"
+    @property
+    def game(self) -> "Game":
+        """The game it is a position of (each game's own class)."""
 
     @property
     def current_player(self) -> int: ...
@@ -56,7 +58,7 @@ class State(Protocol):
     def undo(self) -> None:
         """Take back the last move played. Raises IndexError at the root."""
 
-    def clone(self) -> "State": ...
+    def clone(self) -> Self: ...
 
     def is_terminal(self) -> bool: ...
 
@@ -89,7 +91,10 @@ class State(Protocol):
     #   evaluate() -> list[float]: per-player estimate in [min, max] return.
 
 
-def play_moves(state: State, moves: str | Iterable[Any] | None, sep: str | None = None) -> State:
+AnyState = TypeVar("AnyState", bound=State)
+
+
+def play_moves(state: AnyState, moves: str | Iterable[Any] | None, sep: str | None = None) -> AnyState:
     """Play `moves` on `state` in order and return it: a string of moves
     separated by `sep` (default: whitespace), or an iterable of moves or
     their texts."""
@@ -101,7 +106,7 @@ def play_moves(state: State, moves: str | Iterable[Any] | None, sep: str | None 
     return state
 
 
-def applied(state: State, move: Any) -> State:
+def applied(state: AnyState, move: Any) -> AnyState:
     """A copy of `state` with `move` played (`state` is unchanged)."""
     copy = state.clone()
     copy.play(move)

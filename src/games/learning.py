@@ -14,6 +14,7 @@ which holds the layouts:
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -77,6 +78,19 @@ class LearningState:
 
     __slots__ = ()
 
+    if TYPE_CHECKING:
+        # the members of the game protocol (engine.protocol.State) these methods use
+        game: Any
+
+        @property
+        def current_player(self) -> int: ...
+
+        def legal_moves(self) -> Sequence[Any]: ...
+
+        def play(self, move: Any) -> None: ...
+
+        def clone(self) -> Any: ...
+
     def legal_actions(self) -> list[int]:
         """The legal moves (or chance outcomes) as sorted action ids."""
         c = codec(self.game)
@@ -86,7 +100,7 @@ class LearningState:
 
     def legal_actions_mask(self) -> np.ndarray:
         """A bool array over every action id: True for the legal ones."""
-        mask = np.zeros(codec(self.game).num_distinct_actions(), dtype=bool)
+        mask = np.zeros(codec(self.game).num_distinct_actions(), dtype=np.bool_)
         mask[self.legal_actions()] = True
         return mask
 

@@ -44,11 +44,11 @@ Options:
 
 from __future__ import annotations
 
-from crossridor.engine.errors import CrossridorError, UnsupportedGameError
-from crossridor.engine.stop import stopped
-from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
-from crossridor.engine.options import C_LLONG, CALLABLE_OR_NONE, check_options
 from crossridor.engine.algorithms.common import check_root, evaluator_for, move_list, now, traits_of
+from crossridor.engine.errors import CrossridorError, UnsupportedGameError
+from crossridor.engine.options import C_LLONG, CALLABLE_OR_NONE, check_options
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
+from crossridor.engine.stop import stopped
 
 __all__ = ["search", "check_game", "WIN", "MAX_DEPTH"]
 

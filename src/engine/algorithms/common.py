@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 import time
+
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import C_LLONG, CALLABLE_OR_NONE, check_options
 from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult

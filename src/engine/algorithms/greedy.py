@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 
-from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
-from crossridor.engine.options import CALLABLE_OR_NONE, check_options
 from crossridor.engine.algorithms.common import check_root, evaluator_for, move_list, now, traits_of
+from crossridor.engine.options import CALLABLE_OR_NONE, check_options
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
 
 __all__ = ["search", "check_game"]
 
@@ -55,7 +55,8 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
             return total
         return 0.0 if evalf is None else evalf(st)[mover]
 
-    best, best_moves = None, []
+    best: float | None = None
+    best_moves: list = []
     for m in move_list(st):
         st.play(m)
         v = value()
@@ -67,5 +68,6 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
     move = best_moves[random.Random(seed).randrange(len(best_moves))] if opts["random_ties"] \
         else best_moves[0]
     seconds = now() - start
+    assert best is not None               # check_root: the root has moves
     return SearchResult(move=move, score=float(best), depth=1, nodes=nodes, seconds=seconds,
                         nps=nodes / seconds if seconds > 0 else 0.0, pv=(move,))

@@ -38,13 +38,26 @@ mean return of the searching player).
 from __future__ import annotations
 
 import math
+from typing import Any
 
+from crossridor.engine.algorithms.common import (
+    Timeout,
+    backup,
+    check_root,
+    mcts_options,
+    move_list,
+    now,
+    rollout,
+    sample_chance,
+    sim_budget,
+    traits_of,
+    tree_result,
+    tree_setup,
+)
 from crossridor.engine.errors import UnsupportedGameError
-from crossridor.engine.stop import stopped
-from crossridor.engine.protocol import CHANCE, GameTraits, Limits, SearchResult
 from crossridor.engine.options import CALLABLE_OR_NONE, check_options
-from crossridor.engine.algorithms.common import Timeout, backup, check_root, mcts_options, move_list, now, rollout, \
-    sample_chance, sim_budget, traits_of, tree_result, tree_setup
+from crossridor.engine.protocol import CHANCE, GameTraits, Limits, SearchResult
+from crossridor.engine.stop import stopped
 
 __all__ = ["search", "check_game"]
 
@@ -111,7 +124,7 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
     root_moves = move_list(state)
     rng, lo, span, max_depth, start, deadline = tree_setup(traits, limits, seed)
     log, sqrt = math.log, math.sqrt
-    shared = None if hidden else state.clone()
+    shared: Any = None if hidden else state.clone()
 
     root = _Node(0)
     sims = 0
@@ -156,6 +169,7 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
                         v += pw / (e.n + 1)
                     if v > best_v:
                         best_v, m, edge = v, mv, e
+            assert edge is not None       # the root and every node reached have moves
             for e in avail:
                 e.avail += 1
             d.play(m)
@@ -197,14 +211,14 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
     else:
         move, score = best[0], best[1].w[me] / best[1].n
     # PV: the most visited edge, then the most visited node under it.
-    pv, node = [], root
-    while node is not None:
-        be = _best_edge(node, node.player)
+    pv: list = []
+    at: _Node | None = root
+    while at is not None:
+        be = _best_edge(at, at.player)
         if be is None or be[1].n == 0:
             break
         pv.append(be[0])
-        node = max(be[1].children.values(), key=lambda nd: sum(e.n for e in nd.edges.values()),
-                   default=None)
+        at = max(be[1].children.values(), key=lambda nd: sum(e.n for e in nd.edges.values()), default=None)
     count, deepest, stack = 0, 0, [root]
     while stack:
         nd = stack.pop()

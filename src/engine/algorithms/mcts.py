@@ -34,11 +34,23 @@ from __future__ import annotations
 
 import math
 
+from crossridor.engine.algorithms.common import (
+    Timeout,
+    backup,
+    check_root,
+    mcts_options,
+    move_list,
+    now,
+    rollout,
+    sample_chance,
+    sim_budget,
+    traits_of,
+    tree_result,
+    tree_setup,
+)
 from crossridor.engine.errors import UnsupportedGameError
-from crossridor.engine.stop import stopped
 from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
-from crossridor.engine.algorithms.common import Timeout, backup, check_root, mcts_options, move_list, now, rollout, \
-    sample_chance, sim_budget, traits_of, tree_result, tree_setup
+from crossridor.engine.stop import stopped
 
 __all__ = ["search", "check_game", "Node"]
 
@@ -160,6 +172,7 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
                     best_m, best_v, best_c = m, v, ch
             st.play(best_m)
             played += 1
+            assert best_c is not None         # a node with children has a best one
             node = best_c
             path.append(node)
         # evaluation

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from crossridor.engine.protocol import GameTraits, Limits, SearchResult
-from crossridor.engine.options import check_options
 from crossridor.engine.algorithms.common import check_root, move_list, now, traits_of
+from crossridor.engine.options import check_options
+from crossridor.engine.protocol import GameTraits, Limits, SearchResult
 
 __all__ = ["search", "check_game"]
 

@@ -1,5 +1,7 @@
 """Subcommands `selfplay` and `train` (argument parsing and printing only;
-the work is in crossridor.games.quoridor.training and .weights)."""
+the work is in crossridor.engine.match.selfplay, which runs the games, and
+in crossridor.games.quoridor.training and .weights, which make the data and
+fit the evaluation)."""
 
 from __future__ import annotations
 
@@ -46,8 +48,10 @@ def _progress(total: int, desc: str, unit: str, initial: int = 0):
 
 def cmd_selfplay(args) -> int:
     import numpy as np
+
+    from crossridor.engine.match.selfplay import selfplay_match
     from crossridor.engine.match.specs import EngineSpec
-    from crossridor.games.quoridor.training import selfplay_arrays, selfplay_match
+    from crossridor.games.quoridor.training import selfplay_arrays
 
     _only_quoridor(args)
     for name, value, low in (("--games", args.games, 1), ("--concurrency", args.concurrency, 1),
@@ -64,7 +68,7 @@ def cmd_selfplay(args) -> int:
                            args.seed, args.random_openings, args.max_plies, args.records, args.resume)
     executor = None
     if scheduler is not None:
-        from crossridor.engine.match.cluster import ClusterExecutor
+        from crossridor.engine.cluster import ClusterExecutor
         executor = ClusterExecutor(scheduler)
     bar = _progress(match.total_games, "selfplay", "game", initial=len(match.done))
     searched = {"positions": sum(len(r.scores) for r in match.done.values())}
@@ -82,7 +86,7 @@ def cmd_selfplay(args) -> int:
             executor.shutdown(wait=False, cancel_futures=True)
         if bar is not None:
             bar.close()
-    arrays = selfplay_arrays(match, result.records)
+    arrays = selfplay_arrays(match.game, str(match.engine), result.records)
     with open_for_writing(args.out, "--out", binary=True) as out:
         np.savez_compressed(out, **arrays)
     results = arrays["result"]
@@ -189,9 +193,9 @@ def add_parsers(sub) -> None:
     p.add_argument("--concurrency", type=int, default=None, metavar="K",
                    help="games played at once, in worker processes (default: the number of cores; "
                         "with --scheduler the cluster's worker threads)")
-    add_scheduler_arguments(p, "play the games on the workers of this Dask scheduler (pip install "
-                               "'.[cluster]' in the checkout); the same records and data as a local run; whoever "
-                               "reaches it runs code here: docs/matches.md")
+    add_scheduler_arguments(p, "play the games on the workers of this Dask scheduler (the cluster extra); "
+                               "the same records and data as a local run; whoever reaches it runs code here: "
+                               "docs/matches.md")
     p.add_argument("--records", metavar="FILE",
                    help="append every finished game to FILE (JSON lines, as crossridor match writes)")
     p.add_argument("--resume", action="store_true",

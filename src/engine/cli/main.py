@@ -5,19 +5,31 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
+from crossridor.engine._core import MAX_THREADS
 from crossridor.engine.cli import learn as cli_learn
-
 from crossridor.engine.cli import match as cli_match
 from crossridor.engine.cli import options as cli_options
 from crossridor.engine.cli import solve as cli_solve
-from crossridor.engine.cli.common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
-                         load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
+from crossridor.engine.cli.common import (
+    USER_ERRORS,
+    ArgumentParser,
+    UsageError,
+    add_game_arguments,
+    fail,
+    load_game_from_args,
+    parse_option,
+    print_json,
+    run_stoppable,
+    state_from_args,
+)
+from crossridor.engine.extras import install_hint
 from crossridor.engine.files import open_for_writing
 from crossridor.engine.perft import perft
 from crossridor.engine.protocol import Clock, Limits
 from crossridor.engine.registry import algorithm_names, game_names
-from crossridor.engine.search_api import MAX_THREADS, default_algorithm, search
+from crossridor.engine.search_api import default_algorithm, search
 from crossridor.engine.views import seat_view
 
 
@@ -57,9 +69,9 @@ def cmd_perft(args) -> int:
 
 def state_from_pgn(args):
     """The position of `show --pgn FILE --game K [--ply N]`."""
+    from crossridor.engine.match.game_loop import new_game_state
     from crossridor.engine.match.pgn import read_file
     from crossridor.engine.registry import game_key
-    from crossridor.engine.match.game_loop import new_game_state
     if args.moves or args.position or args.size or args.players or args.walls or args.option:
         raise UsageError("--pgn takes the moves and the game options from the file: "
                          "give no --moves, --position or game options")
@@ -123,7 +135,7 @@ def write_pictures(svg: str, svg_path: str | None, png_path: str | None) -> None
         try:
             import cairosvg
         except ImportError:
-            raise UsageError('--png needs cairosvg: pip install ".[png]" in the checkout') from None
+            raise UsageError(f"--png needs cairosvg, {install_hint('png')}") from None
         png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     for path, data, mode in ((svg_path, svg, "w"), (png_path, png, "wb")):
         if path:
@@ -173,7 +185,7 @@ def cmd_best(args) -> int:
     state = state_from_args(load_game_from_args(args), args)
     if state.is_terminal():
         raise UsageError("the game is over: there is no move to search")
-    options = dict(parse_option(o) for o in args.engine_option)
+    options: dict[str, Any] = dict(parse_option(o) for o in args.engine_option)
     if "threads" in options:
         raise UsageError("give the threads as --threads N, not -e threads=N")
     if not 1 <= args.threads <= MAX_THREADS:
@@ -235,7 +247,7 @@ def cmd_serve(args) -> int:
         from crossridor.engine.web.guard import ClientLimits
         from crossridor.engine.web.searching import Caps
     except ImportError as exc:
-        raise UsageError(f'serve needs the web extra: pip install ".[web]" in the checkout ({exc})') from None
+        raise UsageError(f"serve needs {install_hint('web')}: {exc}") from None
     def ready(port):
         print(f"crossridor: serving on http://{args.host}:{port}/ (Ctrl-C stops)", flush=True)
     try:

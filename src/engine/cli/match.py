@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import sys
 
-from crossridor.engine.cli.common import (UsageError, add_game_arguments, game_params, print_json, run_stoppable,
-                         state_from_args)
+from crossridor.engine.cli.common import (
+    UsageError,
+    add_game_arguments,
+    game_params,
+    print_json,
+    run_stoppable,
+    state_from_args,
+)
 from crossridor.engine.match.stats import SprtSpec
 from crossridor.engine.plugins import typed_game
 
@@ -42,7 +48,7 @@ def scheduler_from_args(args):
             if value is not None:
                 raise UsageError(f"{option} needs --scheduler tls://HOST:PORT")
         return None
-    from crossridor.engine.match.cluster import Scheduler
+    from crossridor.engine.cluster import Scheduler
     scheduler = Scheduler(args.scheduler, *tls)
     if scheduler.open_to_network:
         sys.stderr.write(f"crossridor: warning: {args.scheduler} is plain TCP: anyone who reaches that "
@@ -100,7 +106,7 @@ def cmd_match(args) -> int:
     match = Match(config)
     executor = None
     if scheduler is not None:
-        from crossridor.engine.match.cluster import ClusterExecutor
+        from crossridor.engine.cluster import ClusterExecutor
         executor = ClusterExecutor(scheduler)
     bar = None
     if not args.json and sys.stderr.isatty():
@@ -126,7 +132,8 @@ def cmd_match(args) -> int:
     if args.json:
         print_json(out)
         if out["max_plies_draws"]:
-            sys.stderr.write(f"crossridor: {max_plies_warning(out['max_plies_draws'], out['games'], out['max_plies'])}\n")
+            warning = max_plies_warning(out["max_plies_draws"], out["games"], out["max_plies"])
+            sys.stderr.write(f"crossridor: {warning}\n")
     else:
         print_report(out, result)
     return 130 if interrupted else 0
@@ -246,8 +253,8 @@ def add_parsers(sub) -> None:
         "match", help="play engines against each other; W/D/L, Elo, LOS, SPRT",
         description="Play engines against each other. SPEC is ALGORITHM[:key=value,...]; time, depth, "
                     "nodes and sims are limits, tc=BASE+INC a game clock, other keys algorithm options (e.g. "
-                    "alphabeta:depth=3, alphabeta:tc=10+0.1,threads=2, mcts:sims=2000,rollout=random, random). Without a limit: alphabeta depth=2, "
-                    "mcts/ismcts sims=1000.")
+                    "alphabeta:depth=3, alphabeta:tc=10+0.1,threads=2, mcts:sims=2000,rollout=random, random). "
+                    "Without a limit: alphabeta depth=2, mcts/ismcts sims=1000.")
     add_game_arguments(p, moves=False)
     p.add_argument("--engine", action="append", default=[], metavar="SPEC",
                    help="an engine (2, or one per seat; repeat the option)")
@@ -267,7 +274,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--concurrency", type=int, default=None, metavar="K",
                    help="games played at once, in worker processes (default: the number of cores; "
                         "with --scheduler the cluster's worker threads)")
-    add_scheduler_arguments(p, "play the games on a running Dask cluster (pip install '.[cluster]' in the checkout); "
+    add_scheduler_arguments(p, "play the games on a running Dask cluster (the cluster extra); "
                                "whoever reaches it runs code here: docs/matches.md")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--openings", metavar="FILE", help="one opening (move list) a line; # comments")

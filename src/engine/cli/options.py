@@ -10,8 +10,15 @@ import textwrap
 
 from crossridor.engine.cli.common import UsageError, print_json
 from crossridor.engine.options import Param, format_value
-from crossridor.engine.registry import (algorithm_entry, algorithm_options, algorithms_for, check_searchable,
-                                        game_aliases, game_entry, game_names)
+from crossridor.engine.registry import (
+    algorithm_entry,
+    algorithm_options,
+    algorithms_for,
+    check_searchable,
+    game_aliases,
+    game_entry,
+    game_names,
+)
 
 GAME_PARAMS_HOW = ("Given as `-o NAME=VALUE` on the command line (`--size`, `--players` and `--walls` "
                    "too), as keyword arguments of `crossridor.load_game`, in the web page's fields and as "

@@ -13,11 +13,11 @@ import random
 import sys
 from typing import TextIO
 
+from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_seat
+from crossridor.engine.match.specs import EngineSpec
 from crossridor.engine.protocol import CHANCE
 from crossridor.engine.search_api import default_algorithm, search_memory
 from crossridor.engine.views import move_view, seat_view
-from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_seat
-from crossridor.engine.match.specs import EngineSpec
 
 DEFAULT_THINK = "time=1"     # the default engine: the default algorithm of the position, 1 s a move
 

@@ -9,8 +9,14 @@ import contextlib
 import sys
 import tempfile
 
-from crossridor.engine.cli.common import (UsageError, add_game_arguments, load_game_from_args, print_json,
-                                          run_stoppable, state_from_args)
+from crossridor.engine.cli.common import (
+    UsageError,
+    add_game_arguments,
+    load_game_from_args,
+    print_json,
+    run_stoppable,
+    state_from_args,
+)
 from crossridor.engine.cli.match import add_scheduler_arguments, scheduler_from_args
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.stop import Interrupted

@@ -1,3 +1,5 @@
-"""Matches: engine specs and the game loop (`workers`), the runner and its
-pool, openings and records (`runner`), statistics (`stats`), tournaments,
-PGN, the Dask cluster, and outside engines (`outside_engine`)."""
+"""Matches: engine specs (`specs`) and the game loop (`game_loop`), the
+runner and its pool, openings and records (`runner`), statistics (`stats`),
+tournaments, PGN, outside engines (`outside_engine`), and the self-play runs
+behind Quoridor's learned evaluation (`selfplay`). The Dask cluster a match
+may run on is `crossridor.engine.cluster`."""

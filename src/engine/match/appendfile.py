@@ -6,6 +6,7 @@ the games still running."""
 from __future__ import annotations
 
 import os
+from typing import IO
 
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import open_for_writing
@@ -15,7 +16,7 @@ class AppendFile:
     def __init__(self, path: str, what: str):
         self.path = path
         self.what = what            # "records file", "pgn file": names it in errors
-        self._file = None
+        self._file: IO[str] | None = None
         folder = os.path.dirname(os.path.abspath(path))
         # checked before the first game, not when its record is written
         if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK) \

@@ -4,7 +4,7 @@
 picklable values (the game's registry name and parameters, engine specs,
 seats, opening moves in notation, a seed, a ply cap), and so does the record,
 so any executor can run it (`crossridor.engine.match.pool`, or a Dask cluster:
-`crossridor.engine.match.cluster`)."""
+`crossridor.engine.cluster`)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ import time
 from dataclasses import dataclass, field
 
 from crossridor.engine import stop as _stop
+from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, SeatClock
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.specs import move_budget
+from crossridor.engine.plugins import PluginGame, refuse_plugin_name
 from crossridor.engine.protocol import CHANCE
 from crossridor.engine.registry import load_game, read_params
-from crossridor.engine.plugins import PluginGame, refuse_plugin_name
-from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, SeatClock
-from crossridor.engine.match.specs import move_budget
 
 # --- games and seeds --------------------------------------------------------------
 
@@ -43,7 +43,7 @@ def resolve_game(game: str | PluginGame, params: dict, where: str = "game"):
 _GAMES: dict = {}
 
 
-def cached_game(name: str, params: dict):
+def cached_game(name: str | PluginGame, params: dict):
     """One game object per worker process and (name, params)."""
     key = (str(name), type(name).__name__, tuple(sorted((k, repr(v)) for k, v in params.items())))
     game = _GAMES.get(key)
@@ -365,7 +365,7 @@ def play_game(task: GameTask) -> GameRecord:
                     think.append([player, round(seconds, 4)]
                                  + ([None, None] if budget is None else [round(b, 4) for b in budget]))
                     if seat_clocks[player] is not None and not seat_clocks[player].charge(seconds, task.time_margin):
-                        tail = getattr(players[task.seats[player]], "stderr_tail", list)()
+                        tail: list = getattr(players[task.seats[player]], "stderr_tail", list)()
                         raise EngineFailure("time", f"the move took {seconds:.3f} s with "
                                                     f"{clocks[player].time_left:.3f} s on the clock", tail)
                 except EngineFailure as exc:
@@ -402,6 +402,7 @@ def play_game(task: GameTask) -> GameRecord:
         winner = None
     # A team's shared win (no single winning seat) counts for the engine
     # holding every seat of the team.
+    winners: tuple[int, ...]
     if winner is not None:
         winner_engine, winners = task.seats[winner], (winner,)
     elif reason != "max_plies":

@@ -48,7 +48,7 @@ def random_opening(game, plies: int, seed: int, deal_seed: int | None = None) ->
     rng = random.Random(seed)
     for _ in range(100):
         state = new_game_state(game, (), deal_seed)
-        moves = []
+        moves: list = []
         while len(moves) < plies and not state.is_terminal():
             move = rng.choice(list(state.legal_moves()))
             state.play(move)

@@ -162,6 +162,7 @@ class UciPlayer:
         with _live_lock:
             _live_groups.add(self.process.pid)
         # writes never block: an engine that stops reading its input times out
+        assert self.process.stdin is not None       # started with stdin=PIPE
         self._stdin = self.process.stdin.fileno()
         os.set_blocking(self._stdin, False)
         threading.Thread(target=self._read_stdout, daemon=True).start()
@@ -179,7 +180,7 @@ class UciPlayer:
         if not self._flooded:
             self._put_line(_EOF)
 
-    def _put_line(self, line: str) -> bool:
+    def _put_line(self, line: str | object) -> bool:
         try:
             self._lines.put_nowait(line)
             return True
@@ -269,7 +270,7 @@ class UciPlayer:
         if limits is not None and limits.nodes is not None:
             go += ["nodes", str(limits.nodes)]
         mine = clocks[state.current_player] if clocks else None
-        if mine is not None:
+        if clocks is not None and mine is not None:
             go += clock_words(clocks, state.current_player)
             timeout, on_timeout = mine.time_left + self.margin, "time"
         else:
@@ -303,7 +304,8 @@ class UciPlayer:
             except OSError:
                 pass
         try:
-            process.stdin.close()
+            if process.stdin is not None:
+                process.stdin.close()
         except OSError:
             pass
         try:

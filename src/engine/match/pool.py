@@ -11,7 +11,6 @@ import signal
 import threading
 import time
 
-
 # --- executors --------------------------------------------------------------------
 
 WORKER_END_WAIT = 5.0               # seconds a worker being ended has to end its outside engines
@@ -93,7 +92,8 @@ class WorkerPool(concurrent.futures.ProcessPoolExecutor):
 
     def __init__(self, max_workers: int):
         self.worker_context = _WorkerContext()
-        super().__init__(max_workers=max_workers, mp_context=self.worker_context,
+        # the context is duck-typed (Process, and the rest delegated), not a BaseContext
+        super().__init__(max_workers=max_workers, mp_context=self.worker_context,  # type: ignore[call-overload]
                          initializer=_worker_init, initargs=(os.getpid(),))
 
     def terminate_workers(self) -> None:

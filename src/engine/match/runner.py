@@ -52,19 +52,28 @@ import dataclasses
 import os
 import random
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from crossridor.engine import stop as _stop
-from crossridor.engine.errors import CrossridorError
-from crossridor.engine.match.stats import SprtResult, SprtSpec, sprt, summary
-from crossridor.engine.match.pgn import PgnFile
 from crossridor.engine.clocks import DEFAULT_TIME_MARGIN, TimeControl
-from crossridor.engine.match.tournament import pairings, tournament_summary
-from crossridor.engine.match.scoring import FirstToStop, SprtStop, StopRule, Tally, time_use
+from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.game_loop import (
+    GameRecord,
+    GameTask,
+    dealt,
+    derive_seed,
+    new_game_state,
+    play_game,
+    resolve_game,
+    seat_points,
+)
 from crossridor.engine.match.openings import _brief, base_seating, random_opening, seating
-from crossridor.engine.match.records import RecordsFile
-from crossridor.engine.match.game_loop import dealt, derive_seed, GameRecord, GameTask, new_game_state, play_game, resolve_game, seat_points
+from crossridor.engine.match.pgn import PgnFile
 from crossridor.engine.match.pool import make_executor, stop_executor
+from crossridor.engine.match.records import RecordsFile
+from crossridor.engine.match.scoring import FirstToStop, SprtStop, StopRule, Tally, time_use
+from crossridor.engine.match.stats import SprtResult, SprtSpec, sprt, summary
+from crossridor.engine.match.tournament import pairings, tournament_summary
 from crossridor.engine.plugins import PluginGame
 
 # Quoridor can go on for ever (pawns shuffling, walls in hand), so a match
@@ -128,6 +137,7 @@ class MatchConfig:
         if (self.first_to is not None or self.sum_of is not None) and len(self.engines) != 2:
             raise CrossridorError(f"{'first-to' if self.first_to is not None else 'sum-of'} needs two "
                                   f"engines, got {len(self.engines)} engines")
+        assert self.games is not None          # __post_init__ chose it
         if self.games < 1:
             raise CrossridorError(f"games must be >= 1, got {self.games}")
         if self.concurrency is not None and self.concurrency < 1:
@@ -211,7 +221,10 @@ class MatchResult:
 
 
 class Match:
-    """A match being set up and run; `run_match` is the one-call form."""
+    """A match being set up and run; `run_match` is the one-call form. A
+    subclass may change the games it plays (`task`) and what a resumed
+    record must hold (`check_resumed`), as the self-play runs do
+    (`crossridor.engine.match.selfplay`)."""
 
     def __init__(self, config: MatchConfig):
         config.validate()
@@ -221,6 +234,8 @@ class Match:
         self.game = resolve_game(config.game, config.params)
         self.num_players = self.game.traits.num_players
         self.round_size = self.num_players
+        assert config.games is not None        # MatchConfig.__post_init__ chose it
+        self.pairs: list[tuple[int, int]] | None
         if config.tournament is not None:
             # each pairing is a two-engine match of `games` games; their rounds interleave
             self.pairs = pairings(config.tournament, len(config.engines))
@@ -266,7 +281,7 @@ class Match:
                                           f"moves than before: a corrupt records file")
                 continue
             if record.index in self._wanted:
-                self._check_prior(record, where)
+                self.check_resumed(record, where)
                 self._replay(record, where)
                 self.done[record.index] = record
 
@@ -283,15 +298,17 @@ class Match:
     def _choose_seed(self, prior: list) -> int:
         seed = self.config.seed
         if prior:
+            assert self.records_file is not None   # prior games come from it
             if seed is not None and seed != prior[0].match_seed:
                 raise CrossridorError(f"--seed {seed} differs from the seed {prior[0].match_seed} of "
                                       f"records file {self.config.records!r}, line {self.records_file.lines[0]}")
             return prior[0].match_seed
         return seed if seed is not None else random.SystemRandom().randrange(2 ** 32)
 
-    def _check_prior(self, record: GameRecord, where: str) -> None:
+    def check_resumed(self, record: GameRecord, where: str) -> None:
         """CrossridorError naming `where` (the file and line) unless the
-        record is a game of this match."""
+        record, read from the records file to resume, is a game of this
+        match (a subclass extends the checks, calling this first)."""
         cfg = self.config
         mine = {"game": str(cfg.game), "params": cfg.params, "match_engines": [str(e) for e in cfg.engines],
                 "match_seed": self.seed, "max_plies": self.max_plies}
@@ -416,7 +433,7 @@ class Match:
         live = Tally()
         for index in sorted(self.done):
             live.add(self.done[index])
-        state = {"prefix": 0, "stopped": None}
+        state: dict[str, Any] = {"prefix": 0, "stopped": None}
 
         def advance():
             # Count finished games in index order; check the stop rules
@@ -459,7 +476,7 @@ class Match:
                                                       return_when=concurrent.futures.FIRST_COMPLETED)
                 if _stop.interrupted():
                     raise _stop.Interrupted("match interrupted")
-                for future in sorted(finished, key=in_flight.get):
+                for future in sorted(finished, key=lambda f: in_flight[f]):
                     in_flight.pop(future)
                     record = future.result()
                     if self.records_file is not None:
@@ -478,7 +495,7 @@ class Match:
         finally:
             for future in in_flight:
                 future.cancel()
-            if own_executor:
+            if own_executor and executor is not None:
                 stop_executor(executor, abort=not finished_cleanly)
             if self.records_file is not None:
                 self.records_file.close()

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from crossridor.engine.match.stats import SprtSpec, sprt
 from crossridor.engine.match.game_loop import GameRecord, plain_number
+from crossridor.engine.match.stats import SprtSpec, sprt
 
 # --- scoring and stop rules ---------------------------------------------------------
 
@@ -119,7 +119,7 @@ def time_use(records: list, num_engines: int) -> list:
     seconds / soft limit, the move time or the clock's share) and the largest
     overrun of the hard limit (`max_overrun`, seconds; negative: always
     within it). None where no move had a budget."""
-    think = [[] for _ in range(num_engines)]
+    think: list[list[tuple]] = [[] for _ in range(num_engines)]
     for record in records:
         for seat, seconds, soft, hard in record.think or ():
             think[record.seats[seat]].append((seconds, soft, hard))

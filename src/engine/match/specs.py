@@ -9,12 +9,18 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from crossridor.engine.clocks import SeatClock, TimeControl
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import convert_value, format_value
 from crossridor.engine.protocol import Clock, Limits
-from crossridor.engine.search_api import (algorithm_names, clock_as_time, manages_clock, search, search_memory,
-                                          time_for_move)
-from crossridor.engine.clocks import SeatClock, TimeControl
+from crossridor.engine.search_api import (
+    algorithm_names,
+    clock_as_time,
+    manages_clock,
+    search,
+    search_memory,
+    time_for_move,
+)
 
 # --- engine specs -----------------------------------------------------------------
 
@@ -112,7 +118,8 @@ class EngineSpec:
         command, _, keys = rest.partition(";")
         command = command.strip()
         if not command:
-            raise CrossridorError(f"engine spec {text!r}: no command after 'uci:' (expected uci:COMMAND[;key=value,...])")
+            raise CrossridorError(f"engine spec {text!r}: no command after 'uci:' "
+                                  f"(expected uci:COMMAND[;key=value,...])")
         limit_fields: dict = {}
         options: dict = {}
         for part in keys.split(",") if keys.strip() else []:

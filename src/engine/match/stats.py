@@ -87,7 +87,7 @@ def result_text(wins: int, draws: int, losses: int) -> str:
     n = wins + draws + losses
     if n == 0:
         return "0 games: no result"
-    s = score_of(wins, draws, losses)
+    s = (wins + 0.5 * draws) / n
     head = f"{n} game{'' if n == 1 else 's'}: W {wins} D {draws} L {losses}, score {100 * s:.1f}%"
     if max(wins, draws, losses) == n:     # no variance seen: the normal interval says nothing
         return head + " (95% interval unknown: every game ended the same way)"
@@ -168,7 +168,7 @@ _REGULARIZE = 1e-3  # fishtest: a zero count becomes 1e-3
 
 
 def _pdf(wins: int, draws: int, losses: int) -> tuple[float, list[tuple[float, float]]]:
-    counts = [(0.0, losses), (0.5, draws), (1.0, wins)]
+    counts: list[tuple[float, float]] = [(0.0, losses), (0.5, draws), (1.0, wins)]
     counts = [(a, c if c > 0 else _REGULARIZE) for a, c in counts]
     n = sum(c for _, c in counts)
     return n, [(a, c / n) for a, c in counts]
@@ -244,7 +244,7 @@ def summary(wins: int, draws: int, losses: int, sprt_spec: SprtSpec | None = Non
     if n == 0:
         out.update(score=None, elo=None, elo_error=None, los=None)
     else:
-        s = score_of(wins, draws, losses)
+        s = (wins + 0.5 * draws) / n
         out.update(score=round(s, 6), elo=_finite(elo_from_score(s), 2),
                    elo_error=_finite(elo_error(wins, draws, losses), 2),
                    los=round(los(wins, draws, losses), 6))

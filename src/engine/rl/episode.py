@@ -11,6 +11,7 @@ import numpy as np
 
 from crossridor.engine.environments import EnvDeclaration
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.extras import install_hint
 from crossridor.engine.protocol import CHANCE, SPECTATOR
 from crossridor.engine.registry import environment
 
@@ -67,7 +68,7 @@ class Episode:
         self.state = game.new_state(None, seed=int(rng.integers(2 ** 63)))
         self.plies = 0          # moves made by the seats (chance outcomes not counted)
         self.actions: list[int] = []   # every action applied since the deal, chance included
-        self._legal = None             # the legal actions now (the mask and the step's check share them)
+        self._legal: list[int] | None = None      # the legal actions now (the mask and the step's check share them)
         self.resolve_chance()
 
     def resolve_chance(self) -> None:
@@ -142,7 +143,7 @@ def svg_to_rgb(svg: str) -> np.ndarray:
         import cairocffi
         import cairosvg
     except (ImportError, OSError) as exc:
-        raise CrossridorError(f"render_mode='rgb_array' needs cairosvg (pip install '.[rl]' in the checkout): {exc}") from None
+        raise CrossridorError(f"render_mode='rgb_array' needs cairosvg, {install_hint('png')}: {exc}") from None
     png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     surface = cairocffi.ImageSurface.create_from_png(io.BytesIO(png))
     h, w, stride = surface.get_height(), surface.get_width(), surface.get_stride()

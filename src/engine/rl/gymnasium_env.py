@@ -11,12 +11,21 @@ for fixed actions."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium as gym
 
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.registry import environment_games
-from crossridor.engine.rl.episode import (RENDER_MODES, Episode, check_cap, check_render_mode, declaration,
-                                          render, spaces_for)
+from crossridor.engine.rl.episode import (
+    RENDER_MODES,
+    Episode,
+    check_cap,
+    check_render_mode,
+    declaration,
+    render,
+    spaces_for,
+)
 from crossridor.engine.rl.opponents import Opponent
 
 
@@ -47,7 +56,7 @@ class CrossridorGymEnv(gym.Env):
         self.observation_type = observation_type
         self.observation_space, self.action_space = spaces_for(self.game, self.declaration.observation_high,
                                                                observation_type)
-        self.episode = None
+        self.episode: Any = None      # the Episode being played, from reset() on
         self._done = False
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):

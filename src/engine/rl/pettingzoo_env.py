@@ -9,13 +9,22 @@ tensor, which holds only what that seat may see."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.rl.episode import (RENDER_MODES, EnvDeclaration, Episode, check_cap,
-                                          check_render_mode, render, spaces_for)
+from crossridor.engine.rl.episode import (
+    RENDER_MODES,
+    EnvDeclaration,
+    Episode,
+    check_cap,
+    check_render_mode,
+    render,
+    spaces_for,
+)
 from crossridor.engine.rl.episode import declaration as game_declaration
 
 
@@ -55,8 +64,8 @@ class CrossridorAEC(AECEnv, EzPickle):
         # one space object per agent, as the API test wants the same object each call
         self._obs_spaces = {a: obs_space for a in self.possible_agents}
         self._act_spaces = {a: act_space for a in self.possible_agents}
-        self._rng = None
-        self.episode = None
+        self._rng: Any = None         # numpy Generator, from reset() on
+        self.episode: Any = None      # the Episode being played, from reset() on
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -73,7 +82,7 @@ class CrossridorAEC(AECEnv, EzPickle):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.agent_selection = agent_name(self.episode.to_move)
 
     def observe(self, agent):

@@ -39,7 +39,9 @@ class VectorGames:
         # one generator per game, spawned from the seed: game k's trajectory
         # depends only on the seed, k and the actions given to it
         root, _ = seeding.np_random(seed)
-        self.rngs = [np.random.Generator(np.random.PCG64(s)) for s in root.bit_generator.seed_seq.spawn(self.num_envs)]
+        # a SeedSequence at run time; numpy's types name only its interface, which has no spawn
+        spawned = root.bit_generator.seed_seq.spawn(self.num_envs)  # type: ignore[attr-defined]
+        self.rngs = [np.random.Generator(np.random.PCG64(s)) for s in spawned]
         self.episodes = [Episode(self.game, rng, self.max_plies) for rng in self.rngs]
         self.games_finished = 0
 

@@ -58,15 +58,11 @@ import sys
 import threading
 from typing import TextIO
 
+from crossridor.engine._core import MAX_THREADS
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import Clock, Limits
-from crossridor.engine.search_api import (
-    MAX_THREADS,
-    algorithm_names,
-    search,
-    search_memory,
-)
+from crossridor.engine.search_api import algorithm_names, search, search_memory
 from crossridor.engine.stop import Stop
 
 ENGINE_NAME = "crossridor"
@@ -138,9 +134,9 @@ class UciSession:
         self.state = game.new_state()
         # (algorithm, options, root player; its search memory or None): the
         # table kept from one go to the next while they stay the same
-        self.memory = None
+        self.memory: tuple | None = None
         self._thread: threading.Thread | None = None
-        self._stop = None
+        self._stop: Stop | None = None
         self._infinite = False
         # the reader's early stop: under _stop_lock, the running search's Stop
         # and the count of stop/quit lines read but not yet carried out
@@ -222,13 +218,14 @@ class UciSession:
     def finish(self) -> None:
         """End of input or `quit`: stop the running search (it sends its bestmove)."""
         if self._thread is not None:
-            self._stop.set()
+            if self._stop is not None:
+                self._stop.set()
             self._thread.join()
 
     def wait(self) -> None:
         """Wait for a bounded search's bestmove (as any command but isready
         and stop does)."""
-        if self.searching() and not self._infinite:
+        if self._thread is not None and self.searching() and not self._infinite:
             self._thread.join()
 
     def searching(self) -> bool:
@@ -336,7 +333,7 @@ class UciSession:
         self._thread.start()
 
     def cmd_stop(self, args) -> None:
-        if self._stop is not None and self.searching():
+        if self._stop is not None and self._thread is not None and self.searching():
             self._stop.set()
             self._thread.join()     # its bestmove comes before anything else
 

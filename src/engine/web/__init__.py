@@ -1,5 +1,5 @@
 """`crossridor serve`: a local web app to play, analyse and replay games
-(needs the optional extra: pip install ".[web]" in the checkout).
+(needs the optional `web` extra).
 
 - `app.py`       the Starlette application: pages, JSON API, one WebSocket per tab
 - `sessions.py`  a tab's game (play or analyse): seats, engine, undo, hint, and

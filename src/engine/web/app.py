@@ -24,6 +24,13 @@ import socket
 import time
 from pathlib import Path
 
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.game_loop import GameRecord, new_game_state, resolve_game
 from crossridor.engine.options import refuse_file_options
@@ -41,12 +48,6 @@ from crossridor.engine.web.sessions import (
     seed_value,
     state_message,
 )
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 20 * 1024 * 1024          # a records file of a few thousand games
@@ -237,7 +238,9 @@ class CutShort(Exception):
 
 
 def _replay(text: str, caps: searching.Caps, stop: Stop) -> dict:
-    out, errors, cut, plies = [], [], None, 0
+    out: list = []
+    errors: list[str] = []
+    cut, plies = None, 0
     deadline = time.monotonic() + caps.time
 
     def go_on(lineno: int) -> None:

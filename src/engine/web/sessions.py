@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_seat
+from crossridor.engine.match.specs import EngineSpec
 from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import CHANCE, SearchResult
 from crossridor.engine.registry import click_paths, load_game, picture, read_params
 from crossridor.engine.stop import Stop
-from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_seat
-from crossridor.engine.web.searching import Caps, analyse, submit, stoppable_search
+from crossridor.engine.web.searching import Caps, analyse, stoppable_search, submit
 
 MAX_PLIES = 1000           # a game longer than this is stopped (a draw)
 
@@ -126,11 +127,11 @@ class Tab:
         self.send = send
         self.caps = caps
         self.job = None            # the search thread of this tab (one at a time)
-        self.mode = None
-        self.state = None
+        self.mode: str | None = None
+        self.state: Any = None           # the tab's game state once a game is set up
         self.humans: list[int] = []
-        self.viewer = None
-        self.spec = None
+        self.viewer: int | None = None
+        self.spec: EngineSpec | None = None
         self.seed = 0
         self.plies = 0
         self.human_plies: list[int] = []
@@ -185,7 +186,7 @@ class Tab:
     async def handle(self, msg: dict) -> None:
         kind = msg.get("type")
         handler = {"new": self.new_game, "move": self.move, "undo": self.undo, "hint": self.hint,
-                   "analyse": self.analyse, "stop": self.stop_search}.get(kind)
+                   "analyse": self.analyse, "stop": self.stop_search}.get(str(kind))
         if handler is None:
             raise CrossridorError(f"unknown message type {kind!r}")
         await handler(msg)

@@ -63,13 +63,25 @@ import random
 import time
 from typing import Iterable
 
-from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError,
-                           InvalidPositionError)
+from crossridor.engine.errors import CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from crossridor.engine.options import C_INT, FLAG, check_options
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult, play_moves
-from crossridor.games.crosswise.notation import (ACTION_NAMES, KIND_MOVE, KIND_PASS, KIND_PLACE, KIND_REMOVE,
-                                                 KIND_REPLACE, KIND_SWAP, TEAM_NAMES, TILE_CHARS, CrosswiseMove,
-                                                 _move, _tiles_text, cell_name, parse_position)
+from crossridor.games.crosswise.notation import (
+    ACTION_NAMES,
+    KIND_MOVE,
+    KIND_PASS,
+    KIND_PLACE,
+    KIND_REMOVE,
+    KIND_REPLACE,
+    KIND_SWAP,
+    TEAM_NAMES,
+    TILE_CHARS,
+    CrosswiseMove,
+    _move,
+    _tiles_text,
+    cell_name,
+    parse_position,
+)
 from crossridor.games.learning import LearningGame, LearningState
 
 # ismcts for Crosswise is a determinized search (PIMC, see native_search):
@@ -134,14 +146,18 @@ class CrosswiseGame(LearningGame):
         st.seed = None
         return st
 
+    def state_from_core(self, core) -> "CrosswiseState":
+        """A state over a compiled core already set up (the chance version,
+        `chance`, sets up its deal and its draws itself)."""
+        return CrosswiseState(self, core)
 
 def load(players=2, chance=False) -> CrosswiseGame:
     """The game of `crossridor.load_game('crosswise', ...)`, whose parameters
     the registry has checked (`entry.PARAMS`). chance: the deal and the
     draws as chance nodes (for learning agents)."""
     if chance:
-        from crossridor.games.crosswise.learning import ChanceCrosswise
-        return ChanceCrosswise(players)
+        from crossridor.games.crosswise.chance import ChanceCrosswise
+        return ChanceCrosswise(CrosswiseGame(players))
     return CrosswiseGame(players)
 
 
@@ -154,7 +170,7 @@ class CrosswiseState(LearningState):
     def __init__(self, game: CrosswiseGame, core):
         self.game = game
         self._c = core
-        self.seed = None
+        self.seed: int | None = None
 
     # -- protocol ----------------------------------------------------------
 

@@ -14,7 +14,8 @@ Action ids (stable; cells 0..35 = row * 6 + col from a1, symbols 0..5 = 1..6):
 num_distinct_actions() = 2373. The chance ids occur only in the game loaded
 with chance=True (`load_game("crosswise", players=2, chance=True)`): there the
 deal (tile by tile, seat 0's hand first) and every draw are chance nodes with
-their probabilities; the default game deals everything from its seed.
+their probabilities (the chance version: `chance`); the default game deals
+everything from its seed.
 
 Observation (float32, 330): a function of `position(viewer=player)` alone,
 the one view of what a seat may see (the one behind `show --viewer`), so it
@@ -42,16 +43,12 @@ hand (10 counts / 7), then one row of 92 per move made since the deal: kind
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
-
 import numpy as np
 
-from crossridor.engine.errors import CrossridorError, IllegalMoveError, InvalidMoveError
-from crossridor.engine.protocol import CHANCE, GameTraits, play_moves
-from crossridor.games.crosswise import game as cw
+from crossridor.engine.errors import IllegalMoveError, InvalidMoveError
 from crossridor.games.crosswise import notation as nt
-from crossridor.games.learning import LearningGame, LearningState, check_action
+from crossridor.games.crosswise.chance import ChanceCrosswiseState, Start, Tile, parse_chance
+from crossridor.games.learning import check_action
 
 TILES = nt.TILE_CHARS
 DRAW0, START0, NUM_ACTIONS = 2359, 2369, 2373
@@ -73,37 +70,6 @@ def _all_codes() -> list[int]:
 _CODES = _all_codes()
 _ID = {c: i for i, c in enumerate(_CODES)}
 assert len(_CODES) == DRAW0
-
-
-@dataclass(frozen=True, slots=True)
-class Tile:
-    """Chance outcome: a tile dealt or drawn (`tile:3`, `tile:M`)."""
-    tile: int
-
-    def __str__(self):
-        return f"tile:{TILES[self.tile]}"
-
-    __repr__ = __str__
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    """Chance outcome: the seat that moves first (`start:0`)."""
-    seat: int
-
-    def __str__(self):
-        return f"start:{self.seat}"
-
-    __repr__ = __str__
-
-
-def parse_chance(text):
-    t = text.strip().lower()
-    if t.startswith("tile:") and len(t) == 6 and t[5].upper() in TILES:
-        return Tile(TILES.index(t[5].upper()))
-    if t.startswith("start:") and t[6:].isdigit():
-        return Start(int(t[6:]))
-    return None
 
 
 class Codec:
@@ -246,241 +212,3 @@ def core_move_log(core, player: int):
         log.append((code, c.to_move, hand))
     log.reverse()
     return list(c.hand(player)), log
-
-
-# ------------------------------------------------------------------ chance version
-
-class ChanceCrosswise(LearningGame):
-    """Crosswise whose deal and draws are chance nodes:
-    `load_game("crosswise", players=n, chance=True)`. The deal comes first,
-    tile by tile (seat 0's hand, then seat 1's, ...), then the starting seat;
-    after each move that draws, a chance node draws the tile (probability:
-    its count among the unseen tiles / the bag size)."""
-
-    name = "crosswise"
-
-    def __init__(self, players: int):
-        self.players = players
-        self.base = cw.CrosswiseGame(players)
-        self.params = {"players": players, "chance": True}
-        t = self.base.traits
-        self.traits = GameTraits(t.name, t.num_players, chance=True, hidden_information=True,
-                                 zero_sum=t.zero_sum, min_return=t.min_return,
-                                 max_return=t.max_return, teams=t.teams)
-
-    def __repr__(self) -> str:
-        return f"load_game('crosswise', players={self.players}, chance=True)"
-
-    def team_of(self, seat: int) -> int:
-        return self.base.team_of(seat)
-
-    def hand_size(self, seat: int) -> int:
-        return 6 if (self.players == 3 and seat == 1) else 4
-
-    def new_state(self, moves=None, seed=None) -> "ChanceCrosswiseState":
-        """The start: the deal's first chance node. `moves` (chance outcomes
-        included, e.g. "tile:3; tile:M; ...") are played in order; `seed` is
-        unused (the chance nodes replace it)."""
-        return play_moves(ChanceCrosswiseState(self), moves, sep=";")
-
-    def state_from_position(self, position: str, seed: int = 0) -> "ChanceCrosswiseState":
-        st = ChanceCrosswiseState(self)
-        st.inner = self.base.state_from_position(position, seed)
-        return st
-
-
-class ChanceCrosswiseState(LearningState):
-    def __init__(self, game: ChanceCrosswise):
-        self.game = game
-        self.inner = None                        # a CrosswiseState once dealt
-        self.dealt = [[0] * 10 for _ in range(game.players)]
-        self.pending = None                      # a move waiting for its draw
-        self.log = []                            # (code, mover, hands after)
-        self.first_hands = None
-        self._undo = []
-
-    # -- dealing
-    def _dealing_seat(self) -> int | None:
-        for p in range(self.game.players):
-            if sum(self.dealt[p]) < self.game.hand_size(p):
-                return p
-        return None
-
-    def _unseen(self) -> list[int]:
-        """Tiles not on the board, in no hand, not played: the bag's contents."""
-        left = list(nt.TOTAL)
-        if self.inner is None:
-            hands = self.dealt
-            board, played = [], [0] * 4
-        else:
-            c = self.inner._c
-            hands = [c.hand(p) for p in range(self.game.players)]
-            board, played = [x for x in c.board() if x >= 0], c.played()
-        for h in hands:
-            for t in range(10):
-                left[t] -= h[t]
-        for x in board:
-            left[x] -= 1
-        for i in range(4):
-            left[6 + i] -= played[i]
-        return left
-
-    # -- protocol
-    @property
-    def current_player(self) -> int:
-        if self.inner is None or self.pending is not None:
-            return CHANCE
-        return self.inner.current_player
-
-    def is_terminal(self) -> bool:
-        return self.inner is not None and self.pending is None and self.inner.is_terminal()
-
-    def returns(self) -> list[float]:
-        return self.inner.returns() if self.is_terminal() else [0.0] * self.game.players
-
-    def chance_outcomes(self) -> list:
-        if self.inner is None and self._dealing_seat() is None:
-            n = self.game.players
-            return [(Start(s), 1.0 / n) for s in range(n)]
-        if self.inner is None or self.pending is not None:
-            left = self._unseen()
-            total = sum(left)
-            return [(Tile(t), left[t] / total) for t in range(10) if left[t]]
-        return []
-
-    def legal_moves(self) -> list:
-        if self.is_chance_node():
-            return [m for m, _ in self.chance_outcomes()]
-        return self.inner.legal_moves()
-
-    def parse_move(self, text):
-        if self.is_chance_node():
-            mv = parse_chance(text) if isinstance(text, str) else text
-            if mv not in [m for m, _ in self.chance_outcomes()]:
-                raise IllegalMoveError(f"crosswise: {text!s} is not a chance outcome here "
-                                       f"(expected one of {', '.join(str(m) for m, _ in self.chance_outcomes())})")
-            return mv
-        if self.inner is None or self.is_terminal():
-            raise IllegalMoveError(f"crosswise: {text!s} is not legal here (the game is over)")
-        return self.inner.parse_move(text)
-
-    def play(self, move) -> None:
-        mv = self.parse_move(move) if isinstance(move, str) or self.is_chance_node() else move
-        self._undo.append(self._snapshot())
-        if self.inner is None:
-            if isinstance(mv, Start):
-                self._start(mv.seat)
-            else:
-                self.dealt[self._dealing_seat()][mv.tile] += 1
-            return
-        if self.pending is not None:
-            self._draw(mv.tile)
-            return
-        if isinstance(mv, str) or not isinstance(mv, nt.CrosswiseMove):
-            mv = self.inner.parse_move(str(mv))
-        probe = self.inner.clone()
-        probe.play(mv)
-        if probe._c.bag_count < self.inner._c.bag_count:
-            self.pending = mv                    # the draw is the next (chance) node
-        else:
-            self._commit(mv)
-
-    def _start(self, seat: int) -> None:
-        n = self.game.players
-        core = cw._core().CrosswiseCore()
-        bag = [t for t in range(10) for _ in range(self._unseen()[t])]
-        core.setup(n, [-1] * 36, self.dealt, [[0] * 10 for _ in range(n)], bag, [0] * 4,
-                   core._cycle(n).index(seat), 0)
-        self.inner = cw.CrosswiseState(self.game.base, core)
-        self.first_hands = [list(h) for h in self.dealt]
-
-    def _draw(self, tile: int) -> None:
-        """Play the pending move with `tile` on top of the bag."""
-        c = self.inner._c
-        n = self.game.players
-        bag = c.bag()
-        bag.remove(tile)
-        core = cw._core().CrosswiseCore()
-        core.setup(n, c.board(), [c.hand(p) for p in range(n)], [c.known(p) for p in range(n)],
-                   [tile] + bag, c.played(), c.slot, c.passes)
-        self.inner = cw.CrosswiseState(self.game.base, core)
-        mv, self.pending = self.pending, None
-        self._commit(mv)
-
-    def _commit(self, mv) -> None:
-        mover = self.inner.current_player
-        self.inner.play(mv)
-        c = self.inner._c
-        self.log.append((mv.code, mover, [c.hand(p) for p in range(self.game.players)]))
-
-    def _snapshot(self):
-        return (None if self.inner is None else self.inner.clone(), [list(h) for h in self.dealt],
-                self.pending, len(self.log), self.first_hands)
-
-    def undo(self) -> None:
-        if not self._undo:
-            raise IndexError("crosswise: no move to undo")
-        inner, self.dealt, self.pending, k, self.first_hands = self._undo.pop()
-        self.inner = inner
-        del self.log[k:]
-
-    def clone(self) -> "ChanceCrosswiseState":
-        st = ChanceCrosswiseState(self.game)
-        st.inner = None if self.inner is None else self.inner.clone()
-        st.dealt = [list(h) for h in self.dealt]
-        st.pending = self.pending
-        st.log = list(self.log)
-        st.first_hands = self.first_hands
-        st._undo = list(self._undo)
-        return st
-
-    def evaluate(self) -> list[float]:
-        return self.inner.evaluate() if self.inner is not None else [0.0] * self.game.players
-
-    # -- hidden information
-    def information_state(self, player: int) -> str:
-        """The seat's view (`position(viewer=player)` of the game) while
-        dealing / playing, plus the pending move (public) before a draw."""
-        self._check(player)
-        if self.inner is None:
-            hands = ",".join(nt._tiles_text(h) if p == player else f"?{sum(h)}"
-                             for p, h in enumerate(self.dealt))
-            return f"{'/'.join(['......'] * 6)} - {hands} ?{sum(self._unseen())} - 0"
-        view = self.inner.information_state(player)
-        return view if self.pending is None else f"{view} | {self.pending}"
-
-    def _check(self, player):
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.players:
-            raise CrossridorError(f"crosswise: no seat {player!r} in a {self.game.players}-player game")
-        return True
-
-    def sample_determinization(self, player: int, rng: random.Random):
-        if self.inner is None or self.pending is not None:
-            raise CrossridorError("crosswise: determinize at a player's turn, not at a chance node")
-        return self.inner.sample_determinization(player, rng)
-
-    def move_log(self, player: int):
-        first = None if self.first_hands is None else self.first_hands[player]
-        return first, [(code, mover, hands[player]) for code, mover, hands in self.log]
-
-    def position(self, viewer: int | None = None) -> str:
-        """The game's position string, once the deal is complete and no draw
-        is pending (a position string cannot hold a half-made move)."""
-        if self.inner is None or self.pending is not None:
-            what = "dealing" if self.inner is None else f"drawing after {self.pending}"
-            raise CrossridorError(f"crosswise: no position string while {what}; play the chance "
-                                  f"outcomes ({', '.join(str(m) for m in self.legal_moves())}) first")
-        return self.inner.position(viewer)
-
-    def render(self, viewer: int | None = None) -> str:
-        if viewer is not None:
-            self._check(viewer)
-        if self.inner is None:
-            hands = "; ".join(f"seat {p}: " + (nt._tiles_text(h) if viewer in (None, p) else f"{sum(h)} hidden tiles")
-                              for p, h in enumerate(self.dealt))
-            return f"dealing (chance): {hands}"
-        text = self.inner.render(viewer)
-        return text + (f"\npending: {self.pending}, then a draw (chance)" if self.pending else "")
-
-    def __str__(self) -> str:
-        return self.render()

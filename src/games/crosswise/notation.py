@@ -234,10 +234,10 @@ def parse_position(position: str, players: int, seed: int = 0) -> tuple:
             f"tiles, the set has 54")
     rng = random.Random(seed)
     rng.shuffle(pool)
-    k = 0
+    dealt = 0
     for p in range(n):
         for _ in range(hidden[p]):
-            hands[p][pool[k]] += 1
-            k += 1
-    bag = bag + pool[k:]
+            hands[p][pool[dealt]] += 1
+            dealt += 1
+    bag = bag + pool[dealt:]
     return n, board, hands, known, bag, played, slot, int(fpasses)

@@ -6,8 +6,9 @@ helper ("from here, with this pile, how far do I get, which cards would
 extend my path": `paths`), moves and their notation (`moves`), the state
 and its rules (`state`), the position string (`position`), the table as
 text and SVG (`table`), points to values (`scoring`), the playing policies
-(`policy`), the stage playout (`rollout`), the search fast paths (`search`)
-and the learning codec (`learning`).
+(`policy`), the stage playout (`rollout`), the search fast paths (`search`),
+the learning codec (`learning`) and the route-card deal as chance nodes
+(`chance`).
 
 Parameters: declared once, in `entry.PARAMS` (`crossridor options
 kreuzundquer` lists them); `load` takes them checked.
@@ -81,11 +82,10 @@ import random
 from crossridor.engine.errors import UnknownGameError
 from crossridor.engine.files import read_regular_file
 from crossridor.engine.protocol import GameTraits, play_moves
-from crossridor.games.learning import LearningGame
-
 from crossridor.games.kreuzundquer.deck import Deck, generate_deck, parse_deck_text
 from crossridor.games.kreuzundquer.paths import Track
 from crossridor.games.kreuzundquer.state import KState
+from crossridor.games.learning import LearningGame
 
 __all__ = ["load", "KreuzUndQuer"]
 
@@ -101,9 +101,9 @@ def load(players=2, races=None, deck_seed=0, deck_file=None, deck_text=None, max
     the deck holds the route cards dealt to the players. chance: the
     route-card deal as chance nodes (for learning agents)."""
     if chance:
-        from crossridor.games.kreuzundquer.learning import ChanceKreuzUndQuer
-        return ChanceKreuzUndQuer(players=players, races=races, deck_seed=deck_seed, deck_file=deck_file,
-                                  deck_text=deck_text, max_stages=max_stages)
+        from crossridor.games.kreuzundquer.chance import ChanceKreuzUndQuer
+        return ChanceKreuzUndQuer(load(players=players, races=races, deck_seed=deck_seed, deck_file=deck_file,
+                                       deck_text=deck_text, max_stages=max_stages))
     if deck_file is not None and deck_text is not None:
         raise UnknownGameError("kreuzundquer: give deck_file or deck_text, not both")
     if deck_file is not None:
@@ -139,7 +139,7 @@ class KreuzUndQuer(LearningGame):
         self.ncards = len(deck.routes)
         self.traits = GameTraits(name="kreuzundquer", num_players=self.n, chance=True,
                                  hidden_information=True, zero_sum=True, min_return=-1.0, max_return=1.0)
-        self._tracks = {}
+        self._tracks: dict[tuple, Track] = {}
 
     def __repr__(self):
         shown = {k: v for k, v in self.params.items() if v is not None}

@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from crossridor.engine.errors import InvalidMoveError
-
 from crossridor.games.kreuzundquer.deck import TERRAINS
 
 __all__ = ["Move", "FLIP", "KEEP", "LEAVE", "STOP"]
@@ -18,7 +18,7 @@ class Move:
     """kind: one of build (arg: sorted pair of card numbers), goal (terrain),
     flip, reveal (terrain), keep, leave, take (terrain), stop, draw (card)."""
     kind: str
-    arg: object = None
+    arg: Any = None
 
     def __str__(self):
         k, a = self.kind, self.arg

@@ -18,8 +18,8 @@ farthest row, then the middle lane, then the leftmost lane.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 
 from crossridor.games.kreuzundquer.deck import LANES, NT, ROWS, TERRAIN_COUNTS, TOTAL_TERRAIN
 
@@ -40,9 +40,9 @@ class Track:
         for card in routes_terrain:
             terr.extend(card)
         self.terr = tuple(terr)
-        self._nbt = None
-        self._cost = None
-        self._masks = None
+        self._nbt: tuple | None = None
+        self._cost: list[float] | None = None
+        self._masks: Masks | None = None
 
     @property
     def nbt(self) -> tuple:
@@ -57,13 +57,13 @@ class Track:
         goal = self.goal
         nbt = []
         for room in range(self.nrooms):
-            r, l = divmod(room, LANES)
-            lists = [[] for _ in range(NT)]
+            r, lane = divmod(room, LANES)
+            lists: list[list[int]] = [[] for _ in range(NT)]
             for dr in (-1, 0, 1):
                 for dl in (-1, 0, 1):
                     if dr == 0 and dl == 0:
                         continue
-                    r2, l2 = r + dr, l + dl
+                    r2, l2 = r + dr, lane + dl
                     if not (0 <= r2 < self.nrows and 0 <= l2 < LANES):
                         continue
                     if r2 // ROWS != r // ROWS and dl != 0:
@@ -76,8 +76,8 @@ class Track:
         if self.nrows == 0:
             lists[goal].append(GOAL)
         else:
-            for l in range(LANES):
-                lists[self.terr[l]].append(l)
+            for lane in range(LANES):
+                lists[self.terr[lane]].append(lane)
         nbt.append(tuple(tuple(x) for x in lists))
         return tuple(nbt)
 
@@ -97,16 +97,16 @@ class Track:
         if self._cost is None:
             cost = [0.0] * (self.nrooms + 1)
             for r in range(self.nrows - 1, -1, -1):
-                for l in range(LANES):
+                for lane in range(LANES):
                     if r == self.nrows - 1:
                         c = -_LOGF[self.goal]
                     else:
-                        lanes = (l,) if (r + 1) % ROWS == 0 else (l - 1, l, l + 1)
+                        lanes = (lane,) if (r + 1) % ROWS == 0 else (lane - 1, lane, lane + 1)
                         c = min(cost[(r + 1) * LANES + l2] - _LOGF[self.terr[(r + 1) * LANES + l2]]
                                 for l2 in lanes if 0 <= l2 < LANES)
-                    cost[r * LANES + l] = c
+                    cost[r * LANES + lane] = c
             if self.nrows:
-                cost[self.nrooms] = min(cost[l] - _LOGF[self.terr[l]] for l in range(LANES))
+                cost[self.nrooms] = min(cost[lane] - _LOGF[self.terr[lane]] for lane in range(LANES))
             else:
                 cost[self.nrooms] = -_LOGF[self.goal]
             self._cost = cost
@@ -130,8 +130,8 @@ def rank(track: Track, pos: int) -> tuple:
         return (track.nrows + 1, 0, 0)
     if pos == START:
         return (-1, 0, 0)
-    r, l = divmod(pos, LANES)
-    return (r, 1 if l == 1 else 0, -l)
+    r, lane = divmod(pos, LANES)
+    return (r, 1 if lane == 1 else 0, -lane)
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,7 @@ def walk(track: Track, pos: int, pile) -> Walk:
                 best, end, used = rk, r, len(pile)
     if stuck is not None and (best is None or stuck[0] > best):
         best, end, used = stuck
+    assert end is not None        # cur emptied only where a room had no way on: stuck is set
     return Walk(None, end, used, frozenset(cur), stuck)
 
 
@@ -228,16 +229,16 @@ def route_ease(track: Track) -> float:
     Higher is easier."""
     if track.nrows == 0:
         return _LOGF[track.goal]
-    best = [_LOGF[track.terr[l]] for l in range(LANES)]
+    best = [_LOGF[track.terr[lane]] for lane in range(LANES)]
     for r in range(1, track.nrows):
         border = r % ROWS == 0
         nb = []
-        for l in range(LANES):
+        for lane in range(LANES):
             if border:
-                prev = best[l]
+                prev = best[lane]
             else:
-                prev = max(best[l2] for l2 in (l - 1, l, l + 1) if 0 <= l2 < LANES)
-            nb.append(prev + _LOGF[track.terr[r * LANES + l]])
+                prev = max(best[l2] for l2 in (lane - 1, lane, lane + 1) if 0 <= l2 < LANES)
+            nb.append(prev + _LOGF[track.terr[r * LANES + lane]])
         best = nb
     return max(best) + _LOGF[track.goal]
 
@@ -376,4 +377,5 @@ class Masks:
         best = self.best(cur) if cur else None
         if stuck is not None and (best is None or stuck[0] > best[0]):
             best = stuck
+        assert best is not None       # cur emptied only where a room had no way on: stuck is set
         return False, cur, best[1]

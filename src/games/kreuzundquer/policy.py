@@ -35,7 +35,6 @@ from crossridor.games.kreuzundquer.deck import TERRAIN_COUNTS
 from crossridor.games.kreuzundquer.moves import FLIP, KEEP, LEAVE, STOP, Move
 from crossridor.games.kreuzundquer.paths import GOAL, extensions, rank, route_ease, step, walk
 
-
 DEAD = 3.0     # cost of a pile with a card that fits nowhere, beyond its end room's
 DENY = 1.0     # keep a card another player could use if it costs at most this much
 TAKE_DENY = 1.0   # take such a face-up card (when none helps) if it costs at most this much
@@ -53,7 +52,7 @@ def pile_cost(tr, pos, pile) -> float:
     return lo - math.log(sum(math.exp(lo - c) for c in costs))
 
 
-def policy_move(state, deny: float = None, take_deny: float = None):
+def policy_move(state, deny: float | None = None, take_deny: float | None = None):
     """The policy's move for the player to move (collect / decide / build);
     `deny` replaces `DENY` (it must stay below `DEAD`, or the policy keeps
     cards that fit nowhere in its own pile), `take_deny` `TAKE_DENY`."""
@@ -140,6 +139,7 @@ def heuristic_move(state) -> Move:
             v = route_ease(g.track(kept, 0)) - route_ease(g.track((), 0))
             if best_v is None or v > best_v:
                 best, best_v = mv, v
+        assert best is not None       # a hand always has a pair to build
         return best
     tr = state.track(p)
     pile = state.tp[p]

@@ -6,14 +6,14 @@ doc."""
 from __future__ import annotations
 
 from crossridor.engine.errors import InvalidPositionError
-
 from crossridor.games.kreuzundquer.deck import NT, ROOMS, TERRAIN_COUNTS, TERRAIN_NAMES, TERRAINS
+from crossridor.games.kreuzundquer.fields import KFields
 from crossridor.games.kreuzundquer.paths import START
 
 PHASES = ("build", "goal", "collect", "flip", "decide", "penalty", "over")
 
 
-class PositionText:
+class PositionText(KFields):
     """`position()` and `from_position()` of `state.KState`."""
 
     def position(self) -> str:

@@ -13,7 +13,6 @@ from functools import partial
 from crossridor.engine.errors import UnsupportedGameError
 from crossridor.engine.options import check_options
 from crossridor.engine.protocol import SearchResult
-
 from crossridor.games.kreuzundquer.policy import heuristic_move, policy_move
 from crossridor.games.kreuzundquer.rollout import stage_evaluator
 

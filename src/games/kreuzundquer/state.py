@@ -8,8 +8,6 @@ from itertools import combinations
 
 from crossridor.engine.errors import IllegalMoveError
 from crossridor.engine.protocol import CHANCE, TERMINAL, applied
-from crossridor.games.learning import LearningState
-
 from crossridor.games.kreuzundquer.deck import NT, ROOMS, ROWS, TERRAIN_COUNTS, TERRAIN_NAMES, TERRAINS
 from crossridor.games.kreuzundquer.moves import FLIP, KEEP, LEAVE, STOP, Move
 from crossridor.games.kreuzundquer.paths import GOAL, START, Track, extensions, step, walk
@@ -17,6 +15,7 @@ from crossridor.games.kreuzundquer.position import PHASES, PositionText
 from crossridor.games.kreuzundquer.scoring import game_returns, outlook_values
 from crossridor.games.kreuzundquer.search import native_search
 from crossridor.games.kreuzundquer.table import TableView
+from crossridor.games.learning import LearningState
 
 __all__ = ["KState", "PHASES"]
 
@@ -388,11 +387,12 @@ class KState(PositionText, TableView, LearningState):
             route = tuple(self.route[p]) if self.hands[p] is None else None
             if route is None:
                 hand = self.hands[p]
-                best = None
+                best: float | None = None
                 for pair in combinations(hand, 2):
                     kept = tuple(c for c in hand if c not in pair)
                     c = self.game.track(kept, 0).cost_to_goal(START)
                     best = c if best is None or c < best else best
+                assert best is not None     # a hand holds at least two cards
                 return best / 2.0
             return self.game.track(route, 0).cost_to_goal(START) / 2.0
         tr = self.track(p)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from crossridor.engine.errors import UnsupportedGameError
 from crossridor.engine.protocol import CHANCE, SPECTATOR, TERMINAL
-
 from crossridor.games.kreuzundquer.deck import LANES, NT, ROWS, TERRAIN_NAMES, TERRAINS
+from crossridor.games.kreuzundquer.fields import KFields
 from crossridor.games.kreuzundquer.paths import GOAL, START
 
 
-class TableView:
+class TableView(KFields):
     """`view()`, `render()` and `to_svg()` of `state.KState`."""
 
     def view(self, viewer=None) -> dict:
@@ -72,9 +72,9 @@ class TableView:
             rows = []
             for r in range(ROWS):
                 cells = ""
-                for l in range(LANES):
-                    ch = card["rooms"][r * LANES + l]
-                    if seat["pos"] == (i * ROWS + r) * LANES + l:
+                for lane in range(LANES):
+                    ch = card["rooms"][r * LANES + lane]
+                    if seat["pos"] == (i * ROWS + r) * LANES + lane:
                         ch = ch.upper()
                     cells += ch
                 rows.append(cells)

@@ -18,7 +18,7 @@ from crossridor.engine.errors import CrossridorError, IllegalMoveError, InvalidM
 from crossridor.engine.options import CALLABLE_OR_NONE, check_options
 from crossridor.engine.protocol import TERMINAL, GameTraits
 from crossridor.games.learning import LearningGame, LearningState
-from crossridor.games.quoridor.entry import MAX_WALLS   # the bound of the walls parameter
+from crossridor.games.quoridor.entry import MAX_WALLS  # the bound of the walls parameter
 
 # Move codes of the core (see quoridor/board.pxi): bits 0-6 index, bits 7-8 kind;
 # square index = row * 9 + col, wall anchor index = row * 8 + col.
@@ -336,7 +336,8 @@ class QuoridorState(LearningState):
             raise CrossridorError("eval=learned is for 2-player Quoridor (4 players: eval=classic)")
         tuned = sorted(set(options) & set(_EVAL_OPTIONS))
         if tuned:
-            raise CrossridorError(f"{', '.join(tuned)} {'tunes' if len(tuned) == 1 else 'tune'} the classic evaluation, not eval=learned")
+            raise CrossridorError(f"{', '.join(tuned)} {'tunes' if len(tuned) == 1 else 'tune'} the classic "
+                                  f"evaluation, not eval=learned")
         if algorithm == "mcts" and options.get("rollout") == "random":
             raise CrossridorError("mcts with rollout=random evaluates no position: eval=learned needs rollout=eval")
         from crossridor.games.quoridor.weights import weights_for_search

@@ -131,6 +131,7 @@ class Solver:
         if value is None:
             self._solve_root(key, level)
             value = self._lookup(key, level, node)
+        assert value is not None        # its layers are solved now
         return value
 
     def _lookup(self, key, level: int, node: int) -> int | None:
@@ -342,8 +343,11 @@ def winner_seat(mover: int, outcome: int) -> int | None:
 def _rank(value: int) -> tuple:
     """Order of preference of values: wins (faster first), draws, losses
     (slower first)."""
+    if value == 0:
+        return (0, 0)
     outcome, plies = decode(value)
-    return (outcome, -plies if outcome > 0 else plies if outcome < 0 else 0)
+    assert plies is not None            # a win or a loss has its length
+    return (outcome, -plies if outcome > 0 else plies)
 
 
 def check_solvable(state) -> None:
@@ -388,7 +392,7 @@ def solve(state, memory_gb: float | None = None, stop: _stop.Stop | None = None,
     return SolveResult(
         position=state.position(), to_move=None if state.core.winner >= 0 else mover + 1,
         winner=winner, plies=plies, moves=[str(m) for m, _ in chosen],
-        move_plies={str(m): decode(v)[1] for m, v in chosen if v != 0},
+        move_plies={str(m): abs(v) - 1 for m, v in chosen if v != 0},     # decode's plies
         nodes=nodes, layers=layers, seconds=round(seconds, 6), memory=memory)
 
 

@@ -1,15 +1,15 @@
 """Solving the levels on a Dask cluster (`crossridor solve ... --scheduler
 tcp://HOST:PORT --write-table DIR`, or tls://HOST:PORT with the TLS files of
-engine/match/cluster.py; the optional extra `cluster`).
+engine/cluster.py; the optional extra `cluster`).
 
 Each level's layers go to the workers in chunks (through the executor of
-engine/match/cluster.py, as `match --scheduler` sends its games); a worker
+engine/cluster.py, as `match --scheduler` sends its games); a worker
 reads the level's keys and the solved level below from the table folder,
 solves its chunk and sends the values back, which this side writes into
 the level. So the workers need the folder at the same path (a shared
 folder: NFS or the like), and `crossridor` installed in the same version.
 A task whose worker dies is rerun by Dask on another worker. The workers
-and the scheduler are trusted as engine/match/cluster.py says: whoever
+and the scheduler are trusted as engine/cluster.py says: whoever
 reaches the scheduler runs code on the workers and on this machine, and
 could write into the table folder.
 """
@@ -59,10 +59,10 @@ def solve_chunk(folder: str, size: int, level: int, start: int, end: int) -> tup
 
 def solve_level_on_cluster(scheduler, table, size: int, level: int, out: np.ndarray) -> int:
     """Solve a level (its keys already in the table folder) on the workers
-    of `scheduler` (an engine.match.cluster.Scheduler, or a tcp:// address)
+    of `scheduler` (an engine.cluster.Scheduler, or a tcp:// address)
     into out; the positions valued. Stops (engine.stop.Interrupted) when
     this thread's stop flag is set."""
-    from crossridor.engine.match.cluster import ClusterExecutor
+    from crossridor.engine.cluster import ClusterExecutor
     folder = os.path.abspath(table.folder)
     n = len(out)
     executor = ClusterExecutor(scheduler)

@@ -1,8 +1,9 @@
 """Self-play data and training for Quoridor's learned evaluation (numpy).
 
-`selfplay` plays an engine against itself with the match runner
-(crossridor.engine.match.runner: its workers, seeds and ply cap), each game from its
-own seeded random opening, and turns every searched position into one row:
+`crossridor selfplay` plays an engine against itself on the match runner
+(crossridor.engine.match.selfplay), each game from its own seeded random
+opening; `selfplay_arrays` turns every searched position of its records into
+one row:
 
     features  float32 (N, 21)  quoridor/features.pxi's vector, side to move's view
                                (older files, of 14 or 19 columns, are refused:
@@ -40,7 +41,6 @@ import numpy as np
 from crossridor.engine._core import Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, q_fill_features
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import open_regular_file, read_npy_header
-from crossridor.engine.match.runner import Match, MatchConfig
 from crossridor.games.quoridor.weights import OLD_FEATURES, Model
 
 FEATURE_NAMES = ("bias", "d_me", "d_op", "walls_me", "walls_op", "lone_me", "lone_op", "race",
@@ -55,39 +55,6 @@ SCORE_SCALE = 200.0        # centi-steps per unit of logit (quoridor/features.px
 CLASSIC_WEIGHTS = np.array([40, -100, 100, 100, -100, 100, -100, 2500] + [0] * (Q_NUM_FEATURES - 8),
                            np.float64) / SCORE_SCALE
 DATA_ARRAYS = ("features", "score", "result", "game", "ply")
-
-
-class SelfPlayMatch(Match):
-    """A match of an engine against itself where every game gets its own
-    random opening (a plain match shares one per round, and the same engine
-    in both seats would play the round's games alike) and keeps its scores."""
-
-    def task(self, index: int):
-        task = super().task(index)
-        return dataclasses.replace(task, opening=self.opening(index), record_scores=True)
-
-    def _check_prior(self, record, where: str) -> None:
-        # the match's checks (game, options, engines, seed, ply cap, opening), and
-        # a score per searched move: a plain match's records have none
-        super()._check_prior(record, where)
-        if not isinstance(record.scores, list) or len(record.scores) != record.plies - record.opening_plies:
-            raise CrossridorError(f"{where}: game {record.index} has no search score per move: "
-                                  f"not a selfplay record")
-
-
-def selfplay_match(engine, games: int, params: dict, concurrency=None, seed=None,
-                   random_openings: int = 4, max_plies=None, records=None, resume=False) -> SelfPlayMatch:
-    """The self-play run; `records`: its JSON-lines records file (one
-    finished game a line, as `crossridor match --records`), `resume`:
-    continue the run that file holds (its seed, its finished games)."""
-    if engine.command is not None:
-        raise CrossridorError("selfplay needs a built-in engine (its search scores are recorded), "
-                              f"not {engine}")
-    if params.get("players", 2) != 2:
-        raise CrossridorError("selfplay data exists for 2-player Quoridor only")
-    return SelfPlayMatch(MatchConfig(game="quoridor", params=params, engines=[engine, engine], games=games,
-                                     concurrency=concurrency, random_openings=random_openings,
-                                     seed=seed, max_plies=max_plies, records=records, resume=resume))
 
 
 def score_in_centi_steps(algorithm: str, score) -> float:
@@ -119,9 +86,9 @@ def positions(game, record) -> dict:
     return {"features": features, "score": score, "result": result, "ply": ply}
 
 
-def selfplay_arrays(match: SelfPlayMatch, records: list) -> dict:
-    """The .npz arrays of a finished self-play run (records in index order)."""
-    game = match.game
+def selfplay_arrays(game, engine: str, records: list) -> dict:
+    """The .npz arrays of a finished self-play run of `engine` (its spec) on
+    `game` (its records, in index order)."""
     rows = [positions(game, record) for record in records]
     out = {name: np.concatenate([r[name] for r in rows]) if rows else np.zeros(0, np.float32)
            for name in ("features", "score", "result", "ply")}
@@ -134,7 +101,7 @@ def selfplay_arrays(match: SelfPlayMatch, records: list) -> dict:
         "ply": out["ply"].astype(np.int32),
         "feature_names": np.array(FEATURE_NAMES),
         "size": np.int32(game.size), "walls": np.int32(game.walls),
-        "engine": np.array(str(match.config.engines[0])),
+        "engine": np.array(engine),
     }
 
 
@@ -256,7 +223,7 @@ def read_data_file(path) -> tuple[dict, int | None]:
 
 def load_data(paths) -> dict:
     """The rows of one or more self-play files, game indices made distinct."""
-    parts = {name: [] for name in DATA_ARRAYS}
+    parts: dict[str, list] = {name: [] for name in DATA_ARRAYS}
     sizes = set()
     offset = 0
     for path in paths:
@@ -295,11 +262,13 @@ def logit(model: Model, X) -> np.ndarray:
 
 class _Adam:
     def __init__(self, lr: float):
-        self.lr, self.t, self.m, self.v = lr, 0, None, None
+        self.lr, self.t = lr, 0
+        self.m: list = []           # the moments, one array per parameter (from the first step)
+        self.v: list = []
 
     def step(self, params: list, grads: list) -> None:
         b1, b2, eps = 0.9, 0.999, 1e-8
-        if self.m is None:
+        if not self.m:
             self.m = [np.zeros_like(p) for p in params]
             self.v = [np.zeros_like(p) for p in params]
         self.t += 1
@@ -463,8 +432,8 @@ def train(data: dict, epochs: int = 1000, lr: float = 0.05, lam: float = 0.5, va
         v = b2 * v + (1 - b2) * grad * grad
         w -= lr * (m / (1 - b1 ** epoch)) / (np.sqrt(v / (1 - b2 ** epoch)) + eps)
         if epoch % every == 0 or epoch == epochs:
-            row = ("linear", epoch, cross_entropy(_chunked(St, lambda c: c @ w), tt),
-                   cross_entropy(_chunked(Sv, lambda c: c @ w), tv) if len(tv) else None)
+            row = ("linear", epoch, cross_entropy(_chunked(St, lambda c, w=w: c @ w), tt),
+                   cross_entropy(_chunked(Sv, lambda c, w=w: c @ w), tv) if len(tv) else None)
             history.append(row)
             if on_epoch is not None:
                 on_epoch(*row)

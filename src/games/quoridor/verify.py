@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from crossridor.engine import stop as _stop
 from crossridor.engine.protocol import Limits
 from crossridor.engine.search_api import search
-from crossridor.engine import stop as _stop
 
 # The players a sampled check plays against: (name, algorithm, limits).
 OPPONENTS = (("alphabeta", "alphabeta", Limits(depth=4)),
@@ -63,6 +63,7 @@ def verify(solver, state, result, games: int = 20, seed: int = 0,
 def exhaustive(solver, state, winner: int | None, plies: int | None) -> Verification:
     """Every reply of the other side; winner is a seat from 0 or None."""
     if winner is not None:
+        assert plies is not None        # a win comes with its length
         return _prove_win(solver, state, winner, plies)
     out = Verification(True, "exhaustive")
     for side in (0, 1):
@@ -104,8 +105,8 @@ def _prove_win(solver, state, winner: int, plies: int) -> Verification:
 def _prove_hold(solver, state, side: int) -> Verification:
     """`side` playing drawing moves never reaches a lost position: a search
     of every position reachable with the other side's every reply."""
-    seen = set()
-    todo = [(state.clone(), [])]
+    seen: set = set()
+    todo: list[tuple] = [(state.clone(), [])]
     while todo:
         st, line = todo.pop()
         core = st.core

@@ -31,8 +31,7 @@ def search_options():
     """The exact solver (alphabeta, the open game in play), the one-round
     lookahead (greedy), and ismcts with the game's own options added."""
     from crossridor.engine.algorithms.catalog import ISMCTS_OPTIONS as GENERIC_ISMCTS
-    from crossridor.games.qwatrobat.players import (GREEDY_OPTIONS, ISMCTS_DEFAULTS, ISMCTS_OPTIONS,
-                                                    SOLVER_OPTIONS)
+    from crossridor.games.qwatrobat.players import GREEDY_OPTIONS, ISMCTS_DEFAULTS, ISMCTS_OPTIONS, SOLVER_OPTIONS
     return {"alphabeta": params_from_schema(SOLVER_OPTIONS, {"objective": "result"}),
             "greedy": params_from_schema(GREEDY_OPTIONS, {"samples": 24}),
             "ismcts": GENERIC_ISMCTS + params_from_schema(ISMCTS_OPTIONS, ISMCTS_DEFAULTS)}

@@ -58,6 +58,7 @@ from crossridor.games.learning import LearningGame
 from crossridor.games.qwatrobat.rules import Setup
 from crossridor.games.qwatrobat.state import QState
 
+
 def load(open=False, clear_four=True, last_round_points=6, cards=8, first=None) -> "Qwatrobat":
     """The game of `crossridor.load_game('qwatrobat', ...)`, whose parameters
     the registry has checked (`entry.PARAMS`); `first` is the starting seat,

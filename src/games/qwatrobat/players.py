@@ -122,6 +122,7 @@ def greedy_search(state, seed, options, time_limit: float | None = None) -> Sear
     if best is None:          # stopped before the first sample: any push
         best, best_v = moves[0], 0.0
     dt = _time.perf_counter() - t0
+    assert best_v is not None
     return SearchResult(move=best, score=float(best_v), depth=1, nodes=nodes, seconds=dt,
                         nps=nodes / dt if dt > 0 else 0.0, pv=(best,))
 

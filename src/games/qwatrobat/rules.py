@@ -61,7 +61,7 @@ class First:
         return f"First({self.player})"
 
 
-def parse_move_text(text) -> object:
+def parse_move_text(text) -> Setup | Push | First:
     """Text -> a move object (syntax only; legality is the state's business)."""
     if isinstance(text, (Setup, Push, First)):
         return text
@@ -91,7 +91,7 @@ def resolve_field(field, clear_four: bool, nvals: int):
     two or more times goes; then by the number k of cards left: 4+ -> the
     highest wins, 3 -> the median, 2 -> the lowest, 1 -> its owner, 0 -> none.
     """
-    counts = {}
+    counts: dict[int, int] = {}
     for v, _ in field:
         counts[v] = counts.get(v, 0) + 1
     left = tuple(sorted(c for c in field if counts[c[0]] == 1))

@@ -12,6 +12,7 @@ from crossridor.engine.protocol import CHANCE, SearchResult
 from crossridor.engine.stop import stopped
 from crossridor.games.qwatrobat.rules import Push, resolve_field
 
+
 @lru_cache(maxsize=None)
 def _resolve_cached(field, clear_four, nvals):
     return resolve_field(field, clear_four, nvals)
@@ -36,7 +37,7 @@ class _Solver:
         self.front = [layouts[0].front, layouts[1].front]
         self.back = [layouts[0].back, layouts[1].back]
         self.margin = objective == "margin"
-        self.tt = {}
+        self.tt: dict = {}
         self.nodes = 0
         self.rest = [sum(game.points[r:]) for r in range(game.rounds + 1)]
 

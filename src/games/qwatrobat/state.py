@@ -135,7 +135,8 @@ class QState(LearningState):
             self._check_setup(mv, text)
             return
         if not isinstance(mv, Push):
-            raise IllegalMoveError(f"qwatrobat: {str(text)!r}: player {p + 1} must push a column (c1..c{self.game.ncols})")
+            raise IllegalMoveError(f"qwatrobat: {str(text)!r}: player {p + 1} must push a column "
+                                   f"(c1..c{self.game.ncols})")
         if mv.col >= self.game.ncols:
             raise IllegalMoveError(f"qwatrobat: {str(text)!r}: there are only {self.game.ncols} columns")
         if self.rem[p][mv.col] == 0:
@@ -147,6 +148,7 @@ class QState(LearningState):
         self._history.append((mv, self._snap()))
         p = self.current_player
         if p == CHANCE:
+            assert isinstance(mv, First)        # _check_legal: the chance node draws the first player
             self.first = mv.player
             self._skip()
             return
@@ -155,6 +157,7 @@ class QState(LearningState):
             if self.layout[0] is not None and self.layout[1] is not None and self.first is not None:
                 self._skip()
             return
+        assert isinstance(mv, Push)             # _check_legal: a laid-out player pushes
         card = self.top_card(p, mv.col)
         self.rem[p][mv.col] -= 1
         self.field = tuple(sorted(self.field + ((card, p),)))
@@ -265,7 +268,7 @@ class QState(LearningState):
         return ",".join(f"{v}@{o}" for v, o in self.field) if self.field else "-"
 
     def position(self) -> str:
-        lay = ["-" if l is None else str(l) for l in self.layout]
+        lay = ["-" if v is None else str(v) for v in self.layout]
         rem = ["-" if self.layout[p] is None else "".join(map(str, self.rem[p])) for p in (0, 1)]
         rnd = self.round + 1
         return (f"{lay[0]};{lay[1]};{rem[0]};{rem[1]};{self._field_str()};{rnd};{self.slot};"
@@ -304,8 +307,8 @@ class QState(LearningState):
         if parts[4] != "-":
             for tok in parts[4].split(","):
                 try:
-                    v, o = tok.split("@")
-                    v, o = int(v), int(o)
+                    value, owner = tok.split("@")
+                    v, o = int(value), int(owner)
                 except ValueError:
                     bad(f"battlefield card {tok!r} (expected value@owner)")
                 if not (1 <= v <= game.nvals and o in (0, 1)):
@@ -358,7 +361,8 @@ class QState(LearningState):
                         pushed.append(s.layout[p].back[c])
                 for v in set(v for v, o in field if o == p):
                     if sum(1 for f in field if f == (v, p)) > pushed.count(v):
-                        bad(f"battlefield card {v}@{p} was not pushed by player {p + 1} (@{p} in a position is 0-based)")
+                        bad(f"battlefield card {v}@{p} was not pushed by player {p + 1} "
+                            f"(@{p} in a position is 0-based)")
             if slot == 0:
                 vals = [v for v, _ in field]
                 if len(vals) != len(set(vals)):

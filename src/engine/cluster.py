@@ -1,18 +1,19 @@
-"""Running a match's games on a Dask cluster (`crossridor match ...
---scheduler tcp://HOST:PORT`, or `tls://HOST:PORT` with `--tls-ca-file`,
-`--tls-cert` and `--tls-key`; the optional extra `cluster`).
+"""Sending work to a Dask cluster: `crossridor match`, `selfplay` and
+`solve` with `--scheduler tcp://HOST:PORT` (or `tls://HOST:PORT` with
+`--tls-ca-file`, `--tls-cert` and `--tls-key`; the optional extra `cluster`).
+Below the match runner and the games, so both can use it.
 
-The games go through Dask's own executor (`Client.get_executor`), a
+The work goes through Dask's own executor (`Client.get_executor`), a
 `concurrent.futures.Executor` like the local process pool, so the match
 runner is the same: games seeded from (match seed, index), counted in index
 order, records written as they finish; SPRT, resume and progress work as
 locally, and without time limits the records equal a local run's. When a
-worker dies, the scheduler gives its games to another worker (Dask reruns a
+worker dies, the scheduler gives its tasks to another worker (Dask reruns a
 task whose worker was lost, up to `distributed.scheduler.allowed-failures`
 times); the runner sees one result per game, so each is counted once.
 
 The workers need `crossridor` installed (the same version), and so does the
-machine that runs `crossridor match`.
+machine that sends the work.
 
 Trust: whoever reaches a scheduler runs code on its workers (a task is a
 pickled function), and the client unpickles what the workers send back, so
@@ -30,6 +31,7 @@ import ssl
 from dataclasses import dataclass
 
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.extras import install_hint
 from crossridor.engine.files import check_regular_file
 
 CONNECT_TIMEOUT = "10s"
@@ -108,6 +110,7 @@ class Scheduler:
         except (ssl.SSLError, OSError, ValueError) as exc:
             raise CrossridorError(f"--tls-ca-file {self.tls_ca_file!r}: not a PEM CA certificate ({exc})") from None
         key = f" and --tls-key {self.tls_key!r}" if self.tls_key else ""
+        assert self.tls_cert is not None        # a tls:// address has one: checked above
         try:
             context.load_cert_chain(self.tls_cert, self.tls_key, password=_no_password)
         except _EncryptedKey:
@@ -146,8 +149,9 @@ class Scheduler:
 
 
 class ClusterExecutor(concurrent.futures.Executor):
-    """The games of a match on the workers of a running Dask scheduler
-    (a Scheduler, or the address of one without TLS files)."""
+    """Tasks (a match's games, a solve's chunks of layers) run on the workers
+    of a running Dask scheduler (a Scheduler, or the address of one without
+    TLS files)."""
 
     def __init__(self, scheduler: Scheduler | str, timeout: str = CONNECT_TIMEOUT):
         if not isinstance(scheduler, Scheduler):
@@ -155,7 +159,7 @@ class ClusterExecutor(concurrent.futures.Executor):
         try:
             import distributed
         except ImportError:
-            raise CrossridorError("--scheduler needs Dask distributed: pip install '.[cluster]' in the checkout") from None
+            raise CrossridorError(f"--scheduler needs Dask distributed, {install_hint('cluster')}") from None
         address = scheduler.address
         try:
             self.client = distributed.Client(address, timeout=timeout, set_as_default=False,

@@ -1,0 +1,1 @@
+../../src/crossridor/__main__.py

@@ -1,0 +1,1 @@
+../../src/crossridor/envs.py

@@ -1,0 +1,1 @@
+../../src/crossridor/openspiel.py
