@@ -37,13 +37,3 @@ class EnvDeclaration:
     # None: the environments stack each state's tensor
     observation_batch: Callable[..., Any] | None = None
 
-    def load(self, params: dict):
-        """(the game, its parameters completed with their defaults) for the
-        environment keywords `params` (text values read by their kind)."""
-        from crossridor.engine.errors import UnknownGameError
-        from crossridor.engine.options import check_params
-        from crossridor.engine.registry import game_entry, read_params  # the registry imports this module
-        entry = game_entry(self.game)
-        given = read_params(self.game, {**self.defaults, **params})
-        full = check_params(entry.name, given, entry.params, UnknownGameError)
-        return entry.load(**full), full

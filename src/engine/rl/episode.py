@@ -10,10 +10,11 @@ import io
 import numpy as np
 
 from crossridor.engine.environments import EnvDeclaration
-from crossridor.engine.errors import CrossridorError
+from crossridor.engine.errors import CrossridorError, UnknownGameError
 from crossridor.engine.extras import install_hint
+from crossridor.engine.options import check_params
 from crossridor.engine.protocol import CHANCE, SPECTATOR
-from crossridor.engine.registry import environment
+from crossridor.engine.registry import environment, game_entry, read_params
 
 RENDER_MODES = ("ansi", "svg", "rgb_array")
 # what an agent observes: the game's observation tensor (now), or its
@@ -25,6 +26,16 @@ OBSERVATION_TYPES = ("observation", "information_state")
 def declaration(game: str) -> EnvDeclaration:
     """The environment declaration of a registered game (its registry entry's)."""
     return environment(game)
+
+
+
+def load_environment_game(decl: EnvDeclaration, params: dict):
+    """(the game, its parameters completed with their defaults) for the
+    environment keywords `params` (text values read by their kind)."""
+    entry = game_entry(decl.game)
+    given = read_params(decl.game, {**decl.defaults, **params})
+    full = check_params(entry.name, given, entry.params, UnknownGameError)
+    return entry.load(**full), full
 
 
 def check_observation_type(game, kind: str) -> tuple:

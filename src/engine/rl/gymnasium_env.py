@@ -23,6 +23,7 @@ from crossridor.engine.rl.episode import (
     check_cap,
     check_render_mode,
     declaration,
+    load_environment_game,
     render,
     spaces_for,
 )
@@ -42,7 +43,7 @@ class CrossridorGymEnv(gym.Env):
                  illegal_reward: float = -1.0, observation_type: str = "observation", **params):
         check_render_mode(render_mode)
         self.declaration = declaration(game)
-        self.game, self.params = self.declaration.load(params)
+        self.game, self.params = load_environment_game(self.declaration, params)
         self.max_plies = check_cap(self.declaration.max_plies(self.params) if max_plies == "default"
                                    else max_plies)
         n = self.game.traits.num_players

@@ -22,6 +22,7 @@ from crossridor.engine.rl.episode import (
     Episode,
     check_cap,
     check_render_mode,
+    load_environment_game,
     render,
     spaces_for,
 )
@@ -51,7 +52,7 @@ class CrossridorAEC(AECEnv, EzPickle):
         super().__init__()
         check_render_mode(render_mode)
         self.declaration = declaration = game_declaration(game)
-        self.game, self.params = declaration.load(params)
+        self.game, self.params = load_environment_game(declaration, params)
         self.max_plies = check_cap(declaration.max_plies(self.params) if max_plies == "default" else max_plies)
         self.metadata = dict(self.metadata, name=declaration.env_name)
         self.render_mode = render_mode

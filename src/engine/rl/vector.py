@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium.utils import seeding
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.rl.episode import Episode, check_cap, declaration
+from crossridor.engine.rl.episode import Episode, check_cap, declaration, load_environment_game
 
 
 class VectorGames:
@@ -25,7 +25,7 @@ class VectorGames:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise CrossridorError(f"num_envs must be a positive integer, got {num_envs!r}")
         self.declaration = declaration(game)
-        self.game, self.params = self.declaration.load(params)
+        self.game, self.params = load_environment_game(self.declaration, params)
         self.max_plies = check_cap(self.declaration.max_plies(self.params) if max_plies == "default"
                                    else max_plies)
         self.num_envs = num_envs

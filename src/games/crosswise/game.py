@@ -151,7 +151,7 @@ class CrosswiseGame(LearningGame):
         `chance`, sets up its deal and its draws itself)."""
         return CrosswiseState(self, core)
 
-def load(players=2, chance=False) -> CrosswiseGame:
+def load(players=2, chance=False) -> LearningGame:
     """The game of `crossridor.load_game('crosswise', ...)`, whose parameters
     the registry has checked (`entry.PARAMS`). chance: the deal and the
     draws as chance nodes (for learning agents)."""

@@ -94,7 +94,7 @@ MAX_DECK_BYTES = 2 ** 20      # a deck is a few kB
 
 
 def load(players=2, races=None, deck_seed=0, deck_file=None, deck_text=None, max_stages=20,
-         chance=False) -> "KreuzUndQuer":
+         chance=False) -> LearningGame:
     """The game of `crossridor.load_game('kreuzundquer', ...)`, whose
     parameters the registry has checked (`entry.PARAMS`). What no single
     parameter can check is checked here: deck_file or deck_text, not both;

@@ -8,8 +8,7 @@ from crossridor.engine.environments import EnvDeclaration
 from crossridor.engine.options import C_INT, Param
 from crossridor.engine.registry import GameEntry, register_game
 from crossridor.engine.schema_params import LazyOptions, params_from_schema
-
-MAX_WALLS = 100       # as game.MAX_WALLS: bounds the evaluation below the forced-win band
+from crossridor.games.quoridor.bounds import MAX_WALLS
 
 PARAMS = (
     Param("size", (3, 5, 7, 9), 9, "board size (odd)"),

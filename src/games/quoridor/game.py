@@ -18,7 +18,7 @@ from crossridor.engine.errors import CrossridorError, IllegalMoveError, InvalidM
 from crossridor.engine.options import CALLABLE_OR_NONE, check_options
 from crossridor.engine.protocol import TERMINAL, GameTraits
 from crossridor.games.learning import LearningGame, LearningState
-from crossridor.games.quoridor.entry import MAX_WALLS  # the bound of the walls parameter
+from crossridor.games.quoridor.bounds import MAX_WALLS
 
 # Move codes of the core (see quoridor/board.pxi): bits 0-6 index, bits 7-8 kind;
 # square index = row * 9 + col, wall anchor index = row * 8 + col.
