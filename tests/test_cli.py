@@ -28,7 +28,7 @@ def test_legal_text_and_json():
     state = crossridor.load_game("quoridor", size=5).new_state("c2 c4")
     assert out.split() == [str(m) for m in state.legal_moves()]
     data = run_json("legal", "quoridor", "--moves", "e2")
-    assert data["to_move"] == 1 and len(data["moves"]) == 131 and "e8" in data["moves"]
+    assert data["to_move"] == 2 and len(data["moves"]) == 131 and "e8" in data["moves"]
 
 
 def test_legal_from_position_and_finished_game():
@@ -45,7 +45,7 @@ def test_show():
     assert "player 2 to move" in out
     data = run_json("show", "quoridor", "--players", "4")
     assert data["position"] == "9x4:e1,a5,e9,i5:5,5,5,5:-:1"
-    assert data["to_move"] == 0 and data["terminal"] is False and "a" in data["board"]
+    assert data["to_move"] == 1 and data["terminal"] is False and "a" in data["board"]
 
 
 # ------------------------------------------------------------ perft

@@ -71,7 +71,7 @@ def test_match_scoring_is_the_match_runners():
 
     def record(i, winner, pa, pb):
         return GameRecord(index=i, seed=0, deal_seed=None, seats=[0, 1], engines=["a", "b"],
-                          result="", returns=[], winner=winner, winner_engine=winner,
+                          result="", returns=[], winner=None if winner is None else winner + 1, winner_engine=winner,
                           reason="terminal", moves=[], opening_plies=0, plies=0, seconds=0.0,
                           points=[pa, pb])
     # (winning engine or None, engine 1's points, engine 2's)
