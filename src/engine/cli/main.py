@@ -101,6 +101,10 @@ def cmd_show(args) -> int:
         write_pictures(state.to_svg(viewer=viewer), args.svg, args.png)
     if args.json:
         out = {"to_move": seat(state.current_player), "terminal": state.is_terminal(), "board": board}
+        if state.is_terminal():
+            from crossridor.engine.match.game_loop import winner_index
+            returns = [float(r) for r in state.returns()]
+            out.update(winner=seat(winner_index(returns)), returns=returns)
         if args.viewer is None:
             out["position"] = state.position()
         print_json(out)
