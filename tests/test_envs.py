@@ -220,7 +220,7 @@ def test_information_state_observations_hide_what_only_others_saw():
     cases = [
         (envs.crosswise_v0.raw_env(players=2, chance=True, observation_type="information_state"),
          # dealt hands 1122 / 5566, then seat 1 draws a 3 or a 4 (seat 0 does not see it)
-         "tile:1 tile:1 tile:2 tile:2 tile:5 tile:5 tile:6 tile:6 start:0 1@a1 tile:5 5@b2 tile:{} 2@c3 tile:1",
+         "tile:1 tile:1 tile:2 tile:2 tile:5 tile:5 tile:6 tile:6 start:1 1@a1 tile:5 5@b2 tile:{} 2@c3 tile:1",
          ("3", "4")),
         (envs.qwatrobat_v0.raw_env(observation_type="information_state"),
          "1234/4321 {} first0 c1 c1", ("2143/3412", "2341/1342")),   # seat 1's layouts, same first card

@@ -104,7 +104,7 @@ def test_action_layout_examples():
     assert c.num_distinct_actions() == 2373
     assert c.move_to_action("3@a1") == 2 and c.move_to_action("--") == 2358
     assert c.move_to_action("swap a1,c1") == 1728 + 1
-    assert c.move_to_action("tile:S") == 2368 and c.move_to_action("start:3") == 2372
+    assert c.move_to_action("tile:S") == 2368 and c.move_to_action("start:4") == 2372
     w = crossridor.load_game("qwatrobat")
     assert w.move_to_action("4321/1234") == w.move_to_action("1234/4321")   # same columns
     assert str(w.action_to_move(126)) == "c1" and str(w.action_to_move(131)) == "first1"
@@ -132,7 +132,7 @@ def test_crosswise_observation_hides_other_hands_and_the_bag():
 def _dealt(game, hands, moves):
     """A chance=True Crosswise state dealt `hands` (tile chars per seat), seat 0 first."""
     tiles = [f"tile:{t}" for h in hands for t in h]
-    return game.new_state(tiles + ["start:0"] + moves)
+    return game.new_state(tiles + ["start:1"] + moves)
 
 
 def test_crosswise_information_state_hides_what_only_others_saw():

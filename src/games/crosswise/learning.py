@@ -13,7 +13,7 @@ Action ids (stable; cells 0..35 = row * 6 + col from a1, symbols 0..5 = 1..6):
     2369 .. 2372    chance: the seat that starts (`start:2`)
 num_distinct_actions() = 2373. The chance ids occur only in the game loaded
 with chance=True (`load_game("crosswise", players=2, chance=True)`): there the
-deal (tile by tile, seat 0's hand first) and every draw are chance nodes with
+deal (tile by tile, seat 1's hand first) and every draw are chance nodes with
 their probabilities; the default game deals everything from its seed.
 
 Observation (float32, 330): a function of `position(viewer=player)` alone,
@@ -49,6 +49,7 @@ import numpy as np
 
 from crossridor.engine.errors import CrossridorError, IllegalMoveError, InvalidMoveError
 from crossridor.engine.protocol import CHANCE, GameTraits, play_moves
+from crossridor.engine.views import seat
 from crossridor.games.crosswise import game as cw
 from crossridor.games.crosswise import notation as nt
 from crossridor.games.learning import LearningGame, LearningState, check_action
@@ -88,11 +89,12 @@ class Tile:
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """Chance outcome: the seat that moves first (`start:0`)."""
-    seat: int
+    """Chance outcome: who moves first, `player` an index; written as the
+    seat (`start:1` for player index 0)."""
+    player: int
 
     def __str__(self):
-        return f"start:{self.seat}"
+        return f"start:{seat(self.player)}"
 
     __repr__ = __str__
 
@@ -101,8 +103,8 @@ def parse_chance(text):
     t = text.strip().lower()
     if t.startswith("tile:") and len(t) == 6 and t[5].upper() in TILES:
         return Tile(TILES.index(t[5].upper()))
-    if t.startswith("start:") and t[6:].isdigit():
-        return Start(int(t[6:]))
+    if t.startswith("start:") and t[6:].isdigit() and 1 <= int(t[6:]) <= 4:
+        return Start(int(t[6:]) - 1)
     return None
 
 
@@ -130,9 +132,9 @@ class Codec:
         if isinstance(move, Tile):
             return DRAW0 + move.tile
         if isinstance(move, Start):
-            if not 0 <= move.seat < 4:
-                raise IllegalMoveError(f"crosswise: no seat {move.seat}")
-            return START0 + move.seat
+            if not 0 <= move.player < 4:
+                raise IllegalMoveError(f"crosswise: no seat {seat(move.player)}")
+            return START0 + move.player
         if not isinstance(move, nt.CrosswiseMove) or move.code not in _ID:
             raise InvalidMoveError(f"crosswise: not a move: {move!r}")
         return _ID[move.code]
@@ -200,9 +202,9 @@ def encode_view(view: str, player: int, n: int, phase: int) -> np.ndarray:
             out[(row * 6 + col) * 7 + (0 if ch == "." else int(ch))] = 1
     out[252 + player] = 1
     if turn != "-":
-        slot = {"0": 0, "1>2": 1, "2": 2, "1>0": 3}[turn] if n == 3 else int(turn)
+        slot = nt.turn_texts(n).index(turn)
         out[256 + slot] = 1
-        mover = 1 if turn.startswith("1") and n == 3 else int(turn[0])
+        mover = nt.turn_mover(n, slot)
         if phase in (0, 2):
             out[323 + (mover - player) % n] = 1
     for q, h in enumerate(hands.split(",")):
@@ -369,7 +371,7 @@ class ChanceCrosswiseState(LearningState):
         self._undo.append(self._snapshot())
         if self.inner is None:
             if isinstance(mv, Start):
-                self._start(mv.seat)
+                self._start(mv.player)
             else:
                 self.dealt[self._dealing_seat()][mv.tile] += 1
             return
@@ -451,7 +453,8 @@ class ChanceCrosswiseState(LearningState):
 
     def _check(self, player):
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.players:
-            raise CrossridorError(f"crosswise: no seat {player!r} in a {self.game.players}-player game")
+            raise CrossridorError(f"crosswise: no player index {player!r} in a {self.game.players}-player game "
+                                  f"(0..{self.game.players - 1}, seat - 1)")
         return True
 
     def sample_determinization(self, player: int, rng: random.Random):
@@ -476,7 +479,7 @@ class ChanceCrosswiseState(LearningState):
         if viewer is not None:
             self._check(viewer)
         if self.inner is None:
-            hands = "; ".join(f"seat {p}: " + (nt._tiles_text(h) if viewer in (None, p) else f"{sum(h)} hidden tiles")
+            hands = "; ".join(f"seat {seat(p)}: " + (nt._tiles_text(h) if viewer in (None, p) else f"{sum(h)} hidden tiles")
                               for p, h in enumerate(self.dealt))
             return f"dealing (chance): {hands}"
         text = self.inner.render(viewer)

@@ -378,7 +378,7 @@ class QState(LearningState):
         move shows as "setup" while their cards are unseen."""
         g = self.game
         if viewer is not None and viewer not in (0, 1, SPECTATOR):
-            raise UnsupportedGameError(f"qwatrobat: no seat {viewer!r} (seats are 0 and 1)")
+            raise UnsupportedGameError(f"qwatrobat: no player index {viewer!r} (0 or 1, seat - 1)")
         players = []
         for p in (0, 1):
             lay = self.layout[p]
