@@ -251,7 +251,7 @@ def test_show_viewer_hides_the_other_layout():
 
 def test_best_defaults_to_ismcts_for_hidden_information():
     data = run_json("best", "qwatrobat", "--seed", "5", "--sims", "50",
-                    "--moves", "1234/4321 1122/3344 first0")
+                    "--moves", "1234/4321 1122/3344 first:1")
     assert data["nodes"] == 50 and data["move"].startswith("c")   # a push, found by ISMCTS
     data = run_json("best", "qwatrobat", "--seed", "5", "--sims", "50")
     assert "/" in data["move"] and data["nodes"] == 1             # a setup, from ISMCTS's table

@@ -223,7 +223,7 @@ def test_information_state_observations_hide_what_only_others_saw():
          "tile:1 tile:1 tile:2 tile:2 tile:5 tile:5 tile:6 tile:6 start:1 1@a1 tile:5 5@b2 tile:{} 2@c3 tile:1",
          ("3", "4")),
         (envs.qwatrobat_v0.raw_env(observation_type="information_state"),
-         "1234/4321 {} first0 c1 c1", ("2143/3412", "2341/1342")),   # seat 1's layouts, same first card
+         "1234/4321 {} first:1 c1 c1", ("2143/3412", "2341/1342")),   # seat 1's layouts, same first card
     ]
     for env, moves, (x, y) in cases:
         env.reset(seed=0)

@@ -144,7 +144,7 @@ def test_qwatrobat_undo_sees_one_first_player_draw(client):
             assert seen[1] == "setup" and full[2] == seen[2]       # the draw is public, the layout is not
             draws.add(seen[2])
             assert undo(ws, 1)["view"]["history"] == []
-        assert len(draws) == 1 and draws <= {"first0", "first1"}
+        assert len(draws) == 1 and draws <= {"first:1", "first:2"}
 
 
 class Die:
