@@ -249,3 +249,15 @@ def test_gymnasium_seat_and_info():
     _, reward, terminated, _, info = env.step(action_of(env.episode.state, "b1"))
     assert terminated and reward == 1.0 and info["seat"] == 2 and info["returns"] == [-1.0, 1.0]
     assert "player 2 wins" in env.render()
+
+
+def test_a_record_without_a_format_has_its_chance_moves_in_seats():
+    base = {"index": 0, "seed": 1, "deal_seed": 5, "seats": [0, 1], "engines": ["x", "y"], "result": "1-0",
+            "returns": [1.0, -1.0], "winner": 0, "winner_engine": 0, "reason": "terminal",
+            "opening_plies": 0, "plies": 3, "seconds": 0.1}
+    rec = GameRecord.from_dict(dict(base, game="qwatrobat", moves=["1234/4321", "1122/3344", "first1"]))
+    assert rec.moves[2] == "first:2" and rec.winner == 1
+    rec = GameRecord.from_dict(dict(base, game="crosswise", params={"chance": True}, moves=["tile:1", "start:0"]))
+    assert rec.moves == ["tile:1", "start:1"]
+    new = GameRecord.from_dict(dict(base, game="qwatrobat", moves=["first:2"], winner=1, format=2))
+    assert new.moves == ["first:2"] and new.winner == 1

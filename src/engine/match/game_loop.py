@@ -257,9 +257,19 @@ class GameRecord:
         return cls.from_dict(data)
 
 
+# Format 1 wrote these chance moves with player indices; format 2 with seats.
+_FORMAT_1_MOVES = {
+    "qwatrobat": {"first0": "first:1", "first1": "first:2"},
+    "crosswise": {f"start:{i}": f"start:{i + 1}" for i in range(4)},
+}
+
+
 def _seats_from_indices(d: dict) -> dict:
     """A format-1 record (player indices) with seats, as format 2 has them."""
     d = dict(d, format=RECORDS_FORMAT, winner=seat(d["winner"]))
+    renamed = _FORMAT_1_MOVES.get(d.get("game"), {})
+    if renamed:
+        d["moves"] = [renamed.get(m, m) for m in d["moves"]]
     if isinstance(d.get("failure"), dict) and _is_int(d["failure"].get("seat")):
         d["failure"] = dict(d["failure"], seat=seat(d["failure"]["seat"]))
     if isinstance(d.get("think"), list):
