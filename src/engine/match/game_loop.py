@@ -177,8 +177,8 @@ class GameTask:
 
 
 # The records format: 2 numbers the seats in `winner`, `failure["seat"]` and
-# `think` 1..n (docs/notation.md, "Seats"); a record without `format` was
-# written with player indices 0..n-1 there and is read as such.
+# `think` 1..n (docs/notation.md, "Seats"); a record without `format` is
+# format 1, which holds player indices 0..n-1 there, and is read as such.
 RECORDS_FORMAT = 2
 
 
@@ -257,7 +257,7 @@ class GameRecord:
         return cls.from_dict(data)
 
 
-# Format 1 wrote these chance moves with player indices; format 2 with seats.
+# Chance moves that name a player index in format 1, and their format-2 text.
 _FORMAT_1_MOVES = {
     "qwatrobat": {"first0": "first:1", "first1": "first:2"},
     "crosswise": {f"start:{i}": f"start:{i + 1}" for i in range(4)},
