@@ -66,7 +66,7 @@ def test_command_line_json_and_text():
     solved = run_json("solve", *GAME, "--moves", TO_MOVE, "--json")
     assert (solved["to_move"], solved["winner"], solved["moves"]) == (2, 2, ["b1"])
     best = run_json("best", *GAME, "--moves", TO_MOVE, "--depth", "2", "--json")
-    assert best["move"] == "b1"
+    assert best["move"] == "b1" and best["to_move"] == 2
     over = run_json("show", *GAME, "--moves", WON, "--json")
     assert over["terminal"] and over["to_move"] is None and over["winner"] == 2
     assert over["returns"] == [-1.0, 1.0] and "player 2 wins" in over["board"]
@@ -186,6 +186,9 @@ def render(client, **body) -> dict:
 
 def test_web_api(client, match_files):
     options = {"size": 3, "walls": 0}
+    best = client.post("/api/best", json={"game": "quoridor", "options": options, "moves": TO_MOVE,
+                                          "engine": "alphabeta:depth=2"}).json()
+    assert best["move"] == "b1" and best["to_move"] == 2
     view = render(client, game="quoridor", options=options, moves=TO_MOVE.split())["view"]
     assert view["to_move"] == 2 and view["winner"] is None and view["last"]["player"] == 1
     view = render(client, game="quoridor", options=options, moves=WON.split())["view"]

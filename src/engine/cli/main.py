@@ -194,7 +194,8 @@ def cmd_best(args) -> int:
     result, interrupted = run_stoppable(
         lambda: search(state, algorithm=algorithm, limits=limits, seed=args.seed, **options))
     if args.json:
-        print_json(dict(result.as_dict(), interrupted=interrupted))
+        # to_move: the seat the score is for
+        print_json(dict(result.as_dict(), to_move=seat(state.current_player), interrupted=interrupted))
     else:
         pv = " ".join(str(m) for m in result.pv)
         print(f"bestmove {result.move}")

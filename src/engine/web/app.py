@@ -31,7 +31,7 @@ from crossridor.engine.protocol import SPECTATOR
 from crossridor.engine.registry import game_names
 from crossridor.engine.search_api import algorithm_names
 from crossridor.engine.stop import Stop
-from crossridor.engine.views import player_index
+from crossridor.engine.views import player_index, seat
 from crossridor.engine.web import searching
 from crossridor.engine.web.guard import ClientLimits, Guard, http_protocol
 from crossridor.engine.web.sessions import (
@@ -189,7 +189,8 @@ async def best(request: Request):
     finally:
         stop.set()
         watch.cancel()
-    return AsciiJSON(result.as_dict() if result else {"move": None})
+    out = result.as_dict() if result else {"move": None}
+    return AsciiJSON(dict(out, to_move=seat(state.current_player)))      # the seat the score is for
 
 
 @api

@@ -269,6 +269,7 @@ class QuoridorState(LearningState):
 
     @property
     def winner(self) -> int | None:
+        """The winner's player index (seat - 1), or None."""
         w = self.core.winner
         return None if w < 0 else w
 
