@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import warnings
 
 import pytest
@@ -43,7 +44,7 @@ def test_the_conversion_at_the_doors():
     assert seat(None) is None and seat(crossridor.CHANCE) is None and seat(crossridor.TERMINAL) is None
     assert player_index(2, 2) == 1
     for bad in (0, 3, True, "2", 1.0):
-        with pytest.raises(crossridor.CrossridorError, match=r"seat must be a seat 1\.\.2"):
+        with pytest.raises(crossridor.CrossridorError, match=r"the seat must be a seat 1\.\.2"):
             player_index(bad, 2)
     view = {"viewer": -1, "to_move": 0, "winner": None, "hands": [{"seat": 1, "count": 4}], "pawns": ["b2"]}
     assert view_in_seats(view) == {"viewer": "spectator", "to_move": 1, "winner": None,
@@ -94,6 +95,29 @@ def test_arguments_that_name_a_seat():
     for bad in ("0", "3"):
         err = one_line_error("show", "crosswise", "--seed", "3", "--viewer", bad)
         assert "--viewer must be a seat 1..2, got " + bad in err
+
+
+def test_position_strings_and_moves_name_seats():
+    # Crosswise: seat 2 to move is turn 2
+    crosswise = run_json("show", "crosswise", "--seed", "1", "--json")
+    assert crosswise["to_move"] == 2 and crosswise["position"].split()[1] == "2"
+    assert "to move: seat 2" in crosswise["board"]
+    three = crossridor.load_game("crosswise", players=3).new_state(seed=1)
+    three.play(three.legal_moves()[0])
+    assert three.current_player == 1 and three.position().split()[1] in ("2>1", "2>3")
+    # Qwatrobat: the draw names the seat that starts, and so does the position
+    qwatrobat = crossridor.load_game("qwatrobat").new_state("1234/4321 1122/3344")
+    assert [str(m) for m in qwatrobat.legal_moves()] == ["first:1", "first:2"]
+    qwatrobat.play("first:2")
+    qwatrobat.play("c1")
+    assert qwatrobat.position().split(";")[4:8] == ["1@2", "1", "1", "2"]
+    assert qwatrobat.game.state_from_position(qwatrobat.position()).position() == qwatrobat.position()
+    # Kreuz & Quer: the stopper is a seat
+    rng = random.Random(0)
+    kq = crossridor.load_game("kreuzundquer").new_state(seed=0)
+    while kq.phase != "penalty":
+        kq.play(rng.choice(kq.legal_moves()))
+    assert kq.position().split(";")[6] == str(kq.stopper + 1)
 
 
 def test_python_result_objects():

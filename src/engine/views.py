@@ -24,7 +24,7 @@ def seat(index: int | None) -> int | None:
     return None if index is None or index < 0 else index + 1
 
 
-def player_index(value: Any, num_players: int, what: str = "seat") -> int:
+def player_index(value: Any, num_players: int, what: str = "the seat") -> int:
     """The player index of seat `value` (an integer 1..num_players), or
     CrossridorError naming `what` and the seats there are."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= num_players:
