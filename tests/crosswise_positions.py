@@ -15,7 +15,7 @@ def game(players=2):
     return crossridor.load_game("crosswise", players=players)
 
 
-def position(rows, turn="0", hands=("1234", "1234"), played="-", passes=0, players=2, bag=None):
+def position(rows, turn="1", hands=("1234", "1234"), played="-", passes=0, players=2, bag=None):
     """A full position from a dict {cell: symbol} or 6 rank strings (rank 6
     first); the bag is whatever tiles are left (order from the loader's seed)."""
     if isinstance(rows, dict):

@@ -29,7 +29,7 @@ def test_legal_text_and_json():
     state = crossridor.load_game("quoridor", size=5).new_state("c2 c4")
     assert out.split() == [str(m) for m in state.legal_moves()]
     data = run_json("legal", "quoridor", "--moves", "e2")
-    assert data["to_move"] == 1 and len(data["moves"]) == 131 and "e8" in data["moves"]
+    assert data["to_move"] == 2 and len(data["moves"]) == 131 and "e8" in data["moves"]
 
 
 def test_legal_from_position_and_finished_game():
@@ -46,7 +46,7 @@ def test_show():
     assert "player 2 to move" in out
     data = run_json("show", "quoridor", "--players", "4")
     assert data["position"] == "9x4:e1,a5,e9,i5:5,5,5,5:-:1"
-    assert data["to_move"] == 0 and data["terminal"] is False and "a" in data["board"]
+    assert data["to_move"] == 1 and data["terminal"] is False and "a" in data["board"]
 
 
 # ------------------------------------------------------------ perft
@@ -253,7 +253,7 @@ def test_show_viewer_hides_the_other_layout():
 
 def test_best_defaults_to_ismcts_for_hidden_information():
     data = run_json("best", "qwatrobat", "--seed", "5", "--sims", "50",
-                    "--moves", "1234/4321 1122/3344 first0")
+                    "--moves", "1234/4321 1122/3344 first:1")
     assert data["nodes"] == 50 and data["move"].startswith("c")   # a push, found by ISMCTS
     data = run_json("best", "qwatrobat", "--seed", "5", "--sims", "50")
     assert "/" in data["move"] and data["nodes"] == 1             # a setup, from ISMCTS's table

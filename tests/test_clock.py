@@ -203,9 +203,9 @@ def test_records_carry_think_times_and_the_summary_budget_use(tmp_path):
 
 def test_time_use_from_records():
     record = GameRecord(index=0, seed=0, deal_seed=None, seats=[1, 0], engines=["b", "a"], result="1-0",
-                        returns=[1.0, -1.0], winner=0, winner_engine=1, reason="terminal", moves=[],
+                        returns=[1.0, -1.0], winner=1, winner_engine=1, reason="terminal", moves=[],
                         opening_plies=0, plies=3, seconds=1.0,
-                        think=[[0, 0.1, 0.2, 0.2], [1, 0.3, 0.2, 0.25], [0, 0.2, 0.2, 0.2]])
+                        think=[[1, 0.1, 0.2, 0.2], [2, 0.3, 0.2, 0.25], [1, 0.2, 0.2, 0.2]])
     a, b = time_use([record], 2)
     assert a == {"engine": 1, "moves": 1, "mean_seconds": 0.3, "budget_used": 1.5, "max_overrun": 0.05}
     assert b["moves"] == 2 and b["budget_used"] == pytest.approx(0.75) and b["max_overrun"] == 0.0

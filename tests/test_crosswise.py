@@ -92,7 +92,7 @@ def test_six_identical_wins_for_the_line_owner(where, team):
     # the *other* team completes the six: it still wins for the line's owner
     mover = 1 - team
     hands = ["1234", "1234"]
-    st = load({c: 4 for c in cells}, turn=str(mover), hands=hands)
+    st = load({c: 4 for c in cells}, turn=str(mover + 1), hands=hands)
     assert not st.is_terminal()
     st.play(f"4@{last}")
     assert st.is_terminal() and st.winner_team() == team
@@ -231,7 +231,7 @@ def test_everyone_passing_ends_the_game():
 def test_three_players_end_only_when_every_seat_has_passed():
     # the cycle 0,1,2,1: seats 1 and 2 are stuck (action tiles on an empty
     # board) but seat 0 is not, so passes from 1, 2, 1 must not end the game
-    stuck = "....../....../....../....../....../...... 1>2 1234,MMMRRR,PPPS ?40 - 0"
+    stuck = "....../....../....../....../....../...... 2>3 1234,MMMRRR,PPPS ?40 - 0"
     st = game(3).state_from_position(stuck)
     for seat in (1, 2, 1):
         assert st.current_player == seat and [str(m) for m in st.legal_moves()] == ["--"]
@@ -242,11 +242,11 @@ def test_three_players_end_only_when_every_seat_has_passed():
     again = game(3).state_from_position(st.position())
     assert again.position() == st.position() and not again.is_terminal()
     # a count of passes that would mean everybody passed is not a position:
-    # seat 1 to move after seats 0, 1, 2 passed; but three passes before
-    # seat 0's turn (by 1, 2, 1) are
+    # seat 2 to move after seats 1, 2, 3 passed; but three passes before
+    # seat 1's turn (by 2, 3, 2) are
     with pytest.raises(InvalidPositionError, match="every seat has passed"):
-        game(3).state_from_position("....../....../....../....../....../...... 1>2 1234,123456,1234 ?40 - 3")
-    state = game(3).state_from_position("....../....../....../....../....../...... 0 1234,123456,1234 ?40 - 3")
+        game(3).state_from_position("....../....../....../....../....../...... 2>3 1234,123456,1234 ?40 - 3")
+    state = game(3).state_from_position("....../....../....../....../....../...... 1 1234,123456,1234 ?40 - 3")
     assert not state.is_terminal()
 
 
@@ -263,7 +263,7 @@ def test_three_player_order_and_teams():
     k = next(i for i in range(4) if all(order[j] == cyc[(i + j) % 4] for j in range(12)))
     assert k in (0, 1, 2, 3)
     assert len(st.hand(1)) == 6 or st._c.bag_count == 0
-    end = load({f"{f}2": 5 for f in "abcde"}, players=3, turn="2", hands=("1234", "123456", "1235"))
+    end = load({f"{f}2": 5 for f in "abcde"}, players=3, turn="3", hands=("1234", "123456", "1235"))
     end.play("5@f2")
     assert end.returns() == [1.0, -1.0, 1.0]
 
@@ -276,7 +276,7 @@ def test_four_player_order_and_shared_returns():
         seen.append(st.current_player)
         st.play(st.legal_moves()[-1])
     assert seen == [(first + i) % 4 for i in range(8)]
-    end = load({f"c{r}": 2 for r in range(1, 6)}, players=4, turn="3",
+    end = load({f"c{r}": 2 for r in range(1, 6)}, players=4, turn="4",
                hands=("1345", "1345", "1345", "1234"))
     end.play("2@c6")
     assert end.returns() == [-1.0, 1.0, -1.0, 1.0]
@@ -352,25 +352,26 @@ def test_position_round_trip_full_and_viewer():
 
 def test_start_position_example_in_docstring():
     st = game().new_state(seed=1)
-    assert st.position() .startswith("....../....../....../....../....../...... 1 1556,124R ")
-    assert st.position(viewer=0) == "....../....../....../....../....../...... 1 1556,?4 ?46 - 0"
+    assert st.position() .startswith("....../....../....../....../....../...... 2 1556,124R ")
+    assert st.position(viewer=0) == "....../....../....../....../....../...... 2 1556,?4 ?46 - 0"
 
 
 @pytest.mark.parametrize("bad", [
-    "", "x", "....../....../....../....../....../...... 0 1234,1234 ?46 - 0 extra",
+    "", "x", "....../....../....../....../....../...... 1 1234,1234 ?46 - 0 extra",
     "....../....../....../....../....../..... 0 1234,1234 ?46 - 0",        # short rank
     "....../....../....../....../....../.....7 0 1234,1234 ?45 - 0",       # bad symbol
-    "....../....../....../....../....../...... 2 1234,1234 ?46 - 0",       # no seat 2
-    "....../....../....../....../....../...... 0 1234 ?46 - 0",            # one hand
-    "....../....../....../....../....../...... 0 1234,1234 ?45 - 0",       # 53 tiles
-    "....../....../....../....../....../...... 0 1111,1111 ?46 - 0",       # eight 1s
-    "....../....../....../....../....../...... 0 12345,123 ?46 - 0",       # hand too big
-    "....../....../....../....../....../...... 0 123,1234 ?47 - 0",        # short hand, bag left
-    "....../....../....../....../....../...... 0 1234,1234 ?46 1 0",       # played a symbol
-    "....../....../....../....../....../...... 0 1234,1234:5 ?46 - 0",     # known not in hand
-    "....../....../....../....../....../...... 0 1234,1234 ?46 - 2",       # passes
-    "....../....../....../....../....../...... 0 1234,1234 ?46 - x",
-    "111111/222222/....../....../....../1..... 0 1234,1234 ?34 - 0",       # too many 1s
+    "....../....../....../....../....../...... 3 1234,1234 ?46 - 0",       # no seat 3
+    "....../....../....../....../....../...... 0 1234,1234 ?46 - 0",       # seats count from 1
+    "....../....../....../....../....../...... 1 1234 ?46 - 0",            # one hand
+    "....../....../....../....../....../...... 1 1234,1234 ?45 - 0",       # 53 tiles
+    "....../....../....../....../....../...... 1 1111,1111 ?46 - 0",       # eight 1s
+    "....../....../....../....../....../...... 1 12345,123 ?46 - 0",       # hand too big
+    "....../....../....../....../....../...... 1 123,1234 ?47 - 0",        # short hand, bag left
+    "....../....../....../....../....../...... 1 1234,1234 ?46 1 0",       # played a symbol
+    "....../....../....../....../....../...... 1 1234,1234:5 ?46 - 0",     # known not in hand
+    "....../....../....../....../....../...... 1 1234,1234 ?46 - 2",       # passes
+    "....../....../....../....../....../...... 1 1234,1234 ?46 - x",
+    "111111/222222/....../....../....../1..... 1 1234,1234 ?34 - 0",       # too many 1s
 ])
 def test_bad_positions(bad):
     with pytest.raises(InvalidPositionError):
@@ -424,7 +425,7 @@ def test_information_state_hides_other_hands_only():
 
 
 def test_known_tiles_survive_determinization():
-    st = load({"c4": 3, "a1": 5}, turn="1", hands=("1234", "R124"))
+    st = load({"c4": 3, "a1": 5}, turn="2", hands=("1234", "R124"))
     st.play("remove c4")                       # seat 1 now holds a 3, seen by seat 0
     rng = random.Random(0)
     for _ in range(50):

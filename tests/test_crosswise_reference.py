@@ -47,11 +47,11 @@ def action_heavy_choice(rng, moves):
 
 
 @pytest.mark.parametrize("position", [
-    # three players, seats 1 and 2 stuck, seat 0 not: passes 1, 2, 1, then 0 moves
-    "....../....../....../....../....../...... 1>2 1234,MMMRRR,PPPS ?40 - 0",
-    "....../....../....../....../....../...... 1>0 1234,MMMRRR,PPPS ?40 - 0",
+    # three players, seats 2 and 3 stuck, seat 1 not: passes by 2, 3, 2, then seat 1 moves
+    "....../....../....../....../....../...... 2>3 1234,MMMRRR,PPPS ?40 - 0",
+    "....../....../....../....../....../...... 2>1 1234,MMMRRR,PPPS ?40 - 0",
     # two players, both stuck: two passes end it
-    "....../....../....../....../....../...... 0 MRPS,MRPS ?42 MRPS 0",
+    "....../....../....../....../....../...... 1 MRPS,MRPS ?42 MRPS 0",
 ])
 def test_core_matches_reference_through_passes(position):
     rng = random.Random(0)
@@ -127,7 +127,7 @@ def test_line_score_matches_reference(line):
     # put the line on rank 2 of an otherwise empty board, through a position string
     rank = "".join("." if x is None else str(x) for x in line)
     used = Counter(rank.replace(".", "")) + Counter("12341234")
-    pos = f"....../....../....../....../{rank}/...... 0 1234,1234 ?{54 - sum(used.values())} - 0"
+    pos = f"....../....../....../....../{rank}/...... 1 1234,1234 ?{54 - sum(used.values())} - 0"
     if any(used[s] > 7 for s in "123456"):
         return
     st = crossridor.load_game("crosswise").state_from_position(pos)
@@ -191,9 +191,9 @@ def threat_position(rng, players):
         for n in size:
             hands.append("".join(sorted(rest[k:k + n], key="123456MRPS".index)))
             k += n
-        turn = rng.randrange(players)
-        if players == 3 and turn == 1:
-            turn = f"1>{rng.choice((0, 2))}"
+        turn = rng.randrange(players) + 1          # the seat to move
+        if players == 3 and turn == 2:
+            turn = f"2>{rng.choice((1, 3))}"
         board_field = "/".join("".join(board.get(f"{f}{r}", ".") for f in "abcdef") for r in range(6, 0, -1))
         return f"{board_field} {turn} {','.join(hands)} {''.join(rest[k:]) or '-'} - 0"
 

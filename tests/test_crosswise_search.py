@@ -13,14 +13,14 @@ from crosswise_positions import load
 
 @pytest.mark.parametrize("algorithm", ["ismcts", "greedy"])
 def test_takes_the_instant_win(algorithm):
-    st = load({f"c{r}": 6 for r in range(1, 6)}, turn="1", hands=("1234", "1236"))
+    st = load({f"c{r}": 6 for r in range(1, 6)}, turn="2", hands=("1234", "1236"))
     r = crossridor.search(st, algorithm, Limits(sims=300), seed=1)
     assert str(r.move) == "6@c6"
 
 
 def test_ismcts_team_play_four_players():
     # seat 2 (Rows, partner of 0) can complete rank 4 with a 3
-    st = load({f"{f}4": 3 for f in "abcef"}, players=4, turn="2",
+    st = load({f"{f}4": 3 for f in "abcef"}, players=4, turn="3",
               hands=("1245", "1245", "1356", "1245"))
     r = crossridor.search(st, "ismcts", Limits(sims=100), seed=2)
     assert str(r.move) == "3@d4"
@@ -28,11 +28,11 @@ def test_ismcts_team_play_four_players():
 
 def test_greedy_blocks_a_six_and_else_maximises_the_difference():
     # Columns (seat 1) hold five 5s in file e; Rows to move cannot win
-    st = load({f"e{r}": 5 for r in range(1, 6)}, turn="0", hands=("1234", "1234"))
+    st = load({f"e{r}": 5 for r in range(1, 6)}, turn="1", hands=("1234", "1234"))
     r = crossridor.search(st, "greedy", Limits(sims=1))
     assert str(r.move).endswith("@e6")
     # no threat: the move with the best Rows - Columns difference
-    st = load({"a1": 2, "b1": 2, "a2": 4}, turn="0", hands=("2346", "1234"))
+    st = load({"a1": 2, "b1": 2, "a2": 4}, turn="1", hands=("2346", "1234"))
     r = crossridor.search(st, "greedy", Limits(sims=1))
     best = []
     for m in st.legal_moves():
@@ -71,7 +71,7 @@ def test_match_scoring_is_the_match_runners():
 
     def record(i, winner, pa, pb):
         return GameRecord(index=i, seed=0, deal_seed=None, seats=[0, 1], engines=["a", "b"],
-                          result="", returns=[], winner=winner, winner_engine=winner,
+                          result="", returns=[], winner=None if winner is None else winner + 1, winner_engine=winner,
                           reason="terminal", moves=[], opening_plies=0, plies=0, seconds=0.0,
                           points=[pa, pb])
     # (winning engine or None, engine 1's points, engine 2's)
@@ -131,9 +131,9 @@ def test_pimc_time_limit():
 
 @pytest.mark.parametrize("opts", PIMC_VARIANTS)
 def test_pimc_takes_the_win_and_blocks_a_six(opts):
-    st = load({f"c{r}": 6 for r in range(1, 6)}, turn="1", hands=("1234", "1236"))
+    st = load({f"c{r}": 6 for r in range(1, 6)}, turn="2", hands=("1234", "1236"))
     assert str(crossridor.search(st, "ismcts", Limits(sims=100), seed=1, **opts).move) == "6@c6"
-    st = load({f"e{r}": 5 for r in range(1, 6)}, turn="0", hands=("1234", "1234"))
+    st = load({f"e{r}": 5 for r in range(1, 6)}, turn="1", hands=("1234", "1234"))
     assert str(crossridor.search(st, "ismcts", Limits(sims=200), seed=4, **opts).move).endswith("@e6")
 
 
@@ -172,8 +172,8 @@ def test_inference_does_not_look_at_hidden_tiles():
     # four players, the bag empty: the three hidden hands split the same tiles
     # differently in a and b, and every move since is the same in both
     board = dict(zip([f + r for r in "12345" for f in "abcdef"], "123456" * 4 + "56"))
-    a = load(board, players=4, turn="1", hands=("1234", "1256", "1256", "3344"), played="MMMRRRPPPSSS", bag="-")
-    b = load(board, players=4, turn="1", hands=("1234", "1156", "2256", "3344"), played="MMMRRRPPPSSS", bag="-")
+    a = load(board, players=4, turn="2", hands=("1234", "1256", "1256", "3344"), played="MMMRRRPPPSSS", bag="-")
+    b = load(board, players=4, turn="2", hands=("1234", "1156", "2256", "3344"), played="MMMRRRPPPSSS", bag="-")
     for st in (a, b):
         for m in ("5@c5", "6@d5", "3@a6"):
             st.play(st.parse_move(m))

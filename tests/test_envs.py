@@ -117,7 +117,7 @@ def test_aec_rewards_are_the_games_returns(case):
             if other != agent:
                 assert not env.observe(other)["action_mask"].any()
         state = env.episode.state
-        assert env._seat[agent] == state.current_player
+        assert env._index[agent] == state.current_player and agent == f"player_{state.current_player + 1}"
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     returns = env.episode.state.returns()
     assert [total[a] for a in env.possible_agents] == pytest.approx(returns)
@@ -222,10 +222,10 @@ def test_information_state_observations_hide_what_only_others_saw():
     cases = [
         (envs.crosswise_v0.raw_env(players=2, chance=True, observation_type="information_state"),
          # dealt hands 1122 / 5566, then seat 1 draws a 3 or a 4 (seat 0 does not see it)
-         "tile:1 tile:1 tile:2 tile:2 tile:5 tile:5 tile:6 tile:6 start:0 1@a1 tile:5 5@b2 tile:{} 2@c3 tile:1",
+         "tile:1 tile:1 tile:2 tile:2 tile:5 tile:5 tile:6 tile:6 start:1 1@a1 tile:5 5@b2 tile:{} 2@c3 tile:1",
          ("3", "4")),
         (envs.qwatrobat_v0.raw_env(observation_type="information_state"),
-         "1234/4321 {} first0 c1 c1", ("2143/3412", "2341/1342")),   # seat 1's layouts, same first card
+         "1234/4321 {} first:1 c1 c1", ("2143/3412", "2341/1342")),   # seat 1's layouts, same first card
     ]
     for env, moves, (x, y) in cases:
         env.reset(seed=0)
@@ -262,7 +262,7 @@ def test_gym_seed_fixes_the_trajectory(gym_id, kw):
     rewards, info = a[1], a[2]
     assert all(r == 0 for r in rewards[:-1])
     if "returns" in info:
-        assert rewards[-1] == info["returns"][info["seat"]]
+        assert rewards[-1] == info["returns"][info["seat"] - 1]      # returns are in seat order
 
 
 def test_gym_episode_against_an_engine_spec_and_a_callable():
@@ -275,21 +275,22 @@ def test_gym_episode_against_an_engine_spec_and_a_callable():
         calls.append(state.current_player)
         return state.legal_actions()[0]
 
-    env = gym.make("crossridor/Qwatrobat-v0", opponent=first_legal, seat=1)
+    env = gym.make("crossridor/Qwatrobat-v0", opponent=first_legal, seat=2)
     _, info = env.reset(seed=0)
     while True:
         _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
         if term or trunc:
             break
-    assert calls and set(calls) == {0}
-    assert info["seat"] == 1 and len(info["returns"]) == 2
+    assert calls and set(calls) == {0}          # the opponent is player index 0, seat 1
+    assert info["seat"] == 2 and len(info["returns"]) == 2
 
 
 def test_gym_bad_options_are_clear_errors():
     with pytest.raises(CrossridorError, match="unknown algorithm"):
         gym.make("crossridor/Quoridor-v0", opponent="nosuch:depth=2")
-    with pytest.raises(CrossridorError, match="seat must be"):
-        gym.make("crossridor/Quoridor-v0", seat=2)
+    for seat in (0, 3):
+        with pytest.raises(CrossridorError, match=r"seat must be 1\.\.2"):
+            gym.make("crossridor/Quoridor-v0", seat=seat)
     with pytest.raises(CrossridorError, match="render_mode"):
         envs.CrossridorGymEnv("quoridor", render_mode="picture")
     with pytest.raises(crossridor.UnknownGameError):
@@ -308,14 +309,14 @@ def test_gym_illegal_action_ends_the_episode():
 
 
 def test_render_ansi_and_svg_hide_what_the_viewer_cannot_see():
-    env = envs.crosswise_v0.raw_env(render_mode="ansi", render_viewer=0)
+    env = envs.crosswise_v0.raw_env(render_mode="ansi", render_viewer=1)     # seat 1: player index 0
     env.reset(seed=3)
     state = env.episode.state
     assert env.render() == state.render(0) != state.render(1)
     env = envs.crosswise_v0.raw_env(render_mode="svg", render_viewer=None)
     env.reset(seed=3)
     assert env.render().lstrip().startswith("<svg") and env.render() == env.episode.state.to_svg(viewer=None)
-    genv = gym.make("crossridor/Crosswise-v0", render_mode="ansi", seat=1)
+    genv = gym.make("crossridor/Crosswise-v0", render_mode="ansi", seat=2)
     genv.reset(seed=3)
     assert genv.render() == genv.unwrapped.episode.state.render(1)
     qenv = envs.quoridor_v0.raw_env(size=5, render_mode="ansi")

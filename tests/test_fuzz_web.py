@@ -106,7 +106,7 @@ def message(rng: random.Random) -> dict:
         k = rng.randrange(len(VALID))
         msg = {"type": rng.choice(["new", "analyse", "move", "hint", "undo"]), "game": VALID[k][0],
                "options": dict(VALID[k][1]), "seed": 0, "moves": list(legal_line(k, rng.randrange(20))),
-               "engine": rng.choice(ENGINES[:6]), "viewer": rng.choice([None, 0, 1]), "legal": True}
+               "engine": rng.choice(ENGINES[:6]), "viewer": rng.choice([None, 1, 2, "spectator"]), "legal": True}
         key = rng.choice(["seed", "engine", "viewer", "moves", "options", "search_seed", "seats", "move", "run"])
         msg[key] = rng.choice(ENGINES) if key == "engine" else value(rng)
         return msg

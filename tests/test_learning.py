@@ -104,10 +104,10 @@ def test_action_layout_examples():
     assert c.num_distinct_actions() == 2373
     assert c.move_to_action("3@a1") == 2 and c.move_to_action("--") == 2358
     assert c.move_to_action("swap a1,c1") == 1728 + 1
-    assert c.move_to_action("tile:S") == 2368 and c.move_to_action("start:3") == 2372
+    assert c.move_to_action("tile:S") == 2368 and c.move_to_action("start:4") == 2372
     w = crossridor.load_game("qwatrobat")
     assert w.move_to_action("4321/1234") == w.move_to_action("1234/4321")   # same columns
-    assert str(w.action_to_move(126)) == "c1" and str(w.action_to_move(131)) == "first1"
+    assert str(w.action_to_move(126)) == "c1" and str(w.action_to_move(131)) == "first:2"
     k = crossridor.load_game("kreuzundquer")
     assert k.num_distinct_actions() == 378 + 4 + 8 + 8 + 8 + 28 + 28
     assert k.move_to_action("deal:1") == 434
@@ -132,7 +132,7 @@ def test_crosswise_observation_hides_other_hands_and_the_bag():
 def _dealt(game, hands, moves):
     """A chance=True Crosswise state dealt `hands` (tile chars per seat), seat 0 first."""
     tiles = [f"tile:{t}" for h in hands for t in h]
-    return game.new_state(tiles + ["start:0"] + moves)
+    return game.new_state(tiles + ["start:1"] + moves)
 
 
 def test_crosswise_information_state_hides_what_only_others_saw():
@@ -167,14 +167,14 @@ def test_crosswise_chance_deal_probabilities():
 
 def test_qwatrobat_observation_hides_the_other_layout():
     game = crossridor.load_game("qwatrobat")
-    a = game.new_state("1234/4321 2143/3412 first0 c1 c1")
-    b = game.new_state("1234/4321 2341/1342 first0 c1 c1")   # same first card 2, rest differs
+    a = game.new_state("1234/4321 2143/3412 first:1 c1 c1")
+    b = game.new_state("1234/4321 2341/1342 first:1 c1 c1")   # same first card 2, rest differs
     for t in ("observation_tensor", "information_state_tensor"):
         assert np.array_equal(getattr(a, t)(0), getattr(b, t)(0))
         assert not np.array_equal(getattr(a, t)(1), getattr(b, t)(1))
     opened = crossridor.load_game("qwatrobat", open=True)
-    a = opened.new_state("1234/4321 2143/3412 first0 c1 c1")
-    b = opened.new_state("1234/4321 2341/1342 first0 c1 c1")
+    a = opened.new_state("1234/4321 2143/3412 first:1 c1 c1")
+    b = opened.new_state("1234/4321 2341/1342 first:1 c1 c1")
     assert not np.array_equal(a.observation_tensor(0), b.observation_tensor(0))   # face up
 
 

@@ -83,7 +83,8 @@ def test_play_game_record():
                              opening=("1",), seed=99))
     assert rec.index == 3 and rec.seats == [0, 1] and rec.moves[0] == "1"
     assert sum(int(m) for m in rec.moves) == 10 and rec.reason == "terminal"
-    assert rec.winner == (len(rec.moves) - 1) % 2 and rec.winner_engine == rec.seats[rec.winner]
+    # seats are 1..n in a record: the seat that made the last move won
+    assert rec.winner == (len(rec.moves) - 1) % 2 + 1 and rec.winner_engine == rec.seats[rec.winner - 1]
     assert rec.result in ("1-0", "0-1") and rec.engines == ["greedy", "random"]
     again = play_game(GameTask(index=3, game=GAME, params={}, engines=engines, seats=(0, 1),
                                opening=("1",), seed=99))

@@ -19,7 +19,7 @@ import crossridor.openspiel  # noqa: E402,F401  (registers the games)
 # a tiny Qwatrobat: round 3 of 4 under way, three cards left per player, the
 # opponent's still hidden (the secret game)
 QW_TINY = crossridor.load_game("qwatrobat").new_state(
-    "1234/4321 2143/3412 first0 c1 c1 c2 c2 c3 c3 c4 c4 c1 c4").position()
+    "1234/4321 2143/3412 first:1 c1 c1 c2 c2 c3 c3 c4 c4 c1 c4").position()
 
 SIM_GAMES = ["crossridor_quoridor(size=5)", "crossridor_quoridor(size=5,players=4)",
              "crossridor_crosswise", "crossridor_crosswise(players=3)", "crossridor_crosswise(players=4)",

@@ -49,7 +49,7 @@ QWATROBAT_IN_PLAY = "1234/4321 1122/3344"
 def state_for(name, params, algorithm):
     game = crossridor.load_game(name, **params)
     if name == "qwatrobat":
-        return game.new_state(QWATROBAT_IN_PLAY + ("" if "first" in params else " first0"), seed=1)
+        return game.new_state(QWATROBAT_IN_PLAY + ("" if "first" in params else " first:1"), seed=1)
     return game.new_state(seed=1)
 
 

@@ -76,7 +76,7 @@ def test_setup_is_simultaneous_and_hidden():
     a.play("1122/3344")
     assert a.current_player == CHANCE
     assert sorted(a.chance_outcomes()) == [(First(0), 0.5), (First(1), 0.5)]
-    a.play("first1")
+    a.play("first:2")
     assert a.current_player == 1
 
 
@@ -96,7 +96,7 @@ def test_setup_moves_distinct_layouts():
 @pytest.mark.parametrize("text,err", [
     ("1234/432", InvalidMoveError), ("12a4/4321", InvalidMoveError), ("/", InvalidMoveError),
     ("1234/4322", IllegalMoveError), ("12345/54321", IllegalMoveError), ("c1", IllegalMoveError),
-    ("first0", IllegalMoveError), ("x9", InvalidMoveError), ("c0", InvalidMoveError), ("", InvalidMoveError),
+    ("first:1", IllegalMoveError), ("x9", InvalidMoveError), ("c0", InvalidMoveError), ("", InvalidMoveError),
 ])
 def test_bad_setups(text, err):
     s = load().new_state()
@@ -203,7 +203,7 @@ def test_draw_round_keeps_first_player():
 def test_equal_totals_is_a_draw():
     # R1 draw, R2 draw, R3 p0 wins 4 (2 cards {1@0,4@1}? lowest), R4 ... built from a position
     g = load(first=1)
-    s = g.state_from_position("1234/1234;1234/1234;0000;0000;-;5;0;0;6,6")
+    s = g.state_from_position("1234/1234;1234/1234;0000;0000;-;5;0;1;6,6")
     assert s.is_terminal() and s.returns() == [0.0, 0.0]
 
 
@@ -221,7 +221,7 @@ def test_ten_cards_game():
 def test_skip_when_player_cannot_push():
     # not reachable under these rules; the engine must still skip the slot
     g = load(first=1)
-    s = g.state_from_position("1234/1234;1234/1234;2222;2222;-;1;0;0;0,0")
+    s = g.state_from_position("1234/1234;1234/1234;2222;2222;-;1;0;1;0,0")
     s.rem[0] = [0, 0, 0, 1]
     s.slot = 2
     s._skip()
@@ -291,17 +291,19 @@ def test_position_round_trip_playouts():
 
 
 @pytest.mark.parametrize("pos", [
-    "", "1234/4321", "1234/4321;4321/1234;2222;2222;-;1;0;0;0,0;x",
-    "1234/4322;4321/1234;2222;2222;-;1;0;0;0,0",          # wrong cards
-    "1234/4321;4321/1234;2222;2220;-;1;0;0;0,0",          # pushes inconsistent with round/slot
-    "1234/4321;4321/1234;2222;2222;9@0;1;0;0;0,0",        # card value
-    "1234/4321;4321/1234;2222;2222;1@0;1;0;0;0,0",        # a card nobody pushed
-    "1234/4321;4321/1234;2222;2222;-;7;0;0;0,0",          # round
-    "1234/4321;4321/1234;2222;2222;-;1;0;2;0,0",          # first
-    "1234/4321;4321/1234;2222;2222;-;1;0;0;5,0",          # scores before any round
-    "1234/4321;4321/1234;1222;1222;1@0,1@1;1;2;?;0,0",    # play before the first-player draw
-    "1234/4321;4321/1234;2122;2122;3@0,3@1;2;0;0;0,0",    # pairs left between rounds
-    "-;4321/1234;-;2222;-;1;0;?;0,0",                     # player 1 laid out before player 0
+    "", "1234/4321", "1234/4321;4321/1234;2222;2222;-;1;0;1;0,0;x",
+    "1234/4322;4321/1234;2222;2222;-;1;0;1;0,0",          # wrong cards
+    "1234/4321;4321/1234;2222;2220;-;1;0;1;0,0",          # pushes inconsistent with round/slot
+    "1234/4321;4321/1234;2222;2222;9@1;1;0;1;0,0",        # card value
+    "1234/4321;4321/1234;2222;2222;1@1;1;0;1;0,0",        # a card nobody pushed
+    "1234/4321;4321/1234;2222;2222;-;7;0;1;0,0",          # round
+    "1234/4321;4321/1234;2222;2222;-;1;0;3;0,0",          # first
+    "1234/4321;4321/1234;2222;2222;-;1;0;0;0,0",          # first: seats are 1 and 2
+    "1234/4321;4321/1234;2222;1222;4@0;1;1;1;0,0",        # an owner: seats are 1 and 2
+    "1234/4321;4321/1234;2222;2222;-;1;0;1;5,0",          # scores before any round
+    "1234/4321;4321/1234;1222;1222;1@1,1@2;1;2;?;0,0",    # play before the first-player draw
+    "1234/4321;4321/1234;2122;2122;3@1,3@2;2;0;1;0,0",    # pairs left between rounds
+    "-;4321/1234;-;2222;-;1;0;?;0,0",                     # player 2 laid out before player 1
     "1234/4321;-;1222;-;-;1;0;?;0,0",                     # a push before play starts
 ])
 def test_corrupt_positions(pos):
@@ -346,20 +348,20 @@ def test_evaluate_in_range():
     s = load(first=1).new_state("1234/1234 1234/1234 c1 c1 c2 c3")
     v = s.evaluate()
     assert 0 < v[0] <= 1 and v[1] == -v[0]
-    t = load(first=1).state_from_position("1234/1234;1234/1234;0000;0000;-;5;0;0;9,6")
+    t = load(first=1).state_from_position("1234/1234;1234/1234;0000;0000;-;5;0;1;9,6")
     assert t.evaluate() == [1.0, -1.0]
 
 
 # ----------------------------------------------------------------------------- exact solver
 
-# Hand-made: round 3, last push (player 1), both layouts 1234/1234. Player 0 has
-# only the backs 1, 2 left; player 1 the backs 1, 3, 4; the field holds 2@1 3@0 4@0.
-#   c1 (1@1): 4 cards, highest 4@0 wins 4 for player 0; cleared; round 4 is
-#             1@0 2@0 3@1 4@1: highest 4@1 wins 6 for player 1.      -> +4 / +6
-#   c3 (3@1): 3s go, {2@1,4@0}: lowest 2@1 wins 4 for player 1; round 4 adds
-#             1@0 2@0 1@1 4@1: everything pairs, draw round.         -> 0 / +4
-#   c4 (4@1): 4s go, {2@1,3@0}: player 1 wins 4; round 4 pairs all.  -> 0 / +4
-HAND = "1234/1234;1234/1234;1100;1011;2@1,3@0,4@0;3;3;0;{}"
+# Hand-made: round 3, last push (player 2), both layouts 1234/1234. Player 1 has
+# only the backs 1, 2 left; player 2 the backs 1, 3, 4; the field holds 2@2 3@1 4@1.
+#   c1 (1@2): 4 cards, highest 4@1 wins 4 for player 1; cleared; round 4 is
+#             1@1 2@1 3@2 4@2: highest 4@2 wins 6 for player 2.      -> +4 / +6
+#   c3 (3@2): 3s go, {2@2,4@1}: lowest 2@2 wins 4 for player 2; round 4 adds
+#             1@1 2@1 1@2 4@2: everything pairs, draw round.         -> 0 / +4
+#   c4 (4@2): 4s go, {2@2,3@1}: player 2 wins 4; round 4 pairs all.  -> 0 / +4
+HAND = "1234/1234;1234/1234;1100;1011;2@2,3@1,4@1;3;3;1;{}"
 
 
 @pytest.mark.parametrize("scores,result,margin", [
@@ -396,7 +398,7 @@ def test_solver_last_round_points_draw():
 def test_solver_forced_last_round():
     # round 4: 1 2 against 3 4 is a four-card field whatever the order: 4@1 wins 6
     g = load(open=True, first=1)
-    s = g.state_from_position("1234/1234;1234/1234;1100;0011;-;4;0;0;3,4")
+    s = g.state_from_position("1234/1234;1234/1234;1100;0011;-;4;0;1;3,4")
     r = solve(s)
     assert r.score == -1 and r.extra["value"] == "loss"
     assert solve(s, "margin").score == -7
@@ -429,7 +431,7 @@ def test_solver_from_start_is_fast_and_never_loses_a_won_position():
     rng = random.Random(4)
     won = 0
     for i in range(6):
-        s = g.new_state([rng.choice(g.setups()), rng.choice(g.setups()), "first%d" % (i % 2)])
+        s = g.new_state([rng.choice(g.setups()), rng.choice(g.setups()), "first:%d" % (i % 2 + 1)])
         r = solve(s)
         assert r.nodes < 50_000           # "fast" as work, not time: about 6,000-10,000 nodes today
         if r.score != 1:
@@ -551,7 +553,7 @@ def test_ismcts_endgame_leaves():
 def test_ismcts_tree_depth():
     # round 2, player 1 to answer a 2: pushing the 4 (c1) or the 3 (c4) wins the open game, the 1 or the 2
     # only draws it; with a one-level tree each push is valued by the exact leaves right after it
-    s = load().new_state("1124/3324 1123/4423 first0 c1 c1 c3 c3 c3")
+    s = load().new_state("1124/3324 1123/4423 first:1 c1 c1 c3 c3 c3")
     assert s.current_player == 1
     one = [crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=200), seed=seed)  # default 1
            for seed in range(3)]

@@ -114,7 +114,7 @@ SEARCHES = [
     ("kreuzundquer", {}, "ismcts", Limits(sims=10 ** 12)),
 ]
 # where each search starts: Qwatrobat's ISMCTS takes its layout from a table, so it searches once in play
-MOVES = {"qwatrobat": "1234/4321 1122/3344 first0"}
+MOVES = {"qwatrobat": "1234/4321 1122/3344 first:1"}
 
 
 @pytest.mark.parametrize("name,params,algorithm,limits", SEARCHES)
@@ -206,7 +206,7 @@ def test_stopped_perft_raises_instead_of_a_wrong_count():
 
 
 def test_stopped_qwatrobat_solver_returns_a_legal_move():
-    state = crossridor.load_game("qwatrobat", open=True, cards=10).new_state("12345/54321 11223/34455 first0")
+    state = crossridor.load_game("qwatrobat", open=True, cards=10).new_state("12345/54321 11223/34455 first:1")
     token = Stop()
     token.set()
     r = crossridor.search(state, "alphabeta", Limits(depth=1), stop=token)
@@ -320,7 +320,7 @@ def test_pimc_reads_the_clock_inside_a_round():
     ["quoridor", "--algorithm", "greedy"], ["quoridor", "--size", "5", "--algorithm", "alphabeta", "--depth", "2",
                                             "-e", "tt=false"],
     ["crosswise", "--sims", "30"], ["crosswise", "--algorithm", "greedy"],
-    ["qwatrobat", "--sims", "30"], ["qwatrobat", "-o", "open=true", "--moves", "1234/4321 1122/3344 first0"],
+    ["qwatrobat", "--sims", "30"], ["qwatrobat", "-o", "open=true", "--moves", "1234/4321 1122/3344 first:1"],
     ["kreuzundquer", "--sims", "5"], ["kreuzundquer", "--algorithm", "greedy"],
 ])
 def test_verbose_works_for_every_algorithm(argv):
@@ -330,7 +330,7 @@ def test_verbose_works_for_every_algorithm(argv):
 
 
 def test_qwatrobat_open_game_in_play_is_solved_by_default():
-    argv = ["best", "qwatrobat", "-o", "open=true", "--moves", "1234/4321 1122/3344 first0", "--json"]
+    argv = ["best", "qwatrobat", "-o", "open=true", "--moves", "1234/4321 1122/3344 first:1", "--json"]
     outs = []
     for _ in range(2):
         status, out, err = run_cli(*argv)

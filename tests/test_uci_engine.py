@@ -73,7 +73,7 @@ def test_a_broken_engine_loses_the_game_and_the_match_goes_on(tmp_path, mode, re
         assert rec["reason"] == reason and rec["winner_engine"] == 1
         failure = rec["failure"]
         assert failure["engine"] == str(EngineSpec.parse(broken(mode, keys)))
-        assert failure["reason"] == reason and failure["seat"] == rec["seats"].index(0)
+        assert failure["reason"] == reason and failure["seat"] == rec["seats"].index(0) + 1     # a seat, 1..n
         # the engine failed on its second move
         assert failure["ply"] in (3, 4) and len(rec["moves"]) == failure["ply"] - 1
         if mode != "illegal":

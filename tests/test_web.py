@@ -19,6 +19,7 @@ with warnings.catch_warnings():     # newer Starlette suggests another HTTP clie
 import crossridor  # noqa: E402
 from crossridor.engine.cli.main import main  # noqa: E402
 from crossridor.engine.registry import picture  # noqa: E402
+from crossridor.engine.views import view_in_seats  # noqa: E402
 from crossridor.engine.web import searching  # noqa: E402
 from crossridor.engine.web.app import create_app  # noqa: E402
 from helpers import wait_for  # noqa: E402
@@ -70,16 +71,18 @@ def test_best_and_bad_input(client):
 
 
 def test_render_a_position(client):
-    r = client.post("/api/render", json={"game": "crosswise", "seed": 3, "moves": [], "viewer": 0}).json()
+    r = client.post("/api/render", json={"game": "crosswise", "seed": 3, "moves": [], "viewer": 1}).json()
     assert r["svg"].startswith("<svg") and "tiles" not in r["view"]["hands"][1]
+    assert r["view"]["viewer"] == 1 and [h["seat"] for h in r["view"]["hands"]] == [1, 2]
 
 
 def test_play_quoridor_move_refuse_undo_hint(client):
     with client.websocket_connect("/ws") as ws:
-        ws.send_json({"type": "new", "game": "quoridor", "options": {"size": 5}, "seats": [0],
+        ws.send_json({"type": "new", "game": "quoridor", "options": {"size": 5}, "seats": [1],
                       "engine": "alphabeta:depth=2"})
         msg, _ = until_state(ws)
-        assert msg["view"]["to_move"] == 0 and {"move": "c2", "paths": [["sq-c2"]]} in msg["legal"]
+        assert msg["view"]["to_move"] == 1 and msg["seat"] == 1 and msg["humans"] == [1]
+        assert {"move": "c2", "paths": [["sq-c2"]]} in msg["legal"]
         assert {"move": "a1h", "paths": [["wall-a1h"]]} in msg["legal"]
         ws.send_json({"type": "stop"})            # the page's mode switch: no effect on a game
         ws.send_json({"type": "move", "move": "c2"})
@@ -97,8 +100,9 @@ def test_play_quoridor_move_refuse_undo_hint(client):
         assert msg["view"]["history"] == [] and msg["legal"]
         ws.send_json({"type": "undo"})
         assert ws.receive_json()["type"] == "refused"
-        ws.send_json({"type": "new", "game": "quoridor", "seats": [5]})
-        assert "seats" in ws.receive_json()["message"]
+        for seats in ([5], [0]):
+            ws.send_json({"type": "new", "game": "quoridor", "seats": seats})
+            assert "seats must be a non-empty list of seats 1..2" in ws.receive_json()["message"]
         ws.send_text("not json")
         assert ws.receive_json()["type"] == "error"
 
@@ -106,7 +110,7 @@ def test_play_quoridor_move_refuse_undo_hint(client):
 def test_play_a_whole_quoridor_game_as_the_second_seat(client):
     rng = random.Random(4)
     with client.websocket_connect("/ws") as ws:
-        ws.send_json({"type": "new", "game": "quoridor", "options": {"size": 3}, "seats": [1], "engine": "random"})
+        ws.send_json({"type": "new", "game": "quoridor", "options": {"size": 3}, "seats": [2], "engine": "random"})
         msg, _ = until_state(ws)
         assert len(msg["view"]["history"]) == 1                  # the engine opened
         while "result" not in msg:
@@ -175,12 +179,12 @@ ALLOWED = {"type", "view", "svg", "legal", "mode", "seat", "humans", "thinking",
 
 
 def play_through_server(client, game, options, engine, seed):
-    """A whole game as seat 0 against the engine; every message the tab got,
+    """A whole game as seat 1 against the engine; every message the tab got,
     and the session's full final state and seed."""
     rng = random.Random(seed)
     app = client.app
     with client.websocket_connect("/ws") as ws:
-        ws.send_json({"type": "new", "game": game, "options": options, "seats": [0], "engine": engine,
+        ws.send_json({"type": "new", "game": game, "options": options, "seats": [1], "engine": engine,
                       "seed": seed})
         messages = []
         while True:
@@ -188,7 +192,7 @@ def play_through_server(client, game, options, engine, seed):
             messages += seen
             if "result" in msg:
                 break
-            assert msg["legal"] and msg["view"]["to_move"] == 0
+            assert msg["legal"] and msg["view"]["to_move"] == 1
             ws.send_json({"type": "move", "move": rng.choice(msg["legal"])["move"]})
         tab = next(t for t in app.state.tabs if t.state is not None and t.state.game.name == game)
         final = tab.state.clone()
@@ -230,11 +234,11 @@ def test_a_seat_is_sent_only_what_it_may_see(client, name, options, engine):
         assert set(msg) <= ALLOWED, set(msg) - ALLOWED
         assert msg["type"] == "state", msg
         view = msg["view"]
-        assert view["viewer"] == 0 and msg["svg"] == picture(view)     # the picture holds only the view
-        if msg["legal"]:
-            assert view["to_move"] == 0
         state = states[len(view["history"])]
-        assert view == normal(state.view(0))
+        assert view["viewer"] == 1 and msg["svg"] == picture(state.view(0))   # the picture holds only the view
+        if msg["legal"]:
+            assert view["to_move"] == 1
+        assert view == normal(view_in_seats(state.view(0)))
         if state.is_terminal():
             continue
         # a state that differs only in what seat 0 cannot see gives the same view
@@ -244,7 +248,7 @@ def test_a_seat_is_sent_only_what_it_may_see(client, name, options, engine):
             else:
                 twin = state.sample_determinization(0, rng)
             twins_differ += twin.position() != state.position()
-            assert without_history(normal(twin.view(0))) == without_history(view)
+            assert without_history(normal(view_in_seats(twin.view(0)))) == without_history(view)
     assert twins_differ > 0          # there was hidden information to leak
     # and literally: no hidden tile or card in any message
     start = states[0]

@@ -217,7 +217,7 @@ def test_deal_seeds_have_64_secret_bits():
     with TestClient(app) as client:
         for _ in range(8):
             with client.websocket_connect("/ws") as ws:
-                ws.send_json({"type": "new", "game": "crosswise", "seats": [0, 1]})
+                ws.send_json({"type": "new", "game": "crosswise", "seats": [1, 2]})
                 assert ws.receive_json()["type"] == "state"
                 seeds += [tab.seed for tab in app.state.tabs]
     assert len(seeds) == 8 and max(seeds) >= 2 ** 32

@@ -63,7 +63,7 @@ def first(history, prefix):
 
 def kreuzundquer_game(client, ws):
     """A game as seat 0 against the greedy engine; the builds seat 0 may make."""
-    ws.send_json({"type": "new", "game": "kreuzundquer", "options": {"players": 2}, "seats": [0],
+    ws.send_json({"type": "new", "game": "kreuzundquer", "options": {"players": 2}, "seats": [1],
                   "engine": "greedy", "seed": SEED})
     builds = [m["move"] for m in until_state(ws)["legal"]]
     return the_tab(client, "kreuzundquer"), builds
@@ -134,7 +134,7 @@ def test_kreuzundquer_another_build_sees_the_same_goals(client):
 
 def test_qwatrobat_undo_sees_one_first_player_draw(client):
     with client.websocket_connect("/ws") as ws:
-        ws.send_json({"type": "new", "game": "qwatrobat", "seats": [0], "engine": "random", "seed": SEED})
+        ws.send_json({"type": "new", "game": "qwatrobat", "seats": [1], "engine": "random", "seed": SEED})
         setups = [m["move"] for m in until_state(ws)["legal"]]
         tab = the_tab(client, "qwatrobat")
         draws = set()
@@ -144,7 +144,7 @@ def test_qwatrobat_undo_sees_one_first_player_draw(client):
             assert seen[1] == "setup" and full[2] == seen[2]       # the draw is public, the layout is not
             draws.add(seen[2])
             assert undo(ws, 1)["view"]["history"] == []
-        assert len(draws) == 1 and draws <= {"first0", "first1"}
+        assert len(draws) == 1 and draws <= {"first:1", "first:2"}
 
 
 class Die:

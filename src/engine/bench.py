@@ -75,8 +75,8 @@ PIMC_EVALS = 300
 
 # Qwatrobat, cards face up: the exact solver from the start of play
 SOLVER_POSITIONS = (
-    BenchPosition("open-8-result", {"open": True}, "1234/4321 1122/3344 first0", 0),
-    BenchPosition("open-8-margin", {"open": True}, "1234/4321 1122/3344 first0", 0),
+    BenchPosition("open-8-result", {"open": True}, "1234/4321 1122/3344 first:1", 0),
+    BenchPosition("open-8-margin", {"open": True}, "1234/4321 1122/3344 first:1", 0),
 )
 
 

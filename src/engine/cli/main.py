@@ -30,14 +30,14 @@ from crossridor.engine.perft import perft
 from crossridor.engine.protocol import Clock, Limits
 from crossridor.engine.registry import algorithm_names, game_names
 from crossridor.engine.search_api import default_algorithm, search
-from crossridor.engine.views import seat_view
+from crossridor.engine.views import player_index, seat, seat_view
 
 
 def cmd_legal(args) -> int:
     state = state_from_args(load_game_from_args(args), args)
     moves = [str(m) for m in state.legal_moves()]
     if args.json:
-        print_json({"moves": moves, "to_move": state.current_player})
+        print_json({"moves": moves, "to_move": seat(state.current_player)})
     else:
         print(" ".join(moves) if moves else "(no legal moves: the game is over)")
     return 0
@@ -107,17 +107,18 @@ def cmd_show(args) -> int:
         # a hidden-information game seen by one player: only what they may see
         if not state.game.traits.hidden_information:
             raise UsageError(f"--viewer: {args.game} has no hidden information to hide")
-        players = state.game.traits.num_players
-        if not 1 <= args.viewer <= players:
-            raise UsageError(f"--viewer must be 1..{players}, got {args.viewer}")
-        viewer = args.viewer - 1
+        viewer = player_index(args.viewer, state.game.traits.num_players, "--viewer")
         board = seat_view(state, viewer)
     else:
         board = str(state)
     if args.svg or args.png:
         write_pictures(state.to_svg(viewer=viewer), args.svg, args.png)
     if args.json:
-        out = {"to_move": state.current_player, "terminal": state.is_terminal(), "board": board}
+        out = {"to_move": seat(state.current_player), "terminal": state.is_terminal(), "board": board}
+        if state.is_terminal():
+            from crossridor.engine.match.game_loop import winner_index
+            returns = [float(r) for r in state.returns()]
+            out.update(winner=seat(winner_index(returns)), returns=returns)
         if args.viewer is None:
             out["position"] = state.position()
         print_json(out)
@@ -169,7 +170,7 @@ def clock_from_args(args, state) -> Clock | None:
     mover = state.current_player
     name, left = ("--wtime", wtime) if mover % 2 == 0 else ("--btime", btime)
     if left is None:
-        raise UsageError(f"{name}: player {mover + 1} is to move and uses the {name} clock; give {name}")
+        raise UsageError(f"{name}: player {seat(mover)} is to move and uses the {name} clock; give {name}")
     try:
         return Clock(left, args.inc if args.inc is not None else 0.0, args.movestogo)
     except ValueError as exc:
@@ -207,7 +208,8 @@ def cmd_best(args) -> int:
     result, interrupted = run_stoppable(
         lambda: search(state, algorithm=algorithm, limits=limits, seed=args.seed, **options))
     if args.json:
-        print_json(dict(result.as_dict(), interrupted=interrupted))
+        # to_move: the seat the score is for
+        print_json(dict(result.as_dict(), to_move=seat(state.current_player), interrupted=interrupted))
     else:
         pv = " ".join(str(m) for m in result.pv)
         print(f"bestmove {result.move}")

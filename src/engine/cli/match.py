@@ -15,6 +15,7 @@ from crossridor.engine.cli.common import (
 )
 from crossridor.engine.match.stats import SprtSpec
 from crossridor.engine.plugins import typed_game
+from crossridor.engine.views import player_index
 
 DEFAULT_GAMES = 100
 
@@ -238,11 +239,9 @@ def cmd_play(args) -> int:
 
     engine = _engine(args.engine) if args.engine is not None else None
     game = resolve_game(typed_game(args.game), game_params(args))
-    n = game.traits.num_players
-    if not 1 <= args.as_player <= n:
-        raise UsageError(f"--as must be between 1 and {n}, got {args.as_player}")
+    human = player_index(args.as_player, game.traits.num_players, "--as")
     state = state_from_args(game, args)
-    return PlaySession(state, engine, human=args.as_player - 1, seed=args.seed).run()
+    return PlaySession(state, engine, human=human, seed=args.seed).run()
 
 
 # --- parsers -----------------------------------------------------------------------

@@ -13,11 +13,11 @@ import random
 import sys
 from typing import TextIO
 
-from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_seat
+from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_index
 from crossridor.engine.match.specs import EngineSpec
 from crossridor.engine.protocol import CHANCE
 from crossridor.engine.search_api import default_algorithm, search_memory
-from crossridor.engine.views import move_view, seat_view
+from crossridor.engine.views import move_view, seat, seat_view
 
 DEFAULT_THINK = "time=1"     # the default engine: the default algorithm of the position, 1 s a move
 
@@ -26,7 +26,7 @@ HELP = ("commands: a move in notation | undo (take back your last move) | hint (
 
 
 class PlaySession:
-    """One human seat (`human`, 0-based) against `engine` in every other seat
+    """One human (`human`, a player index) against `engine` in every other seat
     (None: the default algorithm of each position, as `best` picks it, with
     1 s a move). The human sees only what their seat may see (engine.views)."""
 
@@ -40,7 +40,7 @@ class PlaySession:
         self.stdout = stdout if stdout is not None else sys.stdout
         self.plies = 0                 # plies played in this session
         self.human_plies: list = []    # self.plies before each human move
-        self.memories: dict = {}       # engine seat -> its search memory
+        self.memories: dict = {}       # engine's player index -> its search memory
         self.chance = DealtChance(self.seed)
 
     def say(self, text: str = "") -> None:
@@ -70,7 +70,7 @@ class PlaySession:
     def run(self) -> int:
         n = self.state.game.traits.num_players
         engine = self.engine if self.engine is not None else f"default algorithm, {DEFAULT_THINK}"
-        self.say(f"you are player {self.human + 1} of {n}; the engine ({engine}) plays the others. "
+        self.say(f"you are player {seat(self.human)} of {n}; the engine ({engine}) plays the others. "
                  f"Type 'help' for commands.")
         self.show()
         while True:
@@ -89,10 +89,10 @@ class PlaySession:
                 move = self.engine_move()
                 text = move_view(self.state, move, self.human)
                 self.play(move)
-                self.say(f"engine (player {player + 1}) plays {text}")
+                self.say(f"engine (player {seat(player)}) plays {text}")
                 self.show()
                 continue
-            self.stdout.write(f"player {self.human + 1} to move> ")
+            self.stdout.write(f"player {seat(self.human)} to move> ")
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:
@@ -144,9 +144,9 @@ class PlaySession:
         self.show()
 
     def result_text(self) -> str:
-        winner = winner_seat(list(self.state.returns()))
+        winner = winner_index(list(self.state.returns()))
         if winner is None:
             return "game over: a draw"
         if winner == self.human:
             return "game over: you win"
-        return f"game over: the engine (player {winner + 1}) wins"
+        return f"game over: the engine (player {seat(winner)}) wins"

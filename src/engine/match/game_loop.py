@@ -23,6 +23,7 @@ from crossridor.engine.match.specs import move_budget
 from crossridor.engine.plugins import PluginGame, refuse_plugin_name
 from crossridor.engine.protocol import CHANCE
 from crossridor.engine.registry import load_game, read_params
+from crossridor.engine.views import player_index, seat
 
 # --- games and seeds --------------------------------------------------------------
 
@@ -115,8 +116,8 @@ def new_game_state(game, opening=(), seed: int | None = None):
     return state
 
 
-def winner_seat(returns) -> int | None:
-    """The seat with the unique best return, or None (a draw)."""
+def winner_index(returns) -> int | None:
+    """The player index with the unique best return, or None (a draw)."""
     if not returns:
         return None
     best = max(returns)
@@ -179,9 +180,16 @@ class GameTask:
     time_margin: float = DEFAULT_TIME_MARGIN   # seconds past its clock before a move loses on time
 
 
+# The records format: 2 numbers the seats in `winner`, `failure["seat"]` and
+# `think` 1..n (docs/notation.md, "Seats"); a record without `format` is
+# format 1, which holds player indices 0..n-1 there, and is read as such.
+RECORDS_FORMAT = 2
+
+
 @dataclass
 class GameRecord:
-    """A finished game: one JSON line of the records file."""
+    """A finished game: one JSON line of the records file. Seats are 1..n
+    (`winner`, `failure["seat"]`, `think`); lists per seat are in seat order."""
 
     index: int
     seed: int
@@ -190,8 +198,8 @@ class GameRecord:
     engines: list             # engine spec per seat
     result: str               # "1-0", "0-1", "1/2-1/2"; n players: "0-1-0-0" or "draw"
     returns: list             # per seat
-    winner: int | None        # seat, or None for a draw
-    winner_engine: int | None
+    winner: int | None        # seat (1..n), or None for a draw
+    winner_engine: int | None  # engine index (match order, from 0), or None
     reason: str               # "terminal", "max_plies", "time" (a clock ran out), or an outside
                               # engine's crash, timeout, illegal_move
     moves: list               # every move from the start, in notation
@@ -213,6 +221,7 @@ class GameRecord:
     # limit, or an outside engine on a clock)
     think: list | None = None
     clocks: list | None = None   # with a time control: each seat's clock at the end (seconds)
+    format: int = RECORDS_FORMAT
 
     def as_dict(self) -> dict:
         d = dataclasses.asdict(self)
@@ -234,6 +243,11 @@ class GameRecord:
             kind = _RECORD_FIELDS.get(name)
             if kind is not None and not _is_kind(value, kind):
                 raise ValueError(f"record field {name!r} must be {_KIND_TEXT[kind]}, got {_brief(value)}")
+        fmt = d.get("format", 1)
+        if fmt not in (1, RECORDS_FORMAT):
+            raise ValueError(f"record format {fmt} is not one this crossridor reads (1 or {RECORDS_FORMAT})")
+        if fmt == 1:
+            d = _seats_from_indices(d)
         return cls(**{k: v for k, v in d.items() if k in _RECORD_FIELDS})
 
     @classmethod
@@ -247,6 +261,27 @@ class GameRecord:
         return cls.from_dict(data)
 
 
+# Chance moves that name a player index in format 1, and their format-2 text.
+_FORMAT_1_MOVES = {
+    "qwatrobat": {"first0": "first:1", "first1": "first:2"},
+    "crosswise": {f"start:{i}": f"start:{i + 1}" for i in range(4)},
+}
+
+
+def _seats_from_indices(d: dict) -> dict:
+    """A format-1 record (player indices) with seats, as format 2 has them."""
+    d = dict(d, format=RECORDS_FORMAT, winner=seat(d["winner"]))
+    renamed = _FORMAT_1_MOVES.get(d.get("game"), {})
+    if renamed:
+        d["moves"] = [renamed.get(m, m) for m in d["moves"]]
+    if isinstance(d.get("failure"), dict) and _is_int(d["failure"].get("seat")):
+        d["failure"] = dict(d["failure"], seat=seat(d["failure"]["seat"]))
+    if isinstance(d.get("think"), list):
+        d["think"] = [[seat(t[0])] + t[1:] if isinstance(t, list) and t and _is_int(t[0]) else t
+                      for t in d["think"]]
+    return d
+
+
 # The type of each field of a record, checked when one is read.
 _RECORD_FIELDS = {
     "index": "count", "seed": "int", "deal_seed": "int?", "seats": "counts", "engines": "texts",
@@ -254,10 +289,10 @@ _RECORD_FIELDS = {
     "reason": "text", "moves": "texts", "opening_plies": "count", "plies": "count", "seconds": "number",
     "game": "text", "params": "object", "match_engines": "texts", "match_seed": "int",
     "max_plies": "count?", "points": "numbers?", "failure": "object?", "scores": "list?",
-    "think": "list?", "clocks": "list?",
+    "think": "list?", "clocks": "list?", "format": "count",
 }
 _OPTIONAL_FIELDS = {"game", "params", "match_engines", "match_seed", "max_plies", "points",
-                    "failure", "scores", "think", "clocks"}
+                    "failure", "scores", "think", "clocks", "format"}
 _KIND_TEXT = {
     "count": "a whole number >= 0", "int": "a whole number", "int?": "a whole number or null",
     "counts": "a list of whole numbers >= 0", "texts": "a list of strings", "text": "a string",
@@ -362,7 +397,7 @@ def play_game(task: GameTask) -> GameRecord:
                     move = players[task.seats[player]].choose(state, moves, derive_seed(task.seed, len(moves)),
                                                                clocks if seat_clocks[player] else None)
                     seconds = time.perf_counter() - began
-                    think.append([player, round(seconds, 4)]
+                    think.append([seat(player), round(seconds, 4)]
                                  + ([None, None] if budget is None else [round(b, 4) for b in budget]))
                     if seat_clocks[player] is not None and not seat_clocks[player].charge(seconds, task.time_margin):
                         tail: list = getattr(players[task.seats[player]], "stderr_tail", list)()
@@ -371,7 +406,7 @@ def play_game(task: GameTask) -> GameRecord:
                 except EngineFailure as exc:
                     # an engine out of time, or an outside engine that misbehaves, loses the game;
                     # the match goes on
-                    failure = dict(seat=player, engine=str(spec), ply=len(moves) + 1, **exc.as_dict())
+                    failure = dict(seat=seat(player), engine=str(spec), ply=len(moves) + 1, **exc.as_dict())
                     break
                 except CrossridorError as exc:
                     raise CrossridorError(f"game {task.index}, engine {spec} after the moves "
@@ -388,14 +423,14 @@ def play_game(task: GameTask) -> GameRecord:
             p.close()
     if failure is not None:
         reason = failure["reason"]
-        loser = task.seats[failure["seat"]]
+        loser = task.seats[player_index(failure["seat"], len(task.seats))]
         traits = game.traits
         returns = [float(traits.min_return if e == loser else traits.max_return) for e in task.seats]
-        winner = winner_seat(returns)
+        winner = winner_index(returns)
     elif state.is_terminal():
         reason = "terminal"
         returns = [float(r) for r in state.returns()]
-        winner = winner_seat(returns)
+        winner = winner_index(returns)
     else:
         reason = "max_plies"
         returns = [0.0] * len(task.seats)
@@ -412,7 +447,7 @@ def play_game(task: GameTask) -> GameRecord:
     return GameRecord(
         index=task.index, seed=task.seed, deal_seed=task.deal_seed, seats=list(task.seats),
         engines=[str(task.engines[e]) for e in task.seats],
-        result=result_string(returns, winner, winners), returns=returns, winner=winner,
+        result=result_string(returns, winner, winners), returns=returns, winner=seat(winner),
         winner_engine=winner_engine,
         reason=reason, moves=moves, opening_plies=len(task.opening), plies=len(moves),
         seconds=round(time.perf_counter() - start, 4),

@@ -82,7 +82,7 @@ def game_text(record, round_number: int, engines: list, event: str = "crossridor
     tags += [("Termination", record.reason), ("PlyCount", record.plies)]
     if record.failure:
         f = record.failure
-        tags.append(("Failure", f"seat {f['seat'] + 1} {f['engine']}: {f['detail']}"))
+        tags.append(("Failure", f"seat {f['seat']} {f['engine']}: {f['detail']}"))
     lines = [f'[{key} "{_quote(value)}"]' for key, value in tags]
     per = len(record.seats)
     tokens = []

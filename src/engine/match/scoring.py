@@ -122,7 +122,7 @@ def time_use(records: list, num_engines: int) -> list:
     think: list[list[tuple]] = [[] for _ in range(num_engines)]
     for record in records:
         for seat, seconds, soft, hard in record.think or ():
-            think[record.seats[seat]].append((seconds, soft, hard))
+            think[record.seats[seat - 1]].append((seconds, soft, hard))     # seats 1..n
     out = []
     for engine, moves in enumerate(think, 1):
         timed = [(s, soft, hard) for s, soft, hard in moves if soft]

@@ -28,17 +28,19 @@ from crossridor.engine.rl.episode import (
     spaces_for,
 )
 from crossridor.engine.rl.opponents import Opponent
+from crossridor.engine.views import player_index, seat
 
 
 class CrossridorGymEnv(gym.Env):
-    """`CrossridorGymEnv(game, opponent="random", seat=0, render_mode=None,
+    """`CrossridorGymEnv(game, opponent="random", seat=1, render_mode=None,
     max_plies="default", illegal_reward=-1.0, observation_type="observation",
-    **game_params)`; `seat` is the agent's seat (0-based) or "random" (drawn
-    at each reset); `observation_type` as in the PettingZoo env."""
+    **game_params)`; `seat` is the agent's seat (1..n, as `info["seat"]`
+    says it) or "random" (drawn at each reset); `observation_type` as in the
+    PettingZoo env."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
-    def __init__(self, game: str = "quoridor", opponent="random", seat: int | str = 0,
+    def __init__(self, game: str = "quoridor", opponent="random", seat: int | str = 1,
                  render_mode: str | None = None, max_plies: int | None | str = "default",
                  illegal_reward: float = -1.0, observation_type: str = "observation", **params):
         check_render_mode(render_mode)
@@ -47,10 +49,10 @@ class CrossridorGymEnv(gym.Env):
         self.max_plies = check_cap(self.declaration.max_plies(self.params) if max_plies == "default"
                                    else max_plies)
         n = self.game.traits.num_players
-        if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-            raise CrossridorError(f"seat must be 0..{n - 1} or 'random', got {seat!r}")
+        if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= n):
+            raise CrossridorError(f"seat must be 1..{n} or 'random', got {seat!r}")
         self.seat_option = seat
-        self.seat = 0 if seat == "random" else seat
+        self.seat = 1 if seat == "random" else seat     # the agent's seat, 1..n
         self.opponent = Opponent(opponent, self.game)
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -64,7 +66,7 @@ class CrossridorGymEnv(gym.Env):
         super().reset(seed=seed)
         rng = self.np_random
         if self.seat_option == "random":
-            self.seat = int(rng.integers(self.game.traits.num_players))
+            self.seat = seat(int(rng.integers(self.game.traits.num_players)))
         self.episode = Episode(self.game, rng, self.max_plies, self.observation_type)
         self.opponent.new_episode()
         self._done = False
@@ -83,22 +85,27 @@ class CrossridorGymEnv(gym.Env):
         self._opponents_play()
         terminated, truncated = ep.terminated, ep.truncated
         self._done = terminated or truncated
-        reward = ep.returns()[self.seat] if terminated else 0.0
+        reward = ep.returns()[self._player] if terminated else 0.0
         obs, info = self._result()
         return obs, reward, terminated, truncated, info
 
     def _opponents_play(self) -> None:
         ep = self.episode
-        while not (ep.terminated or ep.truncated) and ep.to_move != self.seat:
+        while not (ep.terminated or ep.truncated) and ep.to_move != self._player:
             ep.play(self.opponent.action(ep, self.np_random))
 
     def _result(self) -> tuple[dict, dict]:
         """(observation, info) of the agent's seat now."""
-        obs = self.episode.observation(self.seat, mask=not self._done)
+        obs = self.episode.observation(self._player, mask=not self._done)
         info = {"action_mask": obs["action_mask"], "seat": self.seat}
         if self.episode.terminated:
             info["returns"] = self.episode.returns()
         return obs, info
+
+    @property
+    def _player(self) -> int:
+        """The agent's player index (seat - 1), for the game's protocol."""
+        return player_index(self.seat, self.game.traits.num_players)
 
     def action_masks(self):
         """The legal actions as a bool array (sb3-contrib's MaskablePPO asks for this)."""
@@ -107,7 +114,7 @@ class CrossridorGymEnv(gym.Env):
     def render(self):
         if self.render_mode is None or self.episode is None:
             return None
-        return render(self.declaration, self.episode.state, self.render_mode, self.seat)
+        return render(self.declaration, self.episode.state, self.render_mode, self._player)
 
     def close(self) -> None:
         self.opponent.close()

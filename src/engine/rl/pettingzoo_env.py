@@ -1,6 +1,6 @@
 """A PettingZoo AEC environment over any crossridor game, as PettingZoo's
 classic games are (chess, connect four, go): agents `player_1` ... `player_N`
-(seat 0 is player_1), observations `{"observation": Box, "action_mask":
+(seat 1 is player_1), observations `{"observation": Box, "action_mask":
 Box(int8)}`, Discrete actions (the game's action ids), rewards the game's
 returns at the end (±1 with two seats), termination at the end, truncation
 at the ply cap. Chance (deals, draws) is drawn inside from the seed given to
@@ -27,10 +27,12 @@ from crossridor.engine.rl.episode import (
     spaces_for,
 )
 from crossridor.engine.rl.episode import declaration as game_declaration
+from crossridor.engine.views import player_index, seat
 
 
-def agent_name(seat: int) -> str:
-    return f"player_{seat + 1}"
+def agent_name(index: int) -> str:
+    """The agent at player index `index`: `player_<seat>`."""
+    return f"player_{seat(index)}"
 
 
 class CrossridorAEC(AECEnv, EzPickle):
@@ -40,7 +42,7 @@ class CrossridorAEC(AECEnv, EzPickle):
     "information_state" (its perfect-recall tensor, Crosswise and
     Qwatrobat). `render_viewer`: whose view
     `render()` shows (None, the default: everything, as PettingZoo's card games show
-    every hand to a person watching; a seat: that seat's view)."""
+    every hand to a person watching; a seat 1..n: that seat's view)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 1}
 
@@ -56,10 +58,11 @@ class CrossridorAEC(AECEnv, EzPickle):
         self.max_plies = check_cap(declaration.max_plies(self.params) if max_plies == "default" else max_plies)
         self.metadata = dict(self.metadata, name=declaration.env_name)
         self.render_mode = render_mode
-        self.render_viewer = render_viewer
         n = self.game.traits.num_players
+        self.render_viewer = render_viewer
+        self._render_index = None if render_viewer is None else player_index(render_viewer, n, "render_viewer")
         self.possible_agents = [agent_name(s) for s in range(n)]
-        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self._index = {a: s for s, a in enumerate(self.possible_agents)}
         self.observation_type = observation_type
         obs_space, act_space = spaces_for(self.game, declaration.observation_high, observation_type)
         # one space object per agent, as the API test wants the same object each call
@@ -87,7 +90,7 @@ class CrossridorAEC(AECEnv, EzPickle):
         self.agent_selection = agent_name(self.episode.to_move)
 
     def observe(self, agent):
-        return self.episode.observation(self._seat[agent], mask=True)
+        return self.episode.observation(self._index[agent], mask=True)
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -104,7 +107,7 @@ class CrossridorAEC(AECEnv, EzPickle):
         if ep.terminated or ep.truncated:
             returns = ep.returns()
             for a in self.agents:
-                self.rewards[a] = returns[self._seat[a]]
+                self.rewards[a] = returns[self._index[a]]
                 self.terminations[a] = ep.terminated
                 self.truncations[a] = ep.truncated
             self.agent_selection = agent   # every agent now steps None, in seat order
@@ -116,7 +119,7 @@ class CrossridorAEC(AECEnv, EzPickle):
     def render(self):
         if self.render_mode is None:
             return None
-        return render(self.declaration, self.episode.state, self.render_mode, self.render_viewer)
+        return render(self.declaration, self.episode.state, self.render_mode, self._render_index)
 
     def close(self) -> None:
         pass

@@ -3,7 +3,7 @@
 own seeded episode (deal and chance drawn inside, ply cap), and a finished
 game starts the next one at once (auto-reset), so the batch is always full.
 
-    obs, mask, to_move = vg.observe()        # for the seat to move in each game
+    obs, mask, to_move = vg.observe()        # for the player to move in each game
     rewards, terminated, truncated = vg.step(actions)
 
 Where the game fills observations in batches in its C core (Quoridor's
@@ -46,9 +46,11 @@ class VectorGames:
         self.games_finished = 0
 
     def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(observations [N, ...] float32, action masks [N, A] int8, seat to
-        move [N]): each game as its seat to move sees it. The observation
-        array is reused by the next call: copy it to keep it."""
+        """(observations [N, ...] float32, action masks [N, A] int8, player
+        to move [N]): each game as its player to move sees it. The players
+        are player indices (seat - 1), as the protocol and `rewards[k, p]`
+        count them. The observation array is reused by the next call: copy
+        it to keep it."""
         to_move = np.array([ep.to_move for ep in self.episodes], dtype=np.int64)
         if self._batch is not None:
             self._batch([ep.state for ep in self.episodes], to_move.tolist(), self._obs)
@@ -62,9 +64,10 @@ class VectorGames:
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each game's seat to move plays its action (which must be legal).
-        Returns (rewards [N, players]: the returns of the games that ended
-        on this step, else 0; terminated [N]; truncated [N]); a game that
-        ended is replaced by a new one from its own generator."""
+        Returns (rewards [N, players], by player index: the returns of the
+        games that ended on this step, else 0; terminated [N]; truncated
+        [N]); a game that ended is replaced by a new one from its own
+        generator."""
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise CrossridorError(f"step: expected {self.num_envs} actions, got shape {actions.shape}")

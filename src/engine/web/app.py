@@ -34,8 +34,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.game_loop import GameRecord, new_game_state, resolve_game
 from crossridor.engine.options import refuse_file_options
+from crossridor.engine.protocol import SPECTATOR
 from crossridor.engine.registry import algorithm_names, game_entry, game_names, load_game
 from crossridor.engine.stop import Stop
+from crossridor.engine.views import player_index, seat
 from crossridor.engine.web import searching
 from crossridor.engine.web.guard import ClientLimits, Guard, http_protocol
 from crossridor.engine.web.sessions import (
@@ -193,16 +195,22 @@ async def best(request: Request):
     finally:
         stop.set()
         watch.cancel()
-    return AsciiJSON(result.as_dict() if result else {"move": None})
+    out = result.as_dict() if result else {"move": None}
+    return AsciiJSON(dict(out, to_move=seat(state.current_player)))      # the seat the score is for
 
 
 @api
 async def render(request: Request):
     """{game, options, moves|position, seed, viewer} -> {svg, view, legal}.
-    The page gave the whole position, so it may see all of it."""
+    The page gave the whole position, so it may see all of it; `viewer` (a
+    seat 1..n, or "spectator") shows it as that seat would see it."""
     data = await json_body(request)
     state = make_state(data)
     viewer = data.get("viewer")
+    if viewer == "spectator":
+        viewer = SPECTATOR
+    elif viewer is not None:
+        viewer = player_index(viewer, state.game.traits.num_players, "viewer")
     return AsciiJSON(state_message(state, viewer, legal=bool(data.get("legal"))))
 
 
@@ -288,7 +296,8 @@ def _replay(text: str, caps: searching.Caps, stop: Stop) -> dict:
                 continue
             seed = deal_seed if dealt else None
             out.append({"index": rec.index, "game": rec.game, "options": rec.params, "seed": seed,
-                        "engines": rec.engines, "result": rec.result, "reason": rec.reason, "moves": rec.moves})
+                        "engines": rec.engines, "result": rec.result, "winner": rec.winner, "reason": rec.reason,
+                        "moves": rec.moves})
     except CutShort as exc:
         cut = str(exc)
     if not out and not errors and cut is None:

@@ -14,12 +14,13 @@ import secrets
 from typing import Any, Awaitable, Callable
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_seat
+from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_index
 from crossridor.engine.match.specs import EngineSpec
 from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import CHANCE, SearchResult
 from crossridor.engine.registry import click_paths, load_game, picture, read_params
 from crossridor.engine.stop import Stop
+from crossridor.engine.views import player_index, seat, view_in_seats
 from crossridor.engine.web.searching import Caps, analyse, stoppable_search, submit
 
 MAX_PLIES = 1000           # a game longer than this is stopped (a draw)
@@ -92,23 +93,24 @@ def legal_list(state, game_name: str) -> list[dict]:
 
 
 def state_message(state, viewer, legal: bool, **extra) -> dict:
-    """What a tab is sent about `state`, seen by `viewer` (None: everything,
-    only for positions the page itself set up)."""
+    """What a tab is sent about `state`, seen by player index `viewer`
+    (None: everything, only for positions the page itself set up). Its
+    view counts seats 1..n (`views.view_in_seats`)."""
     view = state.view(viewer)
-    msg = {"type": "state", "view": view, "svg": picture(view), "legal": [], **extra}
+    msg = {"type": "state", "view": view_in_seats(view), "svg": picture(view), "legal": [], **extra}
     if legal and not state.is_terminal() and state.current_player >= 0:
         msg["legal"] = legal_list(state, view["game"])
     return msg
 
 
-def seat_name(game_name: str, seat: int) -> str:
-    """Seats as every printed text numbers them: from 1."""
-    return f"player {seat + 1}" if game_name == "quoridor" else f"seat {seat + 1}"
+def seat_name(game_name: str, index: int) -> str:
+    """Player index `index` as the page names its seat."""
+    return f"player {seat(index)}" if game_name == "quoridor" else f"seat {seat(index)}"
 
 
 def result_text(state, humans) -> str:
     name = state.game.name
-    winner = winner_seat(list(state.returns()))
+    winner = winner_index(list(state.returns()))
     teams = state.game.traits.teams
     if winner is None:
         best = max(state.returns())
@@ -129,7 +131,7 @@ class Tab:
         self.job = None            # the search thread of this tab (one at a time)
         self.mode: str | None = None
         self.state: Any = None           # the tab's game state once a game is set up
-        self.humans: list[int] = []
+        self.humans: list[int] = []      # player indices of the people at the table
         self.viewer: int | None = None
         self.spec: EngineSpec | None = None
         self.seed = 0
@@ -195,13 +197,14 @@ class Tab:
         await self.cancel()
         state = make_state({k: msg.get(k) for k in ("game", "options")})
         n = state.game.traits.num_players
-        seats = msg.get("seats", [0])
+        seats = msg.get("seats", [1])
         if not isinstance(seats, list) or not seats or not all(
-                isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in seats):
-            raise CrossridorError(f"seats must be a non-empty list of seats 0..{n - 1}")
+                isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= n for s in seats):
+            raise CrossridorError(f"seats must be a non-empty list of seats 1..{n}")
+        humans = sorted({player_index(s, n) for s in seats})
         self.spec = self.caps.check(str(msg.get("engine") or default_engine(state)))
         self.mode = "play"
-        self.humans = sorted(set(seats))
+        self.humans = humans
         seed = seed_value(msg.get("seed"))
         # 64 secret bits: a hand seen must not narrow the deal to a few seeds
         self.seed = secrets.randbits(64) if seed is None else seed
@@ -225,7 +228,8 @@ class Tab:
         st = self.state
         viewer = self._viewer()
         mine = not st.is_terminal() and st.current_player in self.humans and not thinking
-        msg = state_message(st, viewer, legal=mine, mode="play", seat=viewer, humans=self.humans,
+        msg = state_message(st, viewer, legal=mine, mode="play", seat=seat(viewer),
+                            humans=[seat(p) for p in self.humans],
                             thinking=thinking, engine=str(self.spec), **extra)
         if st.is_terminal():
             msg["result"] = result_text(st, self.humans)

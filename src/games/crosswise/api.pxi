@@ -94,7 +94,7 @@ cdef class CrosswiseCore:
                 n += hands[p][t]
                 count[t] += hands[p][t]
             if n > s.hand_size[p]:
-                raise ValueError(f"crosswise: seat {p} holds {n} tiles, more than {s.hand_size[p]}")
+                raise ValueError(f"crosswise: seat {p + 1} holds {n} tiles, more than {s.hand_size[p]}")
             s.hand_n[p] = n
         bag = list(bag)
         if len(bag) > 54:
@@ -200,17 +200,17 @@ cdef class CrosswiseCore:
 
     def hand(self, int p):
         if not (0 <= p < self.s.nplayers):
-            raise ValueError(f"crosswise: no seat {p}")
+            raise ValueError(f"crosswise: no player index {p}")
         return [self.s.hand[p][t] for t in range(CW_NTILE)]
 
     def known(self, int p):
         if not (0 <= p < self.s.nplayers):
-            raise ValueError(f"crosswise: no seat {p}")
+            raise ValueError(f"crosswise: no player index {p}")
         return [self.s.known[p][t] for t in range(CW_NTILE)]
 
     def hand_size(self, int p):
         if not (0 <= p < self.s.nplayers):
-            raise ValueError(f"crosswise: no seat {p}")
+            raise ValueError(f"crosswise: no player index {p}")
         return self.s.hand_size[p]
 
     def bag(self):
@@ -269,7 +269,7 @@ cdef class CrosswiseCore:
         infer > 0: a deal that explains the other team's last `infer` moves
         as greedy moves if one is found (cw_infer_deal)."""
         if not (0 <= viewer < self.s.nplayers):
-            raise ValueError(f"crosswise: no seat {viewer}")
+            raise ValueError(f"crosswise: no player index {viewer}")
         cdef CrosswiseCore c = CrosswiseCore.__new__(CrosswiseCore)
         cdef uint64_t rng = seed
         c.nhist = 0

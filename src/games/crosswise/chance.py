@@ -1,6 +1,6 @@
 """Crosswise whose deal and draws are chance nodes, for learning agents:
 `load_game("crosswise", players=n, chance=True)`. The deal comes first,
-tile by tile (seat 0's hand, then seat 1's, ...), then the starting seat;
+tile by tile (seat 1's hand, then seat 2's, ...), then the starting seat;
 after each move that draws, a chance node draws the tile (probability: its
 count among the unseen tiles / the bag size). The chance outcomes are
 `tile:X` (a tile dealt or drawn, X in 123456MRPS) and `start:S` (the seat
@@ -14,6 +14,7 @@ from typing import Any
 
 from crossridor.engine.errors import CrossridorError, IllegalMoveError
 from crossridor.engine.protocol import CHANCE, GameTraits, play_moves
+from crossridor.engine.views import seat
 from crossridor.games.crosswise import notation as nt
 from crossridor.games.learning import LearningGame, LearningState
 
@@ -38,11 +39,12 @@ class Tile:
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """Chance outcome: the seat that moves first (`start:0`)."""
-    seat: int
+    """Chance outcome: who moves first, `player` an index; written as the
+    seat (`start:1` for player index 0)."""
+    player: int
 
     def __str__(self):
-        return f"start:{self.seat}"
+        return f"start:{seat(self.player)}"
 
     __repr__ = __str__
 
@@ -51,8 +53,8 @@ def parse_chance(text):
     t = text.strip().lower()
     if t.startswith("tile:") and len(t) == 6 and t[5].upper() in TILES:
         return Tile(TILES.index(t[5].upper()))
-    if t.startswith("start:") and t[6:].isdigit():
-        return Start(int(t[6:]))
+    if t.startswith("start:") and t[6:].isdigit() and 1 <= int(t[6:]) <= 4:
+        return Start(int(t[6:]) - 1)
     return None
 
 
@@ -173,7 +175,7 @@ class ChanceCrosswiseState(LearningState):
         self._undo.append(self._snapshot())
         if self.inner is None:
             if isinstance(mv, Start):
-                self._start(mv.seat)
+                self._start(mv.player)
             else:
                 seat = self._dealing_seat()
                 assert seat is not None         # the deal's chance nodes end when every hand is full
@@ -257,7 +259,8 @@ class ChanceCrosswiseState(LearningState):
 
     def _check(self, player):
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.players:
-            raise CrossridorError(f"crosswise: no seat {player!r} in a {self.game.players}-player game")
+            raise CrossridorError(f"crosswise: no player index {player!r} in a {self.game.players}-player game "
+                                  f"(0..{self.game.players - 1}, seat - 1)")
         return True
 
     def sample_determinization(self, player: int, rng: random.Random):
@@ -282,7 +285,8 @@ class ChanceCrosswiseState(LearningState):
         if viewer is not None:
             self._check(viewer)
         if self.inner is None:
-            hands = "; ".join(f"seat {p}: " + (nt._tiles_text(h) if viewer in (None, p) else f"{sum(h)} hidden tiles")
+            hands = "; ".join(f"seat {seat(p)}: "
+                              + (nt._tiles_text(h) if viewer in (None, p) else f"{sum(h)} hidden tiles")
                               for p, h in enumerate(self.dealt))
             return f"dealing (chance): {hands}"
         text = self.inner.render(viewer)

@@ -10,9 +10,10 @@ the rule file's own **[decision]** points:
 - Once every seat has passed since the last move (nobody can move), the game ends and
   is scored as it stands. (Without it a board emptied by Removes and hands of
   action tiles only would loop forever.)
-- Seats: team Rows = seats 0 and 2, team Columns = seats 1 and 3; with three
-  players seat 1 is the solo player (6 tiles) and the turn order is
-  0, 1, 2, 1, 0, ...; with two players seat 0 plays Rows, seat 1 Columns.
+- Seats (1..n; player index = seat - 1, docs/notation.md): team Rows =
+  seats 1 and 3, team Columns = seats 2 and 4; with three players seat 2 is
+  the solo player (6 tiles) and the turn order is 1, 2, 3, 2, 1, ...; with
+  two players seat 1 plays Rows, seat 2 Columns.
 - A tile taken into a hand by Remove or Replace is seen by everybody, so it
   is *known* to be in that hand until a tile of the same kind is played from
   it. Information states and determinizations keep these known tiles.
@@ -35,9 +36,9 @@ Position string (six space-separated fields)
 
 - board: ranks 6 down to 1 separated by `/`, six characters each, `1`-`6`
   or `.` for an empty cell (file a first).
-- turn: the seat to move; with three players when the solo seat 1 is to
-  move, `1>0` or `1>2` names the partner who moves after it.
-- hands: one field per seat, comma-separated, seat 0 first. A visible hand
+- turn: the seat to move (1..n); with three players when the solo seat 2 is
+  to move, `2>1` or `2>3` names the partner who moves after it.
+- hands: one field per seat, comma-separated, seat 1 first. A visible hand
   is its tiles in the order 123456MRPS (`-` if empty); a hidden hand is
   `?n` (n tiles). Either may end with `:tiles`, the tiles publicly known to
   be in that hand.
@@ -46,14 +47,14 @@ Position string (six space-separated fields)
 - passes: consecutive passes so far.
 
 `state.position()` shows everything (a full position: every hand and the
-bag order); `state.position(viewer=p)` shows what seat p knows, which is
-also `state.information_state(p)`. `game.state_from_position(s, seed=0)`
+bag order); `state.position(viewer=p)` shows what player index p (seat
+p + 1) knows, which is also `state.information_state(p)`. `game.state_from_position(s, seed=0)`
 reads either; hidden tiles are dealt at random from the unseen ones
 (seeded), so `game.state_from_position(s).position(viewer=p) == s` for a
 position seen by p, and `.position() == s` for a full position.
 
-Example, the start of a two-player game (seat 1 to move):
-    ....../....../....../....../....../...... 1 1556,124R ?46 - 0
+Example, the start of a two-player game (seat 2 to move):
+    ....../....../....../....../....../...... 2 1556,124R ?46 - 0
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ from crossridor.games.crosswise.notation import (
     _tiles_text,
     cell_name,
     parse_position,
+    turn_texts,
 )
 from crossridor.games.learning import LearningGame, LearningState
 
@@ -275,7 +277,8 @@ class CrosswiseState(LearningState):
 
     def _check_seat(self, player) -> None:
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.players:
-            raise CrossridorError(f"crosswise: no seat {player!r} in a {self.game.players}-player game")
+            raise CrossridorError(f"crosswise: no player index {player!r} in a {self.game.players}-player game "
+                                  f"(0..{self.game.players - 1}, seat - 1)")
 
     # -- queries -------------------------------------------------------------
 
@@ -310,11 +313,7 @@ class CrosswiseState(LearningState):
             ranks.append("".join("." if board[row * 6 + col] < 0 else str(board[row * 6 + col] + 1)
                                  for col in range(6)))
         n = self.game.players
-        slot = c.slot
-        if n == 3:
-            turn = ["0", "1>2", "2", "1>0"][slot]
-        else:
-            turn = str(c.cycle[slot])
+        turn = turn_texts(n)[c.slot]
         hands = []
         for p in range(n):
             h, k = c.hand(p), c.known(p)

@@ -13,7 +13,7 @@ Action ids (stable; cells 0..35 = row * 6 + col from a1, symbols 0..5 = 1..6):
     2369 .. 2372    chance: the seat that starts (`start:2`)
 num_distinct_actions() = 2373. The chance ids occur only in the game loaded
 with chance=True (`load_game("crosswise", players=2, chance=True)`): there the
-deal (tile by tile, seat 0's hand first) and every draw are chance nodes with
+deal (tile by tile, seat 1's hand first) and every draw are chance nodes with
 their probabilities (the chance version: `chance`); the default game deals
 everything from its seed.
 
@@ -46,6 +46,7 @@ from __future__ import annotations
 import numpy as np
 
 from crossridor.engine.errors import IllegalMoveError, InvalidMoveError
+from crossridor.engine.views import seat
 from crossridor.games.crosswise import notation as nt
 from crossridor.games.crosswise.chance import ChanceCrosswiseState, Start, Tile, parse_chance
 from crossridor.games.learning import check_action
@@ -96,9 +97,9 @@ class Codec:
         if isinstance(move, Tile):
             return DRAW0 + move.tile
         if isinstance(move, Start):
-            if not 0 <= move.seat < 4:
-                raise IllegalMoveError(f"crosswise: no seat {move.seat}")
-            return START0 + move.seat
+            if not 0 <= move.player < 4:
+                raise IllegalMoveError(f"crosswise: no seat {seat(move.player)}")
+            return START0 + move.player
         if not isinstance(move, nt.CrosswiseMove) or move.code not in _ID:
             raise InvalidMoveError(f"crosswise: not a move: {move!r}")
         return _ID[move.code]
@@ -166,9 +167,9 @@ def encode_view(view: str, player: int, n: int, phase: int) -> np.ndarray:
             out[(row * 6 + col) * 7 + (0 if ch == "." else int(ch))] = 1
     out[252 + player] = 1
     if turn != "-":
-        slot = {"0": 0, "1>2": 1, "2": 2, "1>0": 3}[turn] if n == 3 else int(turn)
+        slot = nt.turn_texts(n).index(turn)
         out[256 + slot] = 1
-        mover = 1 if turn.startswith("1") and n == 3 else int(turn[0])
+        mover = nt.turn_mover(n, slot)
         if phase in (0, 2):
             out[323 + (mover - player) % n] = 1
     for q, h in enumerate(hands.split(",")):

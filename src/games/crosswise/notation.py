@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from crossridor.engine.errors import InvalidMoveError, InvalidPositionError
+from crossridor.engine.views import seat
 
 TILE_CHARS = "123456MRPS"
 ACTION_NAMES = ("Move", "Remove", "Replace", "Swap")
@@ -142,6 +143,20 @@ def _parse_tiles(text: str, what: str, position: str) -> list[int]:
 
 # ------------------------------------------------------------------ position strings
 
+def turn_texts(players: int) -> tuple[str, ...]:
+    """The position string's turn field for each slot of the turn cycle:
+    the seat to move (1..n); with three players, when the solo seat 2 is to
+    move, also the partner who moves after it (`2>3`, `2>1`)."""
+    if players == 3:
+        return ("1", "2>3", "3", "2>1")
+    return tuple(str(seat(p)) for p in range(players))
+
+
+def turn_mover(players: int, slot: int) -> int:
+    """The player index to move in turn slot `slot` (three players: 0 1 2 1)."""
+    return (0, 1, 2, 1)[slot] if players == 3 else slot
+
+
 def parse_position(position: str, players: int, seed: int = 0) -> tuple:
     """The setup of a position string (format in `game`'s docstring) for
     `CrosswiseCore.setup`, as (players, board, hands, known, bag, played, turn
@@ -168,14 +183,12 @@ def parse_position(position: str, players: int, seed: int = 0) -> tuple:
                 raise InvalidPositionError(f"crosswise: bad cell {ch!r} in position {position!r}")
             board[row * 6 + col] = int(ch) - 1
     n = players
-    cycle = {2: [0, 1], 3: [0, 1, 2, 1], 4: [0, 1, 2, 3]}[n]
-    turns = {str(s): i for i, s in enumerate(cycle)}
-    if n == 3:
-        turns = {"0": 0, "1>2": 1, "2": 2, "1>0": 3}
+    turns = turn_texts(n)
     if fturn not in turns:
         raise InvalidPositionError(
-            f"crosswise: bad turn {fturn!r} in position {position!r} (expected one of {', '.join(turns)})")
-    slot = turns[fturn]
+            f"crosswise: bad turn {fturn!r} in position {position!r} (expected the seat to move: "
+            f"{', '.join(turns)})")
+    slot = turns.index(fturn)
     hand_fields = fhands.split(",")
     if len(hand_fields) != n:
         raise InvalidPositionError(f"crosswise: position {position!r} needs {n} hands, got {len(hand_fields)}")

@@ -42,11 +42,11 @@ Terrain letters: b e m f w c g s (see `deck`).
 
 Position string (`state.position()`, `game.state_from_position`): fields
 separated by ";":
-    phase;race;stage;tick;turn;pending;stopper;up;pile;P0;P1;...
+    phase;race;stage;tick;turn;pending;stopper;up;pile;P1;P2;...
     phase    build | goal | collect | flip | decide | penalty | over
     race, stage   1-based; tick, turn 0-based
     pending  terrain just flipped, awaiting keep/leave, or "-"
-    stopper  the player who called stop, or "-"
+    stopper  the seat (1..n) that called stop, or "-"
     up       face-up terrain cards as letters ("ssg"), "-" if none
     pile     route cards in the draw pile, "3,9,12" or "-"
     Pn       hand/route/aside/box/goal/pos/tpile/points:

@@ -6,6 +6,7 @@ doc."""
 from __future__ import annotations
 
 from crossridor.engine.errors import InvalidPositionError
+from crossridor.engine.views import seat
 from crossridor.games.kreuzundquer.deck import NT, ROOMS, TERRAIN_COUNTS, TERRAIN_NAMES, TERRAINS
 from crossridor.games.kreuzundquer.fields import KFields
 from crossridor.games.kreuzundquer.paths import START
@@ -22,7 +23,7 @@ class PositionText(KFields):
         up = "".join(TERRAINS[t] * self.up[t] for t in range(NT)) or "-"
         fields = [self.phase, str(self.race + 1), str(self.stage + 1), str(self.tick), str(self.turn),
                   TERRAINS[self.pending] if self.pending >= 0 else "-",
-                  str(self.stopper) if self.stopper >= 0 else "-", up, ids(self.pile)]
+                  str(seat(self.stopper)) if self.stopper >= 0 else "-", up, ids(self.pile)]
         for p in range(self.game.n):
             hand = ids(self.hands[p]) if self.hands[p] is not None else "-"
             tp = self.pile_text(p) or "-"
@@ -76,7 +77,7 @@ class PositionText(KFields):
         s.tick = num(f[3], "tick", 0, 10 ** 4)
         s.turn = num(f[4], "turn", 0, n - 1)
         s.pending = -1 if f[5] == "-" else terr(f[5], "pending")
-        s.stopper = -1 if f[6] == "-" else num(f[6], "stopper", 0, n - 1)
+        s.stopper = -1 if f[6] == "-" else num(f[6], "stopper (a seat)", 1, n) - 1
         s.up = [0] * NT
         if f[7] != "-":
             for ch in f[7]:

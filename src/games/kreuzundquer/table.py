@@ -22,7 +22,8 @@ class TableView(KFields):
         g = self.game
         if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
                                    or not (viewer == SPECTATOR or 0 <= viewer < g.n)):
-            raise UnsupportedGameError(f"kreuzundquer: no seat {viewer!r} in a {g.n}-player game")
+            raise UnsupportedGameError(f"kreuzundquer: no player index {viewer!r} in a {g.n}-player game "
+                                       f"(0..{g.n - 1}, seat - 1)")
         def card(c):
             return {"card": c, "rooms": "".join(TERRAINS[t] for t in g.deck.routes[c - 1])}
         seats = []

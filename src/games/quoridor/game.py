@@ -268,6 +268,7 @@ class QuoridorState(LearningState):
 
     @property
     def winner(self) -> int | None:
+        """The winner's player index (seat - 1), or None."""
         w = self.core.winner
         return None if w < 0 else w
 
@@ -407,7 +408,8 @@ class QuoridorState(LearningState):
         """The position as plain data (the game protocol's `view`; Quoridor
         hides nothing, so every viewer sees the same)."""
         if viewer is not None and not (viewer == -1 or 0 <= viewer < self.game.players):
-            raise CrossridorError(f"quoridor: no seat {viewer!r} in a {self.game.players}-player game")
+            raise CrossridorError(f"quoridor: no player index {viewer!r} in a {self.game.players}-player game "
+                                  f"(0..{self.game.players - 1}, seat - 1)")
         history = [str(m) for m in self.moves]
         last = None
         if history:

@@ -7,27 +7,28 @@ Parameters: declared once, in `entry.PARAMS` (`crossridor options
 qwatrobat` lists them: open, clear_four, last_round_points, cards, and
 first, the seat that starts, 1 or 2); `load` takes them checked.
 
-Notation (players are 0 and 1; columns 1..n from the left)
+Notation (seats 1 and 2, player indices 0 and 1; columns 1..n from the left)
     setup  "1234/4321"   front row / back row, column 1 first.  The setup is
-                         simultaneous and secret: player 0 then player 1 each
+                         simultaneous and secret: seat 1 then seat 2 each
                          play one, and information_state() hides the other
                          layout, so a setup cannot depend on the other one.
                          legal_moves() lists one layout per strategically
                          distinct arrangement (columns sorted; column order does
                          not matter), parse_move()/play() accept any arrangement.
     push   "c2"          push the top card of column 2 (front first, then back)
-    chance "first0"      the chance outcome "player 0 starts" (first=None only)
+    chance "first:1"     the chance outcome "seat 1 starts" (first=None only)
 
 Position string (`state.position()`, `game.state_from_position(s)`), fields
 separated by ";":
-    layout0;layout1;rem0;rem1;field;round;slot;first;score0,score1
+    layout1;layout2;rem1;rem2;field;round;slot;first;score1,score2
     layout   "1234/4321" or "-" (not laid yet)
     rem      cards left per column, e.g. "2210" ("-" before the layout)
-    field    battlefield cards "value@owner" joined by ",", e.g. "3@0,1@1"; "-" empty
+    field    battlefield cards "value@owner" (the owner's seat) joined by ",",
+             e.g. "3@1,1@2"; "-" empty
     round    1-based round about to be (or being) played; rounds+1 once over
     slot     pushes already made in this round (0..3)
-    first    first player of the current round, or "?" before the draw
-Example: "1234/4321;4321/1234;2221;2222;1@0;1;1;0;0,0".
+    first    the seat that starts the current round, or "?" before the draw
+Example: "1234/4321;4321/1234;2221;2222;1@1;1;1;1;0,0".
 
 Search fast paths (`native_search`, in `players`)
     alphabeta   exact solver (alpha-beta + transposition table) for the open

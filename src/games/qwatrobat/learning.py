@@ -5,7 +5,7 @@ Action ids (S = number of setups, `len(game.setups())`: 126 with 8 cards,
     0 .. S-1        setup game.setups()[id] (sorted; any arrangement of the
                     same columns maps to the id of its canonical form)
     S .. S+C-1      push column id - S (c1 is S)
-    S+C, S+C+1      chance: first0, first1
+    S+C, S+C+1      chance: first:1, first:2
 num_distinct_actions() = S + C + 2.
 
 Observation (float32 vector), built from what `player` may see (hidden cards

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crossridor.engine.errors import InvalidMoveError
+from crossridor.engine.views import seat
 
 # ----------------------------------------------------------------------------- moves
 
@@ -51,11 +52,12 @@ class Push:
 
 @dataclass(frozen=True, order=True)
 class First:
-    """Chance outcome: `player` is the first player of round 1."""
+    """Chance outcome: player index `player` is the first player of round 1;
+    written as its seat (`first:1` for player index 0)."""
     player: int
 
     def __str__(self):
-        return f"first{self.player}"
+        return f"first:{seat(self.player)}"
 
     def __repr__(self):
         return f"First({self.player})"
@@ -75,10 +77,10 @@ def parse_move_text(text) -> Setup | Push | First:
         if c < 1:
             raise InvalidMoveError(f"qwatrobat: {text!r}: columns are numbered from 1")
         return Push(c - 1)
-    if t in ("first0", "first1"):
-        return First(int(t[-1]))
+    if t.lower() in ("first:1", "first:2"):
+        return First(int(t[-1]) - 1)
     raise InvalidMoveError(f"qwatrobat: {text!r} is not a move (expected a setup like "
-                           f"'1234/4321', a push like 'c2', or 'first0'/'first1')")
+                           f"'1234/4321', a push like 'c2', or the seat that starts, 'first:1'/'first:2')")
 
 
 # ----------------------------------------------------------------------------- round resolution

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from crossridor.engine.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, UnsupportedGameError
 from crossridor.engine.protocol import CHANCE, SPECTATOR, TERMINAL, applied
+from crossridor.engine.views import seat
 from crossridor.games.learning import LearningState
 from crossridor.games.qwatrobat import players
 from crossridor.games.qwatrobat.rules import First, Push, Setup, parse_move_text, resolve_field
@@ -127,7 +128,7 @@ class QState(LearningState):
         if p == CHANCE:
             if not isinstance(mv, First):
                 raise IllegalMoveError(f"qwatrobat: {str(text)!r}: the first player is being drawn "
-                                       f"(expected first0 or first1)")
+                                       f"(expected first:1 or first:2)")
             return
         if self.layout[p] is None:
             if not isinstance(mv, Setup):
@@ -265,14 +266,14 @@ class QState(LearningState):
 
     # -- text
     def _field_str(self) -> str:
-        return ",".join(f"{v}@{o}" for v, o in self.field) if self.field else "-"
+        return ",".join(f"{v}@{seat(o)}" for v, o in self.field) if self.field else "-"
 
     def position(self) -> str:
         lay = ["-" if v is None else str(v) for v in self.layout]
         rem = ["-" if self.layout[p] is None else "".join(map(str, self.rem[p])) for p in (0, 1)]
         rnd = self.round + 1
         return (f"{lay[0]};{lay[1]};{rem[0]};{rem[1]};{self._field_str()};{rnd};{self.slot};"
-                f"{'?' if self.first is None else self.first};{self.scores[0]},{self.scores[1]}")
+                f"{'?' if self.first is None else seat(self.first)};{self.scores[0]},{self.scores[1]}")
 
     @staticmethod
     def from_position(game, position: str) -> "QState":
@@ -302,7 +303,7 @@ class QState(LearningState):
             s.layout[p] = lay
             s.rem[p] = [int(ch) for ch in r]
         if s.layout[0] is None and s.layout[1] is not None:
-            bad("player 1 cannot lay out before player 0")
+            bad("player 2 cannot lay out before player 1")
         field = []
         if parts[4] != "-":
             for tok in parts[4].split(","):
@@ -310,10 +311,10 @@ class QState(LearningState):
                     value, owner = tok.split("@")
                     v, o = int(value), int(owner)
                 except ValueError:
-                    bad(f"battlefield card {tok!r} (expected value@owner)")
-                if not (1 <= v <= game.nvals and o in (0, 1)):
+                    bad(f"battlefield card {tok!r} (expected value@owner, the owner's seat 1 or 2)")
+                if not (1 <= v <= game.nvals and o in (1, 2)):
                     bad(f"battlefield card {tok!r}")
-                field.append((v, o))
+                field.append((v, o - 1))
         s.field = tuple(sorted(field))
         try:
             rnd, slot = int(parts[5]), int(parts[6])
@@ -324,10 +325,10 @@ class QState(LearningState):
         s.round, s.slot = rnd - 1, slot
         if parts[7] == "?":
             if game.first is not None:
-                bad("first player must be given ('0' or '1') when the option first is set")
+                bad("first player must be given ('1' or '2') when the option first is set")
             s.first = None
-        elif parts[7] in ("0", "1"):
-            s.first = int(parts[7])
+        elif parts[7] in ("1", "2"):
+            s.first = int(parts[7]) - 1
         else:
             bad(f"first player {parts[7]!r}")
         try:
@@ -361,8 +362,7 @@ class QState(LearningState):
                         pushed.append(s.layout[p].back[c])
                 for v in set(v for v, o in field if o == p):
                     if sum(1 for f in field if f == (v, p)) > pushed.count(v):
-                        bad(f"battlefield card {v}@{p} was not pushed by player {p + 1} "
-                            f"(@{p} in a position is 0-based)")
+                        bad(f"battlefield card {v}@{seat(p)} was not pushed by player {seat(p)}")
             if slot == 0:
                 vals = [v for v, _ in field]
                 if len(vals) != len(set(vals)):
@@ -382,7 +382,7 @@ class QState(LearningState):
         move shows as "setup" while their cards are unseen."""
         g = self.game
         if viewer is not None and viewer not in (0, 1, SPECTATOR):
-            raise UnsupportedGameError(f"qwatrobat: no seat {viewer!r} (seats are 0 and 1)")
+            raise UnsupportedGameError(f"qwatrobat: no player index {viewer!r} (0 or 1, seat - 1)")
         players = []
         for p in (0, 1):
             lay = self.layout[p]

@@ -68,7 +68,7 @@ function statusText(v) {
   if (v.status) return v.status;
   if (v.over) return "game over";
   if (v.chance) return "chance to move";
-  return v.to_move === null ? "" : `player ${v.to_move + (v.game === "quoridor" ? 1 : 0)} to move`;
+  return v.to_move === null ? "" : `player ${v.to_move} to move`;   // seats are 1..n
 }
 
 function nextIds() {
@@ -188,16 +188,16 @@ function renderSeats() {
   const box = $("seats");
   box.innerHTML = "You play: ";
   const n = playerCount();
-  for (let s = 0; s < n; s++) {
+  for (let s = 1; s <= n; s++) {       // seats are 1..n, as the server counts them
     const label = document.createElement("label");
     label.style.display = "inline";
     const c = document.createElement("input");
     c.type = "checkbox";
     c.value = s;
     c.id = "seat-" + s;
-    c.checked = s === 0;
+    c.checked = s === 1;
     label.appendChild(c);
-    label.append(gameName() === "quoridor" ? ` player ${s + 1}  ` : ` seat ${s}  `);
+    label.append(gameName() === "quoridor" ? ` player ${s}  ` : ` seat ${s}  `);
     box.appendChild(label);
   }
 }
