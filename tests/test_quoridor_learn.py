@@ -523,10 +523,12 @@ def test_default_evaluation(weights_file, monkeypatch):
     assert same(search(state, "alphabeta", limits, eval_file=weights_file),
                 search(state, "alphabeta", limits, eval="learned", eval_file=weights_file))
     # an algorithm made learned by default: on the 2-player 9x9 and 7x7 boards with 10 walls
-    # only, and not when an option tunes the classic evaluation
+    # only, and not when an option tunes the classic evaluation (a weight off its default)
     monkeypatch.setattr(quoridor, "LEARNED_BY_DEFAULT", ("alphabeta",))
     assert same(search(state, "alphabeta", limits), learned)
-    assert same(search(state, "alphabeta", limits, tempo=40), classic)
+    assert same(search(state, "alphabeta", limits, tempo=60), search(state, "alphabeta", limits, tempo=60,
+                                                                     eval="classic"))
+    assert same(search(state, "alphabeta", limits, tempo=40), learned)     # the default: no tuning
     seven = load_game("quoridor", size=7).new_state("d2 d6")
     assert same(search(seven, "alphabeta", limits), search(seven, "alphabeta", limits, eval="learned"))
     assert not same(search(seven, "alphabeta", limits), search(seven, "alphabeta", limits, eval="classic"))

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from crossridor.engine.errors import CrossridorError, UnknownGameError
+from crossridor.engine.options import Param
 from crossridor.engine.protocol import Game
 
 # name -> module; modules are imported on first use so that a pure-Python
@@ -43,6 +44,21 @@ def game_key(name: str) -> str:
     if key not in GAMES:
         raise UnknownGameError(f"unknown game {name!r} (known: {', '.join(game_names())})")
     return key
+
+
+def algorithm_options(game_name: str, algorithm: str) -> tuple[Param, ...]:
+    """The options `algorithm` takes on a registered game, declared once: the
+    game's own (`crossridor.games.<game>.search_options.OPTIONS[algorithm]`,
+    for its fast path) where it declares them, else the algorithm module's
+    `OPTIONS`. UnknownGameError for a game that is not registered,
+    CrossridorError for an unknown algorithm."""
+    from crossridor.engine.search_api import module_options
+    key = game_key(game_name)
+    package = GAMES[key].rsplit(".", 1)[0]
+    own: dict[str, tuple[Param, ...]] = importlib.import_module(package + ".search_options").OPTIONS
+    if algorithm in own:
+        return own[algorithm]
+    return module_options(algorithm)
 
 
 def _rules_folders() -> Iterator[Traversable]:

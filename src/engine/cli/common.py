@@ -12,7 +12,7 @@ import threading
 
 from crossridor.engine import stop
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.options import convert_value
+from crossridor.engine.options import Param, convert_value
 from crossridor.engine.registry import load_game
 
 
@@ -30,16 +30,35 @@ class ArgumentParser(argparse.ArgumentParser):
         raise UsageError(f"{command}: {message}" if command else message)
 
 
-def parse_option(text: str) -> tuple[str, object]:
-    """`key=value` -> (key, value) with ints, floats and booleans converted."""
+def split_option(text: str) -> tuple[str, str]:
+    """`key=value` -> (key, value text)."""
     if "=" not in text:
         raise UsageError(f"option {text!r} is not of the form key=value")
     key, _, raw = text.partition("=")
     key = key.strip()
-    raw = raw.strip()
     if not key:
         raise UsageError(f"option {text!r} has no key")
+    return key, raw.strip()
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """`key=value` -> (key, value) with ints, floats and booleans converted."""
+    key, raw = split_option(text)
     return key, convert_value(raw)
+
+
+def engine_options(texts, params: tuple[Param, ...], where: str) -> dict:
+    """`-e key=value` texts, each read by its declared option (`Param.parse`:
+    by the option's kind, checked); UsageError names an unknown or bad one."""
+    declared = {p.name: p for p in params}
+    options: dict = {}
+    for text in texts:
+        key, raw = split_option(text)
+        if key not in declared:
+            known = ", ".join(sorted(p.name for p in params if not p.python_only)) or "none"
+            raise UsageError(f"{where}: unknown option {key} (known: {known})")
+        options[key] = declared[key].parse(raw, where, UsageError)
+    return options
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, moves: bool = True,

@@ -11,11 +11,12 @@ from crossridor.engine.cli import learn as cli_learn
 from crossridor.engine.cli import match as cli_match
 from crossridor.engine.cli import solve as cli_solve
 from crossridor.engine.cli.common import (USER_ERRORS, ArgumentParser, UsageError, add_game_arguments, fail,
-                         load_game_from_args, parse_option, print_json, run_stoppable, state_from_args)
+                         engine_options, load_game_from_args, print_json, run_stoppable, split_option,
+                         state_from_args)
 from crossridor.engine.files import open_for_writing
 from crossridor.engine.perft import perft
 from crossridor.engine.protocol import Clock, Limits
-from crossridor.engine.search_api import MAX_THREADS, algorithm_names, default_algorithm, search
+from crossridor.engine.search_api import algorithm_names, default_algorithm, search, search_options
 from crossridor.engine.views import seat_view
 
 
@@ -171,12 +172,17 @@ def cmd_best(args) -> int:
     state = state_from_args(load_game_from_args(args), args)
     if state.is_terminal():
         raise UsageError("the game is over: there is no move to search")
-    options = dict(parse_option(o) for o in args.engine_option)
-    if "threads" in options:
+    algorithm = args.algorithm
+    if algorithm is None:
+        algorithm = default_algorithm(state)
+    declared = search_options(state, algorithm)
+    where = f"{state.game.traits.name} {algorithm}"
+    if any(split_option(o)[0] == "threads" for o in args.engine_option):
         raise UsageError("give the threads as --threads N, not -e threads=N")
-    if not 1 <= args.threads <= MAX_THREADS:
-        raise UsageError(f"--threads must be 1..{MAX_THREADS}, got {args.threads}")
+    options = engine_options(args.engine_option, declared, where)
     if args.threads != 1:
+        if "threads" not in {p.name for p in declared}:
+            raise UsageError(f"--threads: {where} searches with one thread")
         options["threads"] = args.threads
     if args.table:
         options["table"] = args.table
@@ -186,9 +192,6 @@ def cmd_best(args) -> int:
             print(f"info depth {info.depth} score {format_score(info.score)} nodes {info.nodes} "
                   f"nps {info.nps:.0f} time {info.seconds:.3f} pv {pv}", flush=True)
         options["on_iteration"] = report
-    algorithm = args.algorithm
-    if algorithm is None:
-        algorithm = default_algorithm(state)
     limits = limits_from_args(args, state=state)
     result, interrupted = run_stoppable(
         lambda: search(state, algorithm=algorithm, limits=limits, seed=args.seed, **options))
