@@ -494,7 +494,7 @@ def test_learned_option_errors(weights_file):
         (dict(eval="learned", eval_file="/nonexistent/w.bin"), "cannot read weights file"),
         (dict(eval="classic", eval_file=weights_file), "eval_file needs eval=learned"),
         (dict(eval="learned", eval_file=weights_file, tempo=3), "tempo tunes the classic"),
-        (dict(eval="nn"), "must be one of classic, learned"),
+        (dict(eval="nn"), "must be one of auto, classic, learned"),
         (dict(eval="learned", eval_file=""), "non-empty text"),
     ]
     for options, message in cases:
@@ -508,7 +508,7 @@ def test_learned_option_errors(weights_file):
 
 
 def test_default_evaluation(weights_file, monkeypatch):
-    from crossridor.games.quoridor import game as quoridor
+    from crossridor.games.quoridor import search_options as quoridor
     state = load_game("quoridor").new_state("e2 e8")
     limits = Limits(depth=3)
 

@@ -16,6 +16,7 @@ import crossridor
 from crossridor import Limits
 from crossridor.engine._core import q_random_playout
 from crossridor.engine.algorithms import mcts as py_mcts
+from crossridor.engine.options import check_params
 from crossridor.games.quoridor.game import _code_table
 
 WIN = 99000          # alpha-beta scores beyond this are forced wins (S_WIN_BOUND)
@@ -408,7 +409,7 @@ def test_mcts_core_and_python_find_the_win(seed):
     # 3x3: player 1 on a2 wins with a3; anything else and player 2 (c2) wins on c1
     state = pos("3x2:a2,c2:0,1:-:1")
     assert len(state.legal_moves()) == 3
-    py = py_mcts.search(state, Limits(sims=300), seed=seed)
+    py = py_mcts.search(state, Limits(sims=300), seed=seed, **check_params("mcts", {}, py_mcts.OPTIONS))
     assert str(py.move) == "a3"
     for rollout in ("eval", "random"):
         c = crossridor.search(state, "mcts", Limits(sims=300), seed=seed, rollout=rollout)

@@ -126,8 +126,9 @@ def test_stop_token_ends_every_search(name, params, algorithm, limits):
     start = time.perf_counter()
     if limits is None:
         from crossridor.engine.algorithms import alphabeta
-        with stop_module.scope(token):
-            result = alphabeta.search(state, Limits(depth=60))
+        from crossridor.engine.options import check_params
+        with stop_module.scope(token):     # the generic alpha-beta, with its declared defaults
+            result = alphabeta.search(state, Limits(depth=60), **check_params("alphabeta", {}, alphabeta.OPTIONS))
         assert result.move in list(state.legal_moves())
     else:
         result = crossridor.search(state, algorithm, limits, seed=1, stop=token)
@@ -274,8 +275,10 @@ def test_c_searches_honour_max_plies_like_the_python_alpha_beta():
     limited = crossridor.load_game("quoridor", size=5, walls=0, max_plies=6).new_state(moves)
     free = crossridor.load_game("quoridor", size=5, walls=0).new_state(moves)
     from crossridor.engine.algorithms import alphabeta
-    assert alphabeta.search(limited.clone(), Limits(depth=6)).score == 0.0
-    assert alphabeta.search(free.clone(), Limits(depth=6)).score > 1000
+    from crossridor.engine.options import check_params
+    defaults = check_params("alphabeta", {}, alphabeta.OPTIONS)
+    assert alphabeta.search(limited.clone(), Limits(depth=6), **defaults).score == 0.0
+    assert alphabeta.search(free.clone(), Limits(depth=6), **defaults).score > 1000
     assert crossridor.search(limited, "alphabeta", Limits(depth=6)).score == 0
     assert crossridor.search(free, "alphabeta", Limits(depth=6)).score > 90000
     # MCTS: a child's first value is its leaf estimate, every deeper visit a draw

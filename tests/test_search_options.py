@@ -19,6 +19,7 @@ from crossridor.engine import search_api
 from crossridor.engine.algorithms import alphabeta
 from crossridor.engine.cli.main import main
 from crossridor.engine.options import check_params
+from crossridor.engine.registry import algorithm_options, game_names
 from crossridor.engine.search_api import clock_as_time, clock_plan, search_options
 from crossridor.engine.uci import engine as uci_engine
 from crossridor.engine.uci.engine import UciSession
@@ -240,6 +241,20 @@ def test_every_budget_option_has_a_web_cap():
     with pytest.raises(CrossridorError, match="threads is at most 2"):
         Caps(threads=2).check("alphabeta:depth=1,threads=3")
     assert Caps(hash=8).check("alphabeta:depth=1,hash=8").options == (("hash", 8),)
+
+
+def test_every_file_option_is_one_the_outside_doors_refuse():
+    from crossridor.engine.options import FILE_OPTIONS
+    declared = [p for _, params in every_declaration() for p in params]
+    assert {p.name for p in declared if p.file} <= FILE_OPTIONS
+    assert not [p for p in declared if p.name in FILE_OPTIONS and not p.file]
+
+
+def every_declaration():
+    for algorithm in search_api.algorithm_names():
+        yield algorithm, search_api.module_options(algorithm)
+        for game in game_names():
+            yield f"{game} {algorithm}", algorithm_options(game, algorithm)
 
 
 def test_search_api_alone_resolves_a_states_options():

@@ -17,7 +17,7 @@ from crossridor.engine.errors import CrossridorError, UnknownGameError
 from crossridor.engine.options import Param, check_params
 from crossridor.engine.protocol import Limits, SearchMemory, SearchResult, State, TimePlan
 
-__all__ = ["ALGORITHMS", "TimePlan", "algorithm_names", "check_search_options", "clock_as_time", "clock_plan",
+__all__ = ["ALGORITHMS", "TimePlan", "algorithm_names", "clock_as_time", "clock_plan",
            "default_algorithm", "manages_clock", "module_options", "search", "search_memory",
            "search_options", "time_for_move"]
 
@@ -58,15 +58,6 @@ def search_options(state: State, algorithm: str) -> tuple[Param, ...]:
         except UnknownGameError:
             pass
     return module_options(algorithm)
-
-
-def check_search_options(state: State, algorithm: str, options: dict[str, Any]) -> dict[str, Any]:
-    """`options` checked against `search_options(state, algorithm)` and
-    completed with their defaults: exactly what the search receives.
-    CrossridorError names an unknown option (listing the known ones) or a
-    bad value."""
-    where = f"{state.game.traits.name} {algorithm}"
-    return check_params(where, options, search_options(state, algorithm))
 
 
 def default_algorithm(state: State) -> str:

@@ -282,6 +282,9 @@ class UciSession:
         refuse_file_options([key], "UCI")
         declared = self.declared()
         param = declared.get(key)
+        if param is not None and param.file:
+            raise UciError(f"UCI: option {key} reads a file: options that read files are for the command line "
+                           f"and the Python API only")
         if param is None or param.python_only:
             offered = sorted(UCI_NAMES.get(p.name, p.name) for p in declared.values()
                              if not (p.file or p.python_only))

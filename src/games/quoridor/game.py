@@ -17,8 +17,8 @@ from crossridor.engine._core import QuoridorCore, QuoridorSearchMemory, q_native
 from crossridor.engine.errors import (CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError,
                            UnknownGameError)
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchMemory
-from crossridor.games.quoridor.search_options import (CLASSIC_WEIGHT_OPTIONS, LEARNED_BOARDS,
-                                                      LEARNED_BY_DEFAULT, MAX_WALLS, OPTIONS)
+from crossridor.games.quoridor import search_options
+from crossridor.games.quoridor.search_options import CLASSIC_WEIGHT_OPTIONS, MAX_WALLS, OPTIONS
 from crossridor.games.learning import LearningGame, LearningState
 
 # Move codes of the core (see quoridor.pxi): bits 0-6 index, bits 7-8 kind;
@@ -30,8 +30,7 @@ _MOVE_RE = re.compile(r"^([a-i])([1-9])([hv]?)$")
 _NUMBER_RE = re.compile(r"^\d+\.+$")
 COLUMNS = "abcdefghi"
 
-# The compiled searches' options are declared in search_options (eval=auto
-# reads LEARNED_BY_DEFAULT and LEARNED_BOARDS through this module's names).
+# The compiled searches' options are declared in search_options.
 CLASSIC_WEIGHT_DEFAULTS = {p.name: p.default for p in CLASSIC_WEIGHT_OPTIONS}
 SearchMemory.register(QuoridorSearchMemory)     # the type of the option `memory`
 
@@ -326,12 +325,14 @@ class QuoridorState(LearningState):
 
     def _auto_eval(self, algorithm, options) -> str:
         """eval=auto: learned with eval_file, or for the algorithms of
-        LEARNED_BY_DEFAULT on the 2-player boards of LEARNED_BOARDS unless a
-        classic weight is changed from its default; classic elsewhere."""
+        search_options.LEARNED_BY_DEFAULT on the 2-player boards of
+        LEARNED_BOARDS unless a classic weight is changed from its default;
+        classic elsewhere."""
         if options["eval_file"] is not None:
             return "learned"
-        if algorithm in LEARNED_BY_DEFAULT and self.game.players == 2 \
-                and (self.game.size, self.game.walls) in LEARNED_BOARDS and not self._tuned_weights(options):
+        if algorithm in search_options.LEARNED_BY_DEFAULT and self.game.players == 2 \
+                and (self.game.size, self.game.walls) in search_options.LEARNED_BOARDS \
+                and not self._tuned_weights(options):
             return "learned"
         return "classic"
 
