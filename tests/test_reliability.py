@@ -287,7 +287,7 @@ def test_c_searches_honour_max_plies_like_the_python_alpha_beta():
 
 
 def test_evaluation_stays_below_the_win_band_at_the_largest_weights():
-    from crossridor.games.quoridor import game as quoridor
+    from crossridor.games.quoridor import search_options as quoridor
     worst = 100 * 81 + 2 * quoridor.MAX_WEIGHT * quoridor.MAX_WALLS + 2500 + quoridor.MAX_WEIGHT
     assert worst < quoridor.WIN_BAND
     game = crossridor.load_game("quoridor", walls=quoridor.MAX_WALLS)
@@ -322,7 +322,7 @@ def test_pimc_reads_the_clock_inside_a_round():
 @pytest.mark.parametrize("argv", [
     ["quoridor", "--depth", "2"], ["quoridor", "--algorithm", "mcts", "--sims", "50"],
     ["quoridor", "--algorithm", "greedy"], ["quoridor", "--size", "5", "--algorithm", "alphabeta", "--depth", "2",
-                                            "-e", "tt=false"],
+                                            "-e", "hash=0"],
     ["crosswise", "--sims", "30"], ["crosswise", "--algorithm", "greedy"],
     ["qwatrobat", "--sims", "30"], ["qwatrobat", "-o", "open=true", "--moves", "1234/4321 1122/3344 first0"],
     ["kreuzundquer", "--sims", "5"], ["kreuzundquer", "--algorithm", "greedy"],

@@ -238,8 +238,9 @@ class SearchMemory(abc.ABC):
 #
 # `search_api.search(state, algorithm, limits, seed, **options)` is the one
 # door to every search. It resolves the options the algorithm takes on the
-# state's game (the game's own declaration, `games/<game>/search_options.py`,
-# for a state with `native_search`, else the algorithm module's `OPTIONS`),
+# state's game (for a state with `native_search` of a registered game, the
+# game's own declaration where it has one, `games/<game>/search_options.py`;
+# else the algorithm module's `OPTIONS`),
 # checks them and completes them with their defaults, computes the time plan
 # of a clock once, and then asks the state's fast path before the
 # pure-Python module. Every member below is optional; `search_api` looks
@@ -255,9 +256,9 @@ class NativeSearch(Protocol):
     `native_search(algorithm, limits, seed, options, plan)`: search this
     state with `algorithm` (a registered name) and return a `SearchResult`,
     or `NotImplemented` to let the pure-Python module search it. `options`
-    is complete and checked: exactly the options declared for this game and
-    algorithm, each with its value or its declared default, to be used as
-    given (no defaults of its own). An algorithm the game declares options
+    is complete and checked: exactly the options of
+    `search_api.search_options(state, algorithm)`, each with its value or
+    its declared default, to be used as given (no defaults of its own). An algorithm the game declares options
     for is always answered (never NotImplemented: the module would get
     options it does not take). `limits` are checked; their clock is already
     turned into a move time unless `algorithm` is in
