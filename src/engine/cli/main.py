@@ -312,7 +312,8 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--movestogo", type=int, metavar="N",
                    help="clock: moves until the next time control (default: sudden death)")
     p.add_argument("-e", "--engine-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="algorithm option, e.g. -e hash=64 or -e rollout=random (repeatable)")
+                   help="an option of the algorithm on this game, read by its declared kind, "
+                        "e.g. -e hash=64 or -e rollout=random (repeatable)")
     p.add_argument("--verbose", action="store_true", help="one line per finished depth")
     p.add_argument("--table", metavar="DIR",
                    help="a solved Quoridor table (solve --write-table): its perfect move when the position is in it "

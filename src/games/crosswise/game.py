@@ -70,6 +70,7 @@ from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult, play_
 from crossridor.games.crosswise.notation import (ACTION_NAMES, KIND_MOVE, KIND_PASS, KIND_PLACE, KIND_REMOVE,
                                                  KIND_REPLACE, KIND_SWAP, TEAM_NAMES, TILE_CHARS, CrosswiseMove,
                                                  _move, _tiles_text, cell_name, parse_position)
+from crossridor.games.crosswise.search_options import OPTIONS
 from crossridor.games.learning import LearningGame, LearningState
 
 def _core():
@@ -425,7 +426,7 @@ class CrosswiseState(LearningState):
         deal); nodes = them.
         greedy: instant win, else block a six, else best score difference
         (own team - other team); ties: first in generation order."""
-        if algorithm not in ("ismcts", "greedy", "random"):
+        if algorithm not in OPTIONS:
             return NotImplemented
         if self._c.over:
             raise CrossridorError("crosswise: cannot search a finished game")
