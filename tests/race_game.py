@@ -92,7 +92,7 @@ class RaceState:
     def __str__(self):
         return f"total {self.total}/{self.game.target}"
 
-    def native_search(self, algorithm, limits, seed, options):
+    def native_search(self, algorithm, limits, seed, options, plan):
         rng = random.Random(seed)
         moves = self.legal_moves()
         if algorithm == "random":

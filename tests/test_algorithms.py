@@ -23,6 +23,12 @@ MODULES = {"alphabeta": alphabeta, "mcts": mcts, "ismcts": ismcts, "random": ran
 
 # --- helpers ---------------------------------------------------------------------------
 
+def search_with(algorithm, state, limits, seed=None, **options):
+    """The algorithm as `crossridor.search` runs it: its options checked and
+    completed with their declared defaults."""
+    return crossridor.search(state, algorithm, limits, seed=seed, **options)
+
+
 def reference_value(state, depth, root, sign, mate, ply=0):
     """Plain (paranoid expecti-)minimax, no pruning, scored like alphabeta:
     root player's point of view, win-in-n in games without chance."""
@@ -115,7 +121,7 @@ def test_toy_game_random_playouts_keep_invariants(game_class):
 @pytest.mark.parametrize("heaps", [(1,), (2, 2), (1, 2, 3), (1, 1, 1), (3, 1), (2, 3, 1, 1), (1, 2, 4)])
 def test_alphabeta_solves_nim(heaps):
     s = Nim(heaps).new_state()
-    r = alphabeta.search(s, Limits(depth=20))
+    r = search_with("alphabeta", s, Limits(depth=20))
     assert r.extra["solved"]
     assert (r.score > 0) == (nim_xor(heaps) != 0)
     assert abs(r.score) >= alphabeta.MATE_BAND
@@ -128,35 +134,35 @@ def test_alphabeta_solves_nim(heaps):
 def test_alphabeta_win_in_n_scores_and_depth():
     # (1,1,1): win in 3 plies; needs depth 3 to see it
     s = Nim((1, 1, 1)).new_state()
-    assert alphabeta.search(s, Limits(depth=3)).score == WIN - 3
-    assert alphabeta.search(s, Limits(depth=2)).score == 0.0
+    assert search_with("alphabeta", s, Limits(depth=3)).score == WIN - 3
+    assert search_with("alphabeta", s, Limits(depth=2)).score == 0.0
     # (1,): win in 1; (2,2): lost, in 2 plies at the earliest, in 4 at the latest
-    assert alphabeta.search(Nim((1,)).new_state(), Limits(depth=5)).score == WIN - 1
-    assert alphabeta.search(Nim((2, 2)).new_state(), Limits(depth=9)).score == -(WIN - 4)
+    assert search_with("alphabeta", Nim((1,)).new_state(), Limits(depth=5)).score == WIN - 1
+    assert search_with("alphabeta", Nim((2, 2)).new_state(), Limits(depth=9)).score == -(WIN - 4)
     # prefers the faster win: (3,) take 3 now rather than anything else
-    r = alphabeta.search(Nim((3, 1)).new_state(), Limits(depth=9))
+    r = search_with("alphabeta", Nim((3, 1)).new_state(), Limits(depth=9))
     assert r.score == WIN - 3 and r.move == NimMove(0, 2)
 
 
 def test_alphabeta_tictactoe_draw_win_and_block():
     s = TicTacToe().new_state()
-    r = alphabeta.search(s, Limits(depth=9))
+    r = search_with("alphabeta", s, Limits(depth=9))
     assert r.score == 0.0 and r.extra["solved"]
     assert len(r.pv) == 9
     # X: 0 1 . / O: 3 4 -> X to move wins at 2
     s = TicTacToe().new_state("0 3 1 4")
-    r = alphabeta.search(s, Limits(depth=4))
+    r = search_with("alphabeta", s, Limits(depth=4))
     assert r.move == 2 and r.score == WIN - 1 and r.pv[0] == 2
     # X on 0 and 1, O on 4: O to move must block at 2
     s = TicTacToe().new_state("0 4 1")
-    r = alphabeta.search(s, Limits(depth=6))
+    r = search_with("alphabeta", s, Limits(depth=6))
     assert r.move == 2 and abs(r.score) < alphabeta.MATE_BAND
 
 
 def test_alphabeta_chance_expectimax_value():
     s = ChanceToy().new_state()
-    for tt in (True, False):
-        r = alphabeta.search(s, Limits(depth=4), tt=tt)
+    for table in ({}, {"hash": 0}):
+        r = search_with("alphabeta", s, Limits(depth=4), **table)
         assert r.move == "B"
         assert r.score == pytest.approx(40.0)
 
@@ -166,14 +172,14 @@ def test_alphabeta_race_matches_reference_expectiminimax():
     for _ in range(6):
         s = random_position(Race(5), rng, 8)
         for d in (1, 2, 3):
-            assert alphabeta.search(s, Limits(depth=d)).score == pytest.approx(ref(s, d))
+            assert search_with("alphabeta", s, Limits(depth=d)).score == pytest.approx(ref(s, d))
 
 
 def test_alphabeta_paranoid_three_players():
     # s=4 with 3 players: taking 1 costs nothing (0), taking 2 hands the win to
     # the next player and costs the mover -1
     s = Sticks(4, 3).new_state()
-    r = alphabeta.search(s, Limits(depth=10))
+    r = search_with("alphabeta", s, Limits(depth=10))
     assert r.move == 1 and r.score == 0.0
     rng = random.Random(5)
     for _ in range(20):
@@ -182,7 +188,7 @@ def test_alphabeta_paranoid_three_players():
             if s.sticks > 2:
                 s.play(rng.choice([1, 2]))
         for d in (1, 3, 5):
-            assert alphabeta.search(s, Limits(depth=d)).score == ref(s, d)
+            assert search_with("alphabeta", s, Limits(depth=d)).score == ref(s, d)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -192,8 +198,8 @@ def test_alphabeta_with_and_without_tt_agree_with_reference(seed, depth, game):
     g = {"ttt": TicTacToe(), "nim": Nim((2, 3, 4)), "sticks": Sticks(9, 3), "race": Race(5),
          "chancetoy": ChanceToy(), "tree": RandomTree(seed % 1000, 3, 7)}[game]
     s = random_position(g, random.Random(seed), 4 if game == "tree" else 6)
-    with_tt = alphabeta.search(s, Limits(depth=depth))
-    without = alphabeta.search(s, Limits(depth=depth), tt=False)
+    with_tt = search_with("alphabeta", s, Limits(depth=depth))
+    without = search_with("alphabeta", s, Limits(depth=depth), hash=0)
     expected = ref(s, depth)
     assert with_tt.score == pytest.approx(expected, abs=1e-9)
     assert without.score == pytest.approx(expected, abs=1e-9)
@@ -218,26 +224,26 @@ def test_alphabeta_matches_minimax_on_random_trees():
         s = random_position(RandomTree(seed, 3, 7), random.Random(seed), 3)
         for d in (2, 3, 4):
             expected = ref(s, d)
-            for tt in (True, False):
-                assert alphabeta.search(s, Limits(depth=d), tt=tt).score == pytest.approx(expected), \
-                    (seed, d, tt)
+            for table in ({}, {"hash": 0}):
+                assert search_with("alphabeta", s, Limits(depth=d), **table).score == pytest.approx(expected), \
+                    (seed, d, table)
 
 
 def test_alphabeta_depth_and_node_limits_exact():
     s = TicTacToe().new_state()
-    r = alphabeta.search(s, Limits(depth=1))
+    r = search_with("alphabeta", s, Limits(depth=1))
     assert r.depth == 1 and r.nodes == 1 + 9          # root + its 9 children
-    r = alphabeta.search(s, Limits(depth=3))
+    r = search_with("alphabeta", s, Limits(depth=3))
     assert r.depth == 3 and len(r.pv) == 3
     for n in (1, 10, 137, 500):
-        r = alphabeta.search(s, Limits(nodes=n))
+        r = search_with("alphabeta", s, Limits(nodes=n))
         assert r.nodes == n
         assert r.move in s.legal_moves()
-    r = alphabeta.search(s, Limits(nodes=1))
+    r = search_with("alphabeta", s, Limits(nodes=1))
     assert r.move == 0 and r.depth == 0                # no iteration finished: first move
     # the result is that of the last finished iteration
-    r5 = alphabeta.search(s, Limits(nodes=2000))
-    full = alphabeta.search(s, Limits(depth=r5.depth))
+    r5 = search_with("alphabeta", s, Limits(nodes=2000))
+    full = search_with("alphabeta", s, Limits(depth=r5.depth))
     assert (r5.move, r5.score) == (full.move, full.score)
     assert full.nodes <= 2000
 
@@ -254,16 +260,17 @@ def fake_clock(monkeypatch):
 
 def test_alphabeta_time_limit(fake_clock):
     s = Nim((7, 7, 7, 6)).new_state()
-    r = alphabeta.search(s, Limits(time=0.1, nodes=10 ** 6))   # the node cap: a failure, not a hang
+    r = search_with("alphabeta", s, Limits(time=0.1, nodes=10 ** 6))   # the node cap: a failure, not a hang
     assert r.seconds <= 0.101 and r.nodes < 10 ** 5         # stopped by the deadline
     assert r.move in s.legal_moves() and r.depth >= 1
 
 
-def test_alphabeta_options_and_state_untouched():
+def test_alphabeta_options_and_state_untouched(monkeypatch):
     s = TicTacToe().new_state("4")
     key = s.key()
-    r_small = alphabeta.search(s, Limits(depth=4), hash=10)
-    r_big = alphabeta.search(s, Limits(depth=4))
+    monkeypatch.setattr(alphabeta, "ENTRY_BYTES", 1024 * 1024 // 10)     # hash=1: a table of 10 entries
+    r_small = search_with("alphabeta", s, Limits(depth=4), hash=1)
+    r_big = search_with("alphabeta", s, Limits(depth=4))
     assert r_small.extra["tt_entries"] <= 10 and r_big.extra["tt_entries"] > 10
     assert r_small.score == r_big.score
     assert s.key() == key
@@ -272,7 +279,7 @@ def test_alphabeta_options_and_state_untouched():
     def ev(state):
         calls.append(1)
         return [0.0, 0.0]
-    r = alphabeta.search(s, Limits(depth=2), evaluator=ev)
+    r = search_with("alphabeta", s, Limits(depth=2), evaluator=ev)
     assert calls and r.score == 0.0
 
 
@@ -280,57 +287,57 @@ def test_alphabeta_options_and_state_untouched():
 
 def test_mcts_finds_win_and_block():
     s = TicTacToe().new_state("0 3 1 4")
-    assert mcts.search(s, Limits(sims=300), seed=1).move == 2
+    assert search_with("mcts", s, Limits(sims=300), seed=1).move == 2
     s = TicTacToe().new_state("0 4 1")
-    assert mcts.search(s, Limits(sims=1500), seed=1).move == 2
+    assert search_with("mcts", s, Limits(sims=1500), seed=1).move == 2
 
 
 def test_mcts_nim_winning_move():
     for heaps in [(1, 2), (3, 1), (1, 2, 2)]:
         s = Nim(heaps).new_state()
-        r = mcts.search(s, Limits(sims=2000), seed=2)
+        r = search_with("mcts", s, Limits(sims=2000), seed=2)
         s.play(r.move)
         assert nim_xor(s.heaps) == 0
         assert r.score > 0.5
 
 
 def test_mcts_chance_game_value():
-    r = mcts.search(ChanceToy().new_state(), Limits(sims=3000), seed=3)
+    r = search_with("mcts", ChanceToy().new_state(), Limits(sims=3000), seed=3)
     assert r.move == "B"
     assert r.score == pytest.approx(0.4, abs=0.08)
 
 
 def test_mcts_three_players_each_maximises_own_return():
-    r = mcts.search(Sticks(4, 3).new_state(), Limits(sims=2000), seed=4)
+    r = search_with("mcts", Sticks(4, 3).new_state(), Limits(sims=2000), seed=4)
     assert r.move == 1 and abs(r.score) < 0.1
     # player 1 to move with 2 sticks takes both and wins
     s = Sticks(3, 3).new_state("1")
-    r = mcts.search(s, Limits(sims=200), seed=4)
+    r = search_with("mcts", s, Limits(sims=200), seed=4)
     assert r.move == 2 and r.score == 1.0
 
 
 def test_mcts_sims_nodes_depth_limits_exact():
     s = TicTacToe().new_state()
-    r = mcts.search(s, Limits(sims=123), seed=0)
+    r = search_with("mcts", s, Limits(sims=123), seed=0)
     assert r.nodes == 123 and r.extra["sims"] == 123 and r.extra["tree_nodes"] == 124
-    r = mcts.search(s, Limits(nodes=77), seed=0)
+    r = search_with("mcts", s, Limits(nodes=77), seed=0)
     assert r.nodes == 77
-    r = mcts.search(s, Limits(sims=500, depth=2), seed=0)
+    r = search_with("mcts", s, Limits(sims=500, depth=2), seed=0)
     assert r.extra["tree_depth"] == 2 and r.nodes == 500
     assert r.extra["tree_nodes"] == 1 + 9 + 9 * 8
 
 
 def test_mcts_time_limit(fake_clock):
-    r = mcts.search(TicTacToe().new_state(), Limits(time=0.1, sims=10 ** 4), seed=0)
+    r = search_with("mcts", TicTacToe().new_state(), Limits(time=0.1, sims=10 ** 4), seed=0)
     assert 0.1 <= r.seconds <= 0.102 and r.nodes > 0        # ran to the deadline, stopped at it
 
 
 def test_mcts_deterministic_for_a_seed():
     s = TicTacToe().new_state("4")
-    a = mcts.search(s, Limits(sims=400), seed=9)
-    b = mcts.search(s, Limits(sims=400), seed=9)
+    a = search_with("mcts", s, Limits(sims=400), seed=9)
+    b = search_with("mcts", s, Limits(sims=400), seed=9)
     assert (a.move, a.score, a.pv, a.extra) == (b.move, b.score, b.pv, b.extra)
-    others = {mcts.search(s, Limits(sims=400), seed=k).score for k in range(5)}
+    others = {search_with("mcts", s, Limits(sims=400), seed=k).score for k in range(5)}
     assert len(others) > 1      # the seed matters
 
 
@@ -341,12 +348,12 @@ def test_mcts_eval_rollouts_and_pluggable_evaluator():
     def likes_corner_8(state):     # player 0 is very happy when X stands on square 8
         calls.append(1)
         return [1.0, -1.0] if state.board[8] == 1 else [-1.0, 1.0]
-    r = mcts.search(s, Limits(sims=200), seed=1, evaluator=likes_corner_8)
+    r = search_with("mcts", s, Limits(sims=200), seed=1, evaluator=likes_corner_8)
     assert r.move == 8 and len(calls) == 200
-    r = mcts.search(s, Limits(sims=200), seed=1, rollout="eval", rollout_depth=2)
+    r = search_with("mcts", s, Limits(sims=200), seed=1, rollout="eval", rollout_depth=2)
     assert r.nodes == 200 and r.move in s.legal_moves()
     with pytest.raises(CrossridorError, match="evaluate"):
-        mcts.search(Nim().new_state(), Limits(sims=10), rollout="eval")
+        search_with("mcts", Nim().new_state(), Limits(sims=10), rollout="eval")
 
 
 # --- ISMCTS -----------------------------------------------------------------------------------
@@ -354,60 +361,60 @@ def test_mcts_eval_rollouts_and_pluggable_evaluator():
 @pytest.mark.parametrize("card", ["c0", "c1", "c2"])
 def test_ismcts_respects_the_information_set(card):
     s = Peek().new_state(card)
-    r = ismcts.search(s, Limits(sims=2000), seed=5)
+    r = search_with("ismcts", s, Limits(sims=2000), seed=5)
     assert r.move == "peek"                        # not the (unknowable) right guess
     assert r.score == pytest.approx(0.5, abs=0.15)
     # after peeking the card is known: the right guess
     s.play("peek")
-    assert ismcts.search(s, Limits(sims=300), seed=5).move == "g" + card[1]
+    assert search_with("ismcts", s, Limits(sims=300), seed=5).move == "g" + card[1]
 
 
 def test_ismcts_result_does_not_depend_on_the_hidden_card():
     # strictly equal apart from timing
-    dicts = [ismcts.search(Peek().new_state(c), Limits(sims=500), seed=8) for c in ("c0", "c1", "c2")]
+    dicts = [search_with("ismcts", Peek().new_state(c), Limits(sims=500), seed=8) for c in ("c0", "c1", "c2")]
     assert len({(d.move, d.score, d.pv, str(d.extra)) for d in dicts}) == 1
 
 
 def test_perfect_information_peek_guesses_the_card():
     for c in ("c0", "c1", "c2"):
         s = Peek(open=True).new_state(c)
-        assert mcts.search(s, Limits(sims=1000), seed=1).move == "g" + c[1]
-        assert ismcts.search(s, Limits(sims=1000), seed=1).move == "g" + c[1]
-        assert alphabeta.search(s, Limits(depth=2)).move == "g" + c[1]
+        assert search_with("mcts", s, Limits(sims=1000), seed=1).move == "g" + c[1]
+        assert search_with("ismcts", s, Limits(sims=1000), seed=1).move == "g" + c[1]
+        assert search_with("alphabeta", s, Limits(depth=2)).move == "g" + c[1]
 
 
 def test_ismcts_utility_maps_the_returns():
     # "safe" (0) is worse than "peek" then guess (+0.5) unless a utility makes it +1
-    assert ismcts.search(Peek().new_state("c0"), Limits(sims=600), seed=5).move == "peek"
+    assert search_with("ismcts", Peek().new_state("c0"), Limits(sims=600), seed=5).move == "peek"
 
     def prefer_safe(r):
         return [1.0, -1.0] if r == [0.0, 0.0] else r
 
-    r = ismcts.search(Peek().new_state("c0"), Limits(sims=600), seed=5, utility=prefer_safe)
+    r = search_with("ismcts", Peek().new_state("c0"), Limits(sims=600), seed=5, utility=prefer_safe)
     assert r.move == "safe" and r.score == 1.0
 
 
 def test_ismcts_perfect_information_games():
-    assert ismcts.search(TicTacToe().new_state("0 3 1 4"), Limits(sims=300), seed=1).move == 2
-    assert ismcts.search(Sticks(4, 3).new_state(), Limits(sims=2000), seed=1).move == 1
-    r = ismcts.search(ChanceToy().new_state(), Limits(sims=3000), seed=1)
+    assert search_with("ismcts", TicTacToe().new_state("0 3 1 4"), Limits(sims=300), seed=1).move == 2
+    assert search_with("ismcts", Sticks(4, 3).new_state(), Limits(sims=2000), seed=1).move == 1
+    r = search_with("ismcts", ChanceToy().new_state(), Limits(sims=3000), seed=1)
     assert r.move == "B" and r.score == pytest.approx(0.4, abs=0.08)
 
 
 def test_ismcts_limits_and_determinism():
     s = Peek().new_state("c1")
-    r = ismcts.search(s, Limits(sims=250), seed=2)
+    r = search_with("ismcts", s, Limits(sims=250), seed=2)
     assert r.nodes == 250 and r.extra["sims"] == 250
-    assert ismcts.search(s, Limits(nodes=31), seed=2).nodes == 31
-    r = ismcts.search(TicTacToe().new_state(), Limits(sims=400, depth=1), seed=2)
+    assert search_with("ismcts", s, Limits(nodes=31), seed=2).nodes == 31
+    r = search_with("ismcts", TicTacToe().new_state(), Limits(sims=400, depth=1), seed=2)
     assert r.extra["tree_depth"] == 1 and r.extra["tree_nodes"] == 10
-    a = ismcts.search(TicTacToe().new_state("4"), Limits(sims=300), seed=3)
-    b = ismcts.search(TicTacToe().new_state("4"), Limits(sims=300), seed=3)
+    a = search_with("ismcts", TicTacToe().new_state("4"), Limits(sims=300), seed=3)
+    b = search_with("ismcts", TicTacToe().new_state("4"), Limits(sims=300), seed=3)
     assert (a.move, a.score, a.pv) == (b.move, b.score, b.pv)
 
 
 def test_ismcts_time_limit(fake_clock):
-    r = ismcts.search(Peek().new_state("c0"), Limits(time=0.1, sims=10 ** 4), seed=0)
+    r = search_with("ismcts", Peek().new_state("c0"), Limits(time=0.1, sims=10 ** 4), seed=0)
     assert 0.1 <= r.seconds <= 0.102 and r.nodes > 0
 
 
@@ -415,32 +422,32 @@ def test_ismcts_time_limit(fake_clock):
 
 def test_greedy_takes_the_win_and_breaks_ties_by_order():
     s = TicTacToe().new_state("0 3 1 4")
-    r = greedy.search(s, Limits(depth=1))
+    r = search_with("greedy", s, Limits(depth=1))
     assert r.move == 2 and r.score == 1.0 and r.nodes == 1 + 5
     s = Nim((2, 2)).new_state()            # no evaluate, no win in 1: all moves 0
-    assert greedy.search(s, Limits(depth=1)).move == NimMove(0, 1)
-    picks = {greedy.search(s, Limits(depth=1), seed=k, random_ties=True).move for k in range(20)}
+    assert search_with("greedy", s, Limits(depth=1)).move == NimMove(0, 1)
+    picks = {search_with("greedy", s, Limits(depth=1), seed=k, random_ties=True).move for k in range(20)}
     assert len(picks) > 1
-    assert greedy.search(s, Limits(depth=1), seed=3, random_ties=True).move == \
-        greedy.search(s, Limits(depth=1), seed=3, random_ties=True).move
+    assert search_with("greedy", s, Limits(depth=1), seed=3, random_ties=True).move == \
+        search_with("greedy", s, Limits(depth=1), seed=3, random_ties=True).move
 
 
 def test_greedy_uses_evaluate_and_chance_expectation():
     s = TicTacToe().new_state()
-    assert greedy.search(s, Limits(depth=1)).move == 4      # centre keeps most lines
+    assert search_with("greedy", s, Limits(depth=1)).move == 4      # centre keeps most lines
     s = Race(6).new_state()
     # step: +1 square for sure; roll: expected 1.75 squares
-    r = greedy.search(s, Limits(depth=1))
+    r = search_with("greedy", s, Limits(depth=1))
     assert r.move == "roll" and r.score == pytest.approx(1.75 / 12)
 
 
 def test_random_player_is_seeded_and_uniform_enough():
     s = TicTacToe().new_state()
-    picks = [random_player.search(s, Limits(depth=1), seed=k).move for k in range(200)]
+    picks = [search_with("random", s, Limits(depth=1), seed=k).move for k in range(200)]
     assert set(picks) == set(range(9))
-    assert random_player.search(s, Limits(depth=1), seed=11).move == \
-        random_player.search(s, Limits(depth=1), seed=11).move
-    assert random_player.search(s, Limits(depth=1)).nodes == 1
+    assert search_with("random", s, Limits(depth=1), seed=11).move == \
+        search_with("random", s, Limits(depth=1), seed=11).move
+    assert search_with("random", s, Limits(depth=1)).nodes == 1
 
 
 # --- refusals, options, roots, dispatcher -----------------------------------------------------------
@@ -448,9 +455,9 @@ def test_random_player_is_seeded_and_uniform_enough():
 def test_algorithms_refuse_games_they_cannot_handle():
     s = Peek().new_state("c0")
     with pytest.raises(UnsupportedGameError, match="hidden information"):
-        alphabeta.search(s, Limits(depth=2))
+        search_with("alphabeta", s, Limits(depth=2))
     with pytest.raises(UnsupportedGameError, match="hidden information"):
-        mcts.search(s, Limits(sims=10))
+        search_with("mcts", s, Limits(sims=10))
     hidden = GameTraits("cards", 4, chance=True, hidden_information=True)
     for mod in (alphabeta, mcts):
         with pytest.raises(UnsupportedGameError):
@@ -464,34 +471,33 @@ def test_algorithms_refuse_games_they_cannot_handle():
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_unknown_options_are_rejected(name):
     with pytest.raises(CrossridorError, match="bogus"):
-        MODULES[name].search(TicTacToe().new_state(), Limits(depth=1, sims=5), bogus=1)
+        search_with(name, TicTacToe().new_state(), Limits(depth=1, sims=5), bogus=1)
 
 
 @pytest.mark.parametrize("name, options", [
-    ("alphabeta", {"hash": -1}), ("alphabeta", {"tt": "yes"}), ("alphabeta", {"evaluator": 3}),
+    ("alphabeta", {"hash": -1}), ("alphabeta", {"hash": "yes"}), ("alphabeta", {"evaluator": 3}),
     ("mcts", {"c": -1}), ("mcts", {"rollout": "smart"}), ("mcts", {"rollout_depth": 1.5}),
     ("ismcts", {"c": float("nan")}), ("mcts", {"evaluator": lambda s: [0, 0], "rollout": "random"}),
     ("greedy", {"random_ties": 1}),
 ])
 def test_bad_option_values_are_rejected(name, options):
     with pytest.raises(CrossridorError, match=next(iter(options))):
-        MODULES[name].search(TicTacToe().new_state(), Limits(depth=1, sims=5), **options)
+        search_with(name, TicTacToe().new_state(), Limits(depth=1, sims=5), **options)
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_roots_that_cannot_be_searched(name):
-    mod = MODULES[name]
     with pytest.raises(CrossridorError, match="chance"):
-        mod.search(ChanceToy().new_state("A"), Limits(depth=1, sims=5))
+        search_with(name, ChanceToy().new_state("A"), Limits(depth=1, sims=5))
     with pytest.raises(CrossridorError, match="finished"):
-        mod.search(Nim((1,)).new_state("0:1"), Limits(depth=1, sims=5))
+        search_with(name, Nim((1,)).new_state("0:1"), Limits(depth=1, sims=5))
 
 
 def test_limits_an_algorithm_cannot_use():
     with pytest.raises(CrossridorError, match="sims"):
-        alphabeta.search(Nim().new_state(), Limits(sims=10))
+        search_with("alphabeta", Nim().new_state(), Limits(sims=10))
     with pytest.raises(CrossridorError, match="depth"):
-        mcts.search(Nim().new_state(), Limits(depth=3))
+        search_with("mcts", Nim().new_state(), Limits(depth=3))
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
@@ -506,14 +512,14 @@ def test_dispatcher_runs_every_algorithm(name):
 
 def test_ismcts_prior_progressive_bias():
     s = TicTacToe().new_state("4")
-    base = ismcts.search(s, Limits(sims=200), seed=3)
-    same = ismcts.search(s, Limits(sims=200), seed=3, prior=lambda st: None)
+    base = search_with("ismcts", s, Limits(sims=200), seed=3)
+    same = search_with("ismcts", s, Limits(sims=200), seed=3, prior=lambda st: None)
     assert (base.move, base.score, base.pv) == (same.move, same.score, same.pv)
     # a heavy bias makes the favoured (legal, not best) move the most visited
-    r = ismcts.search(s, Limits(sims=200), seed=3, prior=lambda st: 1 if 1 in st.legal_moves() else None,
+    r = search_with("ismcts", s, Limits(sims=200), seed=3, prior=lambda st: 1 if 1 in st.legal_moves() else None,
                       prior_weight=1000.0)
     assert r.move == 1
     with pytest.raises(CrossridorError, match="prior"):
-        ismcts.search(s, Limits(sims=10), seed=3, prior=3)
+        search_with("ismcts", s, Limits(sims=10), seed=3, prior=3)
     with pytest.raises(CrossridorError, match="prior_weight"):
-        ismcts.search(s, Limits(sims=10), seed=3, prior=lambda st: None, prior_weight=-1)
+        search_with("ismcts", s, Limits(sims=10), seed=3, prior=lambda st: None, prior_weight=-1)

@@ -143,7 +143,7 @@ def test_core_rejects_garbage():
     c = CrosswiseCore()                       # never set up: nothing may be played
     assert c.legal_codes() == [] and not c.is_legal(20480)
     for call in (lambda: c.play(20480), lambda: c.greedy(), lambda: c.random_move(1),
-                 lambda: c.pimc(10, 0.0, 1), lambda: c.determinize(0, 1), lambda: c.hand(0)):
+                 lambda: c.pimc(10, 0.0, 1, 30, 1, 2), lambda: c.determinize(0, 1), lambda: c.hand(0)):
         with pytest.raises(ValueError):
             call()
     with pytest.raises(ValueError):

@@ -192,10 +192,10 @@ def check_game_options(name, params):
     assert isinstance(state.position(), str)
 
 
-SEARCH_KEYS = ["hash", "tt", "prune_walls", "lmr", "lmp", "rfp", "null_move", "wall_gain", "aspiration", "wall_value",
-               "tempo", "lone_wall_value", "rollout", "c", "widening", "rollout_depth", "mode", "depth",
-               "width", "root_k", "scale", "roll", "eps", "halving", "infer", "tree", "margin", "pbias", "hexp", "act",
-               "objective", "samples", "prior_weight", "random_ties", "bogus"]
+SEARCH_KEYS = ["hash", "threads", "prune_walls", "eval", "wall_value", "tempo", "lone_wall_value", "rollout", "c",
+               "widening", "rollout_depth", "mode", "depth", "width", "root_k", "scale", "roll", "eps", "halving",
+               "infer", "tree", "margin", "pbias", "hexp", "act", "objective", "samples", "prior_weight",
+               "random_ties", "setup", "setup_top", "endgame", "deny", "take_deny", "lmr", "tt", "bogus"]
 OPTION_VALUES = hs.one_of(VALUES, hs.sampled_from(["eval", "random", "pimc", "mcts", "result", "margin"]),
                           hs.integers(0, 3))
 LIMITS = hs.sampled_from([Limits(depth=1), Limits(nodes=50), Limits(sims=10), Limits(time=0.01),

@@ -495,7 +495,7 @@ def test_learned_option_errors(weights_file):
         (dict(eval="learned", eval_file="/nonexistent/w.bin"), "cannot read weights file"),
         (dict(eval="classic", eval_file=weights_file), "eval_file needs eval=learned"),
         (dict(eval="learned", eval_file=weights_file, tempo=3), "tempo tunes the classic"),
-        (dict(eval="nn"), "must be one of classic, learned"),
+        (dict(eval="nn"), "must be one of auto, classic, learned"),
         (dict(eval="learned", eval_file=""), "non-empty text"),
     ]
     for options, message in cases:
@@ -509,7 +509,7 @@ def test_learned_option_errors(weights_file):
 
 
 def test_default_evaluation(weights_file, monkeypatch):
-    from crossridor.games.quoridor import game as quoridor
+    from crossridor.games.quoridor import search_options as quoridor
     state = load_game("quoridor").new_state("e2 e8")
     limits = Limits(depth=3)
 
@@ -524,10 +524,12 @@ def test_default_evaluation(weights_file, monkeypatch):
     assert same(search(state, "alphabeta", limits, eval_file=weights_file),
                 search(state, "alphabeta", limits, eval="learned", eval_file=weights_file))
     # an algorithm made learned by default: on the 2-player 9x9 and 7x7 boards with 10 walls
-    # only, and not when an option tunes the classic evaluation
+    # only, and not when an option tunes the classic evaluation (a weight off its default)
     monkeypatch.setattr(quoridor, "LEARNED_BY_DEFAULT", ("alphabeta",))
     assert same(search(state, "alphabeta", limits), learned)
-    assert same(search(state, "alphabeta", limits, tempo=40), classic)
+    assert same(search(state, "alphabeta", limits, tempo=60), search(state, "alphabeta", limits, tempo=60,
+                                                                     eval="classic"))
+    assert same(search(state, "alphabeta", limits, tempo=40), learned)     # the default: no tuning
     seven = load_game("quoridor", size=7).new_state("d2 d6")
     assert same(search(seven, "alphabeta", limits), search(seven, "alphabeta", limits, eval="learned"))
     assert not same(search(seven, "alphabeta", limits), search(seven, "alphabeta", limits, eval="classic"))

@@ -109,7 +109,7 @@ def test_a_memory_serves_one_search_at_a_time():
 
 @pytest.mark.parametrize("value", ["memory", 3, object()])
 def test_memory_must_be_a_search_memory(value):
-    with pytest.raises(crossridor.CrossridorError, match="option memory must be a QuoridorSearchMemory"):
+    with pytest.raises(crossridor.CrossridorError, match="option memory must be a SearchMemory"):
         ab(state(), 2, memory=value)
 
 

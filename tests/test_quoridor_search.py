@@ -16,6 +16,7 @@ import crossridor
 from crossridor import Limits
 from crossridor.engine._core import q_random_playout
 from crossridor.engine.algorithms import mcts as py_mcts
+from crossridor.engine.options import check_params
 from crossridor.games.quoridor.game import _code_table
 
 WIN = 99000          # alpha-beta scores beyond this are forced wins (S_WIN_BOUND)
@@ -124,8 +125,7 @@ def test_alphabeta_agrees_with_exact_solver(params):
     memo = {}
     assert solve(state, 7, memo) == 0
     assert solve(state, 8, memo) == -1
-    for options in ({}, {"tt": False}, {"prune_walls": False, "lmr": False},
-                    {"aspiration": False}, {"hash": 1}):
+    for options in ({}, {"hash": 0}, {"prune_walls": False}, {"hash": 1}):
         r = ab(state, 12, **options)
         assert r.score == -(S_WIN - 8), options
         assert r.depth == 8, options
@@ -140,7 +140,7 @@ def test_alphabeta_agrees_with_exact_solver(params):
 ])
 def test_alphabeta_tt_does_not_change_resolved_scores(position, depth):
     state = pos(position)
-    with_tt, without_tt = ab(state, depth), ab(state, depth, tt=False)
+    with_tt, without_tt = ab(state, depth), ab(state, depth, hash=0)
     assert abs(with_tt.score) > WIN
     assert with_tt.score == without_tt.score
     assert with_tt.depth == without_tt.depth
@@ -253,7 +253,7 @@ def test_greedy_is_one_ply_best():
     assert g.move in state.legal_moves()
     assert g.depth == 1
     # greedy evaluates with the classic evaluation unless told
-    one_ply = ab(state, 1, prune_walls=False, lmr=False, tt=False, eval="classic")
+    one_ply = ab(state, 1, prune_walls=False, hash=0, eval="classic")
     assert g.score == one_ply.score
     # with a win on the board, greedy takes it
     win = pos("9x2:e8,a5:10,10:-:1")
@@ -314,8 +314,8 @@ def test_bad_options_raise(algorithm, options):
     ("mcts", {"widening": "x"}),
     ("mcts", {"rollout_depth": 1.5}),
     ("alphabeta", {"on_iteration": 5}),
-    ("alphabeta", {"lmr": "x"}),
-    ("alphabeta", {"tt": "no"}),
+    ("alphabeta", {"prune_walls": "x"}),
+    ("alphabeta", {"hash": "no"}),
     ("alphabeta", {"rollout": "x"}),
     ("greedy", {"hash": -1}),
 ])
@@ -409,7 +409,7 @@ def test_mcts_core_and_python_find_the_win(seed):
     # 3x3: player 1 on a2 wins with a3; anything else and player 2 (c2) wins on c1
     state = pos("3x2:a2,c2:0,1:-:1")
     assert len(state.legal_moves()) == 3
-    py = py_mcts.search(state, Limits(sims=300), seed=seed)
+    py = py_mcts.search(state, Limits(sims=300), seed=seed, **check_params("mcts", {}, py_mcts.OPTIONS))
     assert str(py.move) == "a3"
     for rollout in ("eval", "random"):
         c = crossridor.search(state, "mcts", Limits(sims=300), seed=seed, rollout=rollout)

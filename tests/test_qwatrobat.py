@@ -455,7 +455,8 @@ def test_solver_refuses_setup_and_secret_game():
     with pytest.raises(UnsupportedGameError, match="objective"):
         solve(s, objective="points")
     secret = load(first=1).new_state("1234/4321 4321/1234")
-    assert secret.native_search("alphabeta", crossridor.Limits(depth=1), None, {}) is NotImplemented
+    with pytest.raises(UnsupportedGameError, match="hidden information"):
+        crossridor.search(secret, algorithm="alphabeta", limits=crossridor.Limits(depth=1))
 
 
 def test_greedy_takes_a_winning_last_push():

@@ -125,8 +125,9 @@ def test_stop_token_ends_every_search(name, params, algorithm, limits):
     start = time.perf_counter()
     if limits is None:
         from crossridor.engine.algorithms import alphabeta
-        with stop_module.scope(token):
-            result = alphabeta.search(state, Limits(depth=60))
+        from crossridor.engine.options import check_params
+        with stop_module.scope(token):     # the generic alpha-beta, with its declared defaults
+            result = alphabeta.search(state, Limits(depth=60), **check_params("alphabeta", {}, alphabeta.OPTIONS))
         assert result.move in list(state.legal_moves())
     else:
         result = crossridor.search(state, algorithm, limits, seed=1, stop=token)
@@ -273,8 +274,10 @@ def test_c_searches_honour_max_plies_like_the_python_alpha_beta():
     limited = crossridor.load_game("quoridor", size=5, walls=0, max_plies=6).new_state(moves)
     free = crossridor.load_game("quoridor", size=5, walls=0).new_state(moves)
     from crossridor.engine.algorithms import alphabeta
-    assert alphabeta.search(limited.clone(), Limits(depth=6)).score == 0.0
-    assert alphabeta.search(free.clone(), Limits(depth=6)).score > 1000
+    from crossridor.engine.options import check_params
+    defaults = check_params("alphabeta", {}, alphabeta.OPTIONS)
+    assert alphabeta.search(limited.clone(), Limits(depth=6), **defaults).score == 0.0
+    assert alphabeta.search(free.clone(), Limits(depth=6), **defaults).score > 1000
     assert crossridor.search(limited, "alphabeta", Limits(depth=6)).score == 0
     assert crossridor.search(free, "alphabeta", Limits(depth=6)).score > 90000
     # MCTS: a child's first value is its leaf estimate, every deeper visit a draw
@@ -283,7 +286,7 @@ def test_c_searches_honour_max_plies_like_the_python_alpha_beta():
 
 
 def test_evaluation_stays_below_the_win_band_at_the_largest_weights():
-    from crossridor.games.quoridor import game as quoridor
+    from crossridor.games.quoridor import search_options as quoridor
     worst = 100 * 81 + 2 * quoridor.MAX_WEIGHT * quoridor.MAX_WALLS + 2500 + quoridor.MAX_WEIGHT
     assert worst < quoridor.WIN_BAND
     game = crossridor.load_game("quoridor", walls=quoridor.MAX_WALLS)
@@ -318,7 +321,7 @@ def test_pimc_reads_the_clock_inside_a_round():
 @pytest.mark.parametrize("argv", [
     ["quoridor", "--depth", "2"], ["quoridor", "--algorithm", "mcts", "--sims", "50"],
     ["quoridor", "--algorithm", "greedy"], ["quoridor", "--size", "5", "--algorithm", "alphabeta", "--depth", "2",
-                                            "-e", "tt=false"],
+                                            "-e", "hash=0"],
     ["crosswise", "--sims", "30"], ["crosswise", "--algorithm", "greedy"],
     ["qwatrobat", "--sims", "30"], ["qwatrobat", "-o", "open=true", "--moves", "1234/4321 1122/3344 first:1"],
     ["kreuzundquer", "--sims", "5"], ["kreuzundquer", "--algorithm", "greedy"],

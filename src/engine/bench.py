@@ -55,6 +55,7 @@ MCTS_POSITIONS = (
     BenchPosition("start-eval", {}, "", 0),
 )
 MCTS_SIMS = 20000
+MCTS_RANDOM_C = 1.4     # the exploration constant of the random-rollout row (eval rows: the default)
 
 
 @dataclass(frozen=True)
@@ -96,8 +97,9 @@ def bench_mcts(sims: int | None = None) -> list[Row]:
     rows = []
     for pos in MCTS_POSITIONS:
         state = load_game("quoridor", **pos.params).new_state(pos.moves)
-        rollout = "random" if pos.name.endswith("random") else "eval"
-        result = search(state, "mcts", Limits(sims=sims or MCTS_SIMS), seed=1, rollout=rollout)
+        options = {"rollout": "random", "c": MCTS_RANDOM_C} if pos.name.endswith("random") else {"rollout": "eval"}
+        result = search(state, "mcts", Limits(sims=sims or MCTS_SIMS), seed=1, **options)
+        rollout = options["rollout"]
         signature = result.extra["playout_plies"] if rollout == "random" else result.extra["root_visits"]
         rows.append(Row(pos.name, result.nodes, result.seconds, str(result.move), signature))
     return rows

@@ -1,7 +1,8 @@
-"""The one checker of algorithm options, for every game and algorithm, C or
-Python: the boundary where a value is checked before it reaches a search.
+"""The one checker of declared parameters and algorithm options, for every
+game and algorithm, C or Python: the boundary where a value is checked
+before it reaches a game or a search (`Param`, `check_params`).
 
-A schema maps each option to its kind:
+An option's kind is one of:
 
 * `bool`: True or False; `FLAG`: True/False or 1/0, given to C as 1/0;
 * `callable`, or `CALLABLE_OR_NONE`;
@@ -14,8 +15,8 @@ A schema maps each option to its kind:
   `C_LLONG`), and evaluation weights are bounded so that no evaluation
   reaches the band of forced wins.
 
-Values come from Python or from the command line (`-e key=value`, already
-converted to int/float/bool/str).
+Values come from Python, or as text (`-e key=value`, UCI `setoption`) read
+by the declared kind (`Param.parse`).
 
 Options that read a file (`FILE_OPTIONS`) are for the command line and the
 Python API only: whatever comes from outside the user's own hand (a web
@@ -40,7 +41,7 @@ FLAG = "flag"
 FILE_OPTIONS = frozenset({"deck_file", "eval_file", "table"})
 
 
-def refuse_file_options(options, where: str) -> None:
+def refuse_file_options(options: Iterable[str], where: str) -> None:
     """CrossridorError naming the first file-reading option in `options`
     (a mapping or names), said to come from `where`."""
     named = sorted(FILE_OPTIONS.intersection(options))
@@ -49,22 +50,9 @@ def refuse_file_options(options, where: str) -> None:
                               f"for the command line and the Python API only")
 
 
-def check_options(algorithm: str, options: dict, schema: dict, defaults: dict | None = None) -> dict:
-    """Return the options checked against `schema` (and completed from
-    `defaults`); CrossridorError names the first bad one."""
-    unknown = sorted(set(options) - set(schema))
-    if unknown:
-        known = ", ".join(sorted(schema)) or "none"
-        raise CrossridorError(f"{algorithm}: unknown option(s) {', '.join(unknown)} (known: {known})")
-    out = dict(defaults or {})
-    for name, value in options.items():
-        out[name] = check_value(algorithm, name, value, schema[name])
-    return out
-
-
-def check_value(algorithm: str, name: str, value, kind):
+def check_value(algorithm: str, name: str, value: Any, kind: Any) -> Any:
     """One option's value, checked (and a float kind's converted to float)."""
-    def bad(what: str):
+    def bad(what: str) -> CrossridorError:
         return CrossridorError(f"{algorithm}: option {name} must be {what}, got {value!r}")
 
     if kind is bool:
@@ -106,12 +94,12 @@ def check_value(algorithm: str, name: str, value, kind):
     return float(value)
 
 
-def is_int_choice(kind) -> bool:
+def is_int_choice(kind: Any) -> bool:
     """Is `kind` a tuple of allowed integers (not `(int, low, high)`)?"""
     return isinstance(kind, tuple) and bool(kind) and all(type(k) is int for k in kind)
 
 
-def convert_value(raw: str):
+def convert_value(raw: str) -> Any:
     """The value of `key=VALUE` text: a bool, None, an int, a float, or the text."""
     low = raw.lower()
     if low in ("true", "yes", "on"):
@@ -120,15 +108,17 @@ def convert_value(raw: str):
         return False
     if low in ("none", "null"):
         return None
-    for cast in (int, float):
-        try:
-            return cast(raw)
-        except ValueError:
-            pass
-    return raw
+    try:
+        return int(raw)
+    except ValueError:
+        pass
+    try:
+        return float(raw)
+    except ValueError:
+        return raw
 
 
-def format_value(v) -> str:
+def format_value(v: Any) -> str:
     """An option value as `key=VALUE` text (`convert_value` reads it back)."""
     if isinstance(v, bool):
         return "true" if v else "false"

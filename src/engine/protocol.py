@@ -11,8 +11,11 @@ game is over.
 
 from __future__ import annotations
 
+import abc
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Iterable, Protocol, Self, Sequence, TypeVar, runtime_checkable
+from types import NotImplementedType
+from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 CHANCE = -1
 TERMINAL = -2
@@ -133,7 +136,7 @@ LIMIT_MAX_COUNT = 2 ** 62
 LIMIT_MAX_SECONDS = 1e7      # time limits and clocks: below about 115 days
 
 
-def _seconds(what: str, value, low_ok: bool) -> None:
+def _seconds(what: str, value: Any, low_ok: bool) -> None:
     """A finite number of seconds in (0, LIMIT_MAX_SECONDS), or [0, ...) if low_ok."""
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     if not number or not (value >= 0 if low_ok else value > 0) or not value < LIMIT_MAX_SECONDS:
@@ -216,3 +219,87 @@ class SearchResult:
         }
         d.update(self.extra)
         return d
+
+
+@dataclass(frozen=True)
+class TimePlan:
+    """A move's share of the clock, in seconds: `soft` is what it should
+    take (a search does not start an iteration past it, and stretches it to
+    twice while the best move keeps changing), `hard` what it may never
+    exceed (the search aborts at it)."""
+
+    soft: float
+    hard: float
+
+
+class SearchMemory(abc.ABC):  # noqa: B024 (a marker: games register their classes)
+    """What one game's searches hand on to the next of the same game (an
+    engine's table kept between moves), made by `new_search_memory` and
+    passed back as the option `memory`. Opaque to everyone but the game's
+    own search; a game registers its class (`SearchMemory.register`)."""
+
+
+# --- the search contract: a game's compiled fast path ------------------------------
+#
+# `search_api.search(state, algorithm, limits, seed, **options)` is the one
+# door to every search. It resolves the options the algorithm takes on the
+# state's game (for a state with `native_search` of a registered game, the
+# game's own declaration where it has one, `games/<game>/search_options.py`;
+# else the algorithm module's `OPTIONS`),
+# checks them and completes them with their defaults, computes the time plan
+# of a clock once, and then asks the state's fast path before the
+# pure-Python module. Every member below is optional; `search_api` looks
+# each one up on the state (`getattr`) and treats a missing one as "none".
+
+
+@runtime_checkable
+class NativeSearch(Protocol):
+    """What a state offers `search_api` when its game searches in compiled
+    code (Quoridor, Crosswise) or with game knowledge (Qwatrobat, Kreuz &
+    Quer).
+
+    `native_search(algorithm, limits, seed, options, plan)`: search this
+    state with `algorithm` (a registered name) and return a `SearchResult`,
+    or `NotImplemented` to let the pure-Python module search it. `options`
+    is complete and checked: exactly the options of
+    `search_api.search_options(state, algorithm)`, each with its value or
+    its declared default, to be used as given (no defaults of its own). An algorithm the game declares options
+    for is always answered (never NotImplemented: the module would get
+    options it does not take). `limits` are checked; their clock is already
+    turned into a move time unless `algorithm` is in
+    `native_clock_algorithms`. `seed` is None or in [0, 2**64). `plan` is the
+    move's share of the clock (`TimePlan`, its hard limit capped by
+    `limits.time`) when `limits.clock` is set and the algorithm manages the
+    clock itself, else None (then `limits.time`, if set, is the whole
+    budget). The search polls `crossridor.engine.stop` and returns its best
+    move so far when stopped. Bad input raises CrossridorError.
+
+    `native_clock_algorithms`: the algorithms whose `native_search` spends a
+    clock itself with soft and hard limits (`plan`); for the others
+    `search_api` hands the clock's soft share as `limits.time`.
+
+    `new_search_memory(algorithm)`: a fresh `SearchMemory` for one game's
+    searches with `algorithm` (passed as `memory=` for every move of that
+    game), or None where that search keeps nothing.
+
+    `native_perft(depth, divide, hash_mb)`: the leaf count of a full-width
+    tree of `depth` plies (divide: a list of (move, count), one per legal
+    move), from a compiled move generator with a `hash_mb` MB table (0:
+    none), or NotImplemented to count through the protocol.
+
+    `default_algorithm()`: the algorithm `best` and `play` use here when
+    none is named (e.g. Qwatrobat's exact solver once an open game is in
+    play); without it, alphabeta, or ismcts for hidden information."""
+
+    native_clock_algorithms: tuple[str, ...]
+
+    def native_search(self, algorithm: str, limits: Limits, seed: int | None,
+                      options: Mapping[str, Any], plan: TimePlan | None) -> SearchResult | NotImplementedType: ...
+
+    def new_search_memory(self, algorithm: str) -> SearchMemory | None: ...
+
+    def native_perft(self, depth: int, divide: bool,
+                     hash_mb: int) -> int | list[tuple[Any, int]] | NotImplementedType: ...
+
+    def default_algorithm(self) -> str: ...
+

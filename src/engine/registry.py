@@ -275,3 +275,31 @@ def algorithms_for(game: str) -> list[str]:
             continue
         out.append(name)
     return out
+
+
+class LazyOptions(Mapping):
+    """algorithm -> options, built by `build()` on first use."""
+
+    def __init__(self, build: Callable[[], Mapping[str, tuple[Param, ...]]], algorithms: tuple[str, ...]):
+        self._build = build
+        self._keys = algorithms          # known without building
+        self._built: Mapping[str, tuple[Param, ...]] | None = None
+
+    def _options(self) -> Mapping[str, tuple[Param, ...]]:
+        if self._built is None:
+            self._built = self._build()
+        return self._built
+
+    def __getitem__(self, algorithm: str) -> tuple[Param, ...]:
+        if algorithm not in self._keys:
+            raise KeyError(algorithm)
+        return self._options()[algorithm]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, algorithm: object) -> bool:
+        return algorithm in self._keys

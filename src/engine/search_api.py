@@ -1,6 +1,9 @@
 """`search(state, algorithm, limits, seed, **options)`: one entry point for
-every game and algorithm. A state may offer a compiled fast path
-(`native_search`); otherwise the pure-Python algorithm module runs."""
+every game and algorithm. The options are checked here, once, against
+their declaration and completed with their defaults; the time plan of a
+clock is computed here, once. Then a state's fast path (`native_search`,
+the contract `protocol.NativeSearch`) searches, or the pure-Python
+algorithm module does."""
 
 from __future__ import annotations
 
@@ -8,11 +11,34 @@ import dataclasses
 from typing import Any
 
 from crossridor.engine import stop as _stop
-from crossridor.engine._core import MAX_THREADS  # threads of a Lazy SMP search
-from crossridor.engine.errors import CrossridorError
-from crossridor.engine.protocol import Limits, SearchResult, State
-from crossridor.engine.registry import algorithm_entry
+from crossridor.engine.errors import CrossridorError, UnknownGameError
+from crossridor.engine.options import Param, check_params
+from crossridor.engine.protocol import Limits, SearchMemory, SearchResult, State, TimePlan
+from crossridor.engine.registry import algorithm_entry, algorithm_options
 from crossridor.engine.registry import algorithm_names as algorithm_names  # re-exported for the doors
+
+__all__ = ["TimePlan", "algorithm_names", "clock_as_time", "clock_plan",
+           "default_algorithm", "manages_clock", "module_options", "search", "search_memory",
+           "search_options", "time_for_move"]
+
+
+def module_options(algorithm: str) -> tuple[Param, ...]:
+    """The options of the registered algorithm itself (its module's
+    `OPTIONS`); CrossridorError names the known algorithms."""
+    return algorithm_entry(algorithm).options
+
+
+def search_options(state: State, algorithm: str) -> tuple[Param, ...]:
+    """The options `algorithm` takes on `state`: for a state with a fast path
+    (`native_search`) of a registered game, the game's declaration
+    (`registry.algorithm_options`); for any other state (a game's variant
+    without one, a plug-in, a test's toy game) the module's `OPTIONS`."""
+    if callable(getattr(state, "native_search", None)):
+        try:
+            return algorithm_options(state.game.traits.name, algorithm)
+        except UnknownGameError:
+            pass
+    return module_options(algorithm)
 
 
 def default_algorithm(state: State) -> str:
@@ -22,7 +48,8 @@ def default_algorithm(state: State) -> str:
     open game is in play)."""
     own = getattr(state, "default_algorithm", None)
     if callable(own):
-        return own()
+        name: str = own()
+        return name
     return "ismcts" if state.game.traits.hidden_information else "alphabeta"
 
 
@@ -31,22 +58,25 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
     """Search `state` and return the best move found for the player to move
     (`state` is left as it was). `algorithm` is one of `algorithm_names()`;
     `limits` defaults to one second; `seed` fixes every random choice;
-    `options` are the algorithm's (e.g. hash=64, rollout="random"), and
-    `threads=N` for a Lazy SMP search (Quoridor's alphabeta; 1: one thread,
-    deterministic).
+    `options` are those the algorithm declares for this game
+    (`search_options(state, algorithm)`, e.g. hash=64, rollout="random",
+    threads=N for Quoridor's Lazy SMP alphabeta): checked here, completed
+    with their defaults, and handed to the game's fast path or the
+    pure-Python module.
 
     `limits.clock`: a game clock; the search allots itself a share
-    (`time_for_move`): Quoridor's alphabeta with soft and hard limits, the
-    other searches the soft share as a move time.
+    (`time_for_move`, computed here once): Quoridor's alphabeta with soft
+    and hard limits (the `plan` handed to its fast path), the other
+    searches the soft share as a move time.
 
     `stop`: a `crossridor.Stop`; `stop.set()` from another thread ends the
     search early (so does `crossridor.stop()`), which then returns the best
     move found so far with `extra["stopped"] = True`.
 
-    `on_iteration=f`: f(SearchResult) after every finished depth of an
-    iterative-deepening alpha-beta; other algorithms call it once, with the
-    final result."""
-    algorithm_entry(algorithm)      # a registered algorithm (CrossridorError names the known ones)
+    `on_iteration=f` (every algorithm): f(SearchResult) after every finished
+    depth of an algorithm that declares it (iterative-deepening
+    alpha-beta); other algorithms call it once, with the final result."""
+    declared = search_options(state, algorithm)
     if limits is None:
         limits = Limits(time=1.0)
     elif not isinstance(limits, Limits):
@@ -57,24 +87,24 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
         seed %= 1 << 64     # any integer; the searches take 64 bits
     if state.is_terminal():
         raise CrossridorError("cannot search a finished game")
-    if limits.clock is not None and not manages_clock(state, algorithm):
-        limits = clock_as_time(limits)
-    threads = options.pop("threads", 1)
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-        raise CrossridorError(f"threads must be an integer in [1, {MAX_THREADS}], got {threads!r}")
-    if threads > 1:
-        if algorithm not in getattr(state, "threaded_algorithms", ()):
-            raise CrossridorError(f"threads: {algorithm} on {state.game.traits.name} searches with one "
-                                  f"thread only (threads are for Quoridor's alphabeta)")
-        options["threads"] = threads
     report = options.pop("on_iteration", None)
     if report is not None and not callable(report):
         raise CrossridorError(f"{algorithm}: option on_iteration must be a function, got {report!r}")
-    calls = []
-    if report is not None and algorithm == "alphabeta":
-        options["on_iteration"] = lambda info: (calls.append(1), report(info))
+    checked = check_params(f"{state.game.traits.name} {algorithm}", options, declared)
+    plan = None
+    if limits.clock is not None:
+        if manages_clock(state, algorithm):
+            plan = clock_plan(limits)
+        else:
+            limits = clock_as_time(limits)
+    calls: list[SearchResult] = []
+    if report is not None and "on_iteration" in checked:
+        def reported(info: SearchResult) -> None:
+            calls.append(info)
+            report(info)
+        checked["on_iteration"] = reported
     with _stop.scope(stop) as token:
-        result = _run(state, algorithm, limits, seed, options)
+        result = _run(state, algorithm, limits, seed, checked, plan)
         if token.is_set():
             result = dataclasses.replace(result, extra={**result.extra, "stopped": True})
     if report is not None and not calls:
@@ -82,21 +112,24 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
     return result
 
 
-def search_memory(state: State, algorithm: str):
+def search_memory(state: State, algorithm: str) -> SearchMemory | None:
     """A fresh memory for one game's searches with `algorithm` (what a
     search hands on to the next of the same game: Quoridor's alpha-beta
     keeps its table), to pass as `search(..., memory=m)` for every move of
     that game; None where the search keeps nothing."""
     make = getattr(state, "new_search_memory", None)
-    return make(algorithm) if make is not None else None
+    memory: SearchMemory | None = make(algorithm) if make is not None else None
+    return memory
 
 
-def _run(state, algorithm, limits, seed, options) -> SearchResult:
+def _run(state: State, algorithm: str, limits: Limits, seed: int | None, options: dict[str, Any],
+         plan: TimePlan | None) -> SearchResult:
     native = getattr(state, "native_search", None)
     if native is not None:
-        result: SearchResult = native(algorithm, limits, seed, options)
+        result = native(algorithm, limits, seed, options, plan)
         if result is not NotImplemented:
-            return result
+            answer: SearchResult = result
+            return answer
     found: SearchResult = algorithm_entry(algorithm).search(state, limits, seed=seed, **options)
     return found
 
@@ -111,17 +144,6 @@ SAFETY_SHARE = 0.05       # ... or this share of a short clock
 INCREMENT_SHARE = 0.9     # of each increment spent on the move that earns it
 HARD_RATIO = 4.0          # the hard limit: up to this many soft limits ...
 HARD_SHARE = 0.4          # ... but at most this share of the usable time (1 move to go: all of it)
-
-
-@dataclasses.dataclass(frozen=True)
-class TimePlan:
-    """A move's share of the clock, in seconds: `soft` is what it should
-    take (a search does not start an iteration past it, and stretches it to
-    twice while the best move keeps changing), `hard` what it may never
-    exceed (the search aborts at it)."""
-
-    soft: float
-    hard: float
 
 
 def time_for_move(time_left: float, increment: float = 0.0, moves_to_go: int | None = None) -> TimePlan:
@@ -144,6 +166,18 @@ def manages_clock(state: State, algorithm: str) -> bool:
     """Does `algorithm` on this game spend a clock itself (soft and hard
     limits), rather than as a move time from `clock_as_time`?"""
     return algorithm in getattr(state, "native_clock_algorithms", ())
+
+
+def clock_plan(limits: Limits) -> TimePlan:
+    """The soft and hard limits of a search that manages `limits.clock`
+    itself: the clock's share (`time_for_move`), its hard limit capped by
+    `limits.time`."""
+    if limits.clock is None:
+        raise CrossridorError("clock_plan: the limits have no clock")
+    c = limits.clock
+    plan = time_for_move(c.time_left, c.increment, c.moves_to_go)
+    hard = plan.hard if limits.time is None else min(limits.time, plan.hard)
+    return TimePlan(min(plan.soft, hard), hard)
 
 
 def clock_as_time(limits: Limits) -> Limits:

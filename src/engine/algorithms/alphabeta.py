@@ -34,23 +34,20 @@ remaining depth, or when their subtree was solved (no horizon inside) to at
 most that depth; so a fixed-depth search returns the same value with or
 without the table, and a search stops early once the whole tree is solved.
 
-Options:
-    hash: int >= 0, maximum number of TT entries (default 1_000_000). When
-          the table is full new positions are not stored (existing entries
-          are still updated).
-    tt: bool, use the transposition table (default True).
-    evaluator: callable(state) -> list[float], replaces ``state.evaluate``.
+Options: `OPTIONS` (hash in MB, evaluator, on_iteration). The table holds
+``hash`` MB at ``ENTRY_BYTES`` a position; when it is full new positions
+are not stored (existing entries are still updated).
 """
 
 from __future__ import annotations
 
-from crossridor.engine.algorithms.common import check_root, evaluator_for, move_list, now, traits_of
+from crossridor.engine.algorithms.common import EVALUATOR, check_root, evaluator_for, move_list, now, traits_of
 from crossridor.engine.errors import CrossridorError, UnsupportedGameError
-from crossridor.engine.options import C_LLONG, CALLABLE_OR_NONE, check_options
+from crossridor.engine.options import CALLABLE_OR_NONE, Param
 from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
 from crossridor.engine.stop import stopped
 
-__all__ = ["search", "check_game", "WIN", "MAX_DEPTH"]
+__all__ = ["search", "check_game", "OPTIONS", "WIN", "MAX_DEPTH"]
 
 WIN = 1_000_000.0
 MAX_PLY = 10_000
@@ -62,9 +59,15 @@ CHECK_MASK = 31                  # check the clock every 32 nodes
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
-SCHEMA = {"hash": (int, 0, C_LLONG), "tt": bool, "evaluator": CALLABLE_OR_NONE,
-          "on_iteration": CALLABLE_OR_NONE}
-DEFAULTS = {"hash": 1_000_000, "tt": True, "evaluator": None, "on_iteration": None}
+ENTRY_BYTES = 256                # one table entry in CPython (a dict slot, its key and value: ~200-250 B)
+MAX_HASH_MB = 65536
+
+OPTIONS = (
+    Param("hash", (int, 0, MAX_HASH_MB), 256, "transposition table size in MB (0: no table)", budget=True),
+    EVALUATOR,
+    Param("on_iteration", CALLABLE_OR_NONE, None, "f(SearchResult) after every finished depth",
+          python_only=True),
+)
 
 
 class _Abort(Exception):
@@ -79,10 +82,10 @@ def check_game(traits: GameTraits) -> None:
         raise UnsupportedGameError(f"alphabeta cannot search {traits.name!r}: no players")
 
 
-def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
+def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResult:
     """Best move for the player to move; `seed` is accepted and unused
-    (alpha-beta is deterministic)."""
-    opts = check_options("alphabeta", options, SCHEMA, DEFAULTS)
+    (alpha-beta is deterministic). `opts`: every option of `OPTIONS`,
+    checked (`search_api.search` completes them with their defaults)."""
     traits = traits_of(state)
     check_game(traits)
     if limits.depth is None and limits.nodes is None and limits.time is None:
@@ -107,9 +110,9 @@ class _Searcher:
         self.minr = traits.min_return
         self.evalf = evaluator_for(state, opts["evaluator"])
         self.on_iteration = opts["on_iteration"]
-        use_tt = opts["tt"] and opts["hash"] > 0 and callable(getattr(state, "key", None))
+        self.tt_size = opts["hash"] * 1024 * 1024 // ENTRY_BYTES
+        use_tt = self.tt_size > 0 and callable(getattr(state, "key", None))
         self.tt = {} if use_tt else None
-        self.tt_size = opts["hash"]
         self.killers: dict[int, list] = {}
         self.history: dict = {}
         self.pv: dict[int, tuple] = {}

@@ -9,13 +9,13 @@ import random
 import time
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.options import C_LLONG, CALLABLE_OR_NONE, check_options
+from crossridor.engine.options import C_LLONG, CALLABLE_OR_NONE, Param
 from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
 from crossridor.engine.stop import stopped
 
 __all__ = [
     "CHANCE", "TERMINAL", "now", "traits_of", "check_root", "move_list", "sample_chance",
-    "evaluator_for", "deadline_of", "tree_setup", "backup", "tree_result",
+    "evaluator_for", "deadline_of", "tree_setup", "backup", "tree_result", "EVALUATOR", "MCTS_OPTIONS",
 ]
 
 now = time.perf_counter
@@ -61,6 +61,11 @@ def sample_chance(state, rng):
     return outcomes[-1][0]   # rounding: probabilities summing to 1 - eps
 
 
+EVALUATOR = Param("evaluator", CALLABLE_OR_NONE, None,
+                  "f(state) -> per-player estimates in return units, in place of state.evaluate()",
+                  python_only=True)
+
+
 def evaluator_for(state, evaluator):
     """The evaluation function to use: the `evaluator` option, else the
     state's own `evaluate()`, else None."""
@@ -77,26 +82,31 @@ def deadline_of(limits: Limits, start: float) -> float | None:
 
 # --- MCTS pieces shared by mcts and ismcts ----------------------------------------
 
-MCTS_SCHEMA = {"c": (float, 0.0, 100.0), "rollout": ("random", "eval"), "rollout_depth": (int, 0, C_LLONG),
-               "evaluator": CALLABLE_OR_NONE}
-MCTS_DEFAULTS = {"c": math.sqrt(2), "rollout": "random", "rollout_depth": 0, "evaluator": None}
+MCTS_OPTIONS = (
+    Param("c", (float, 0.0, 100.0), math.sqrt(2), "UCB1 exploration constant (returns scaled to [0, 1])"),
+    Param("rollout", ("auto", "random", "eval"), "auto",
+          "leaf values: random = random play to the end; eval = rollout_depth random plies, then "
+          "the evaluation; auto = eval with an evaluator, else random"),
+    Param("rollout_depth", (int, 0, C_LLONG), 0, "rollout=eval: random plies before the evaluation"),
+    EVALUATOR,
+)
 
 
-def mcts_options(algorithm: str, options: dict, state) -> dict:
-    """Parse the options MCTS and ISMCTS share: c, rollout, rollout_depth,
-    evaluator. Adds 'evalf' (the function used at a rollout cut-off)."""
-    opts = check_options(algorithm, options, MCTS_SCHEMA, MCTS_DEFAULTS)
+def rollout_evaluation(algorithm: str, opts: dict, state):
+    """The function that values a rollout's cut-off (None: random play to
+    the end), from the checked options rollout and evaluator."""
+    rollout = opts["rollout"]
     if opts["evaluator"] is not None:
-        if options.get("rollout") == "random":
+        if rollout == "random":
             raise CrossridorError(f"{algorithm}: option 'evaluator' needs rollout='eval', not 'random'")
-        opts["rollout"] = "eval"
-    opts["evalf"] = None
-    if opts["rollout"] == "eval":
-        opts["evalf"] = evaluator_for(state, opts["evaluator"])
-        if opts["evalf"] is None:
-            raise CrossridorError(f"{algorithm}: option rollout='eval' needs state.evaluate() "
-                                  "or an 'evaluator' option")
-    return opts
+        rollout = "eval"
+    if rollout != "eval":
+        return None
+    evalf = evaluator_for(state, opts["evaluator"])
+    if evalf is None:
+        raise CrossridorError(f"{algorithm}: option rollout='eval' needs state.evaluate() "
+                              "or an 'evaluator' option")
+    return evalf
 
 
 def sim_budget(algorithm: str, limits: Limits) -> int:

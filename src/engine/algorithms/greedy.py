@@ -10,29 +10,32 @@ game's `evaluate()` should use only what the mover knows.
 
 Limits are accepted and not needed (one ply is always searched).
 Result: score in return units for the mover, depth 1, nodes = positions
-visited (root included). Options: random_ties (bool), evaluator (callable).
+visited (root included). Options: `OPTIONS`.
 """
 
 from __future__ import annotations
 
 import random
 
-from crossridor.engine.algorithms.common import check_root, evaluator_for, move_list, now, traits_of
-from crossridor.engine.options import CALLABLE_OR_NONE, check_options
+from crossridor.engine.algorithms.common import EVALUATOR, check_root, evaluator_for, move_list, now, traits_of
+from crossridor.engine.options import Param
 from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
 
-__all__ = ["search", "check_game"]
+__all__ = ["search", "check_game", "OPTIONS"]
 
-SCHEMA = {"random_ties": bool, "evaluator": CALLABLE_OR_NONE}
-DEFAULTS = {"random_ties": False, "evaluator": None}
+OPTIONS = (
+    Param("random_ties", bool, False, "a tie goes to a seeded random one of the best moves "
+          "(false: to the first in legal_moves() order)"),
+    EVALUATOR,
+)
 
 
 def check_game(traits: GameTraits) -> None:
     """Every game: without an evaluation only wins are seen."""
 
 
-def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
-    opts = check_options("greedy", options, SCHEMA, DEFAULTS)
+def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResult:
+    """`opts`: every option of `OPTIONS`, checked."""
     check_game(traits_of(state))
     mover = check_root("greedy", state)
     start = now()

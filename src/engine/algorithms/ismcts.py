@@ -41,13 +41,14 @@ import math
 from typing import Any
 
 from crossridor.engine.algorithms.common import (
+    MCTS_OPTIONS,
     Timeout,
     backup,
     check_root,
-    mcts_options,
     move_list,
     now,
     rollout,
+    rollout_evaluation,
     sample_chance,
     sim_budget,
     traits_of,
@@ -55,11 +56,21 @@ from crossridor.engine.algorithms.common import (
     tree_setup,
 )
 from crossridor.engine.errors import UnsupportedGameError
-from crossridor.engine.options import CALLABLE_OR_NONE, check_options
+from crossridor.engine.options import CALLABLE_OR_NONE, Param
 from crossridor.engine.protocol import CHANCE, GameTraits, Limits, SearchResult
 from crossridor.engine.stop import stopped
 
-__all__ = ["search", "check_game"]
+__all__ = ["search", "check_game", "OPTIONS", "BIAS_OPTIONS"]
+
+BIAS_OPTIONS = (
+    Param("prior", CALLABLE_OR_NONE, None, "f(state) -> a favoured move (or None) for the player to move "
+          "in a determinization: expanded first, with a progressive bias", python_only=True),
+    Param("prior_weight", (float, 0.0, 1e6), 1.0, "the prior's bias: prior_weight / (n + 1) added to "
+          "its UCB value"),
+    Param("utility", CALLABLE_OR_NONE, None, "f(returns) -> returns, applied to each simulation's "
+          "return vector before it is backed up", python_only=True),
+)
+OPTIONS = MCTS_OPTIONS + BIAS_OPTIONS
 
 
 def check_game(traits: GameTraits) -> None:
@@ -100,13 +111,10 @@ def _best_edge(node: _Node, player: int, allowed=None):
     return best
 
 
-def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
-    options = dict(options)
-    bias = check_options("ismcts", {k: options.pop(k) for k in ("prior", "prior_weight", "utility") if k in options},
-                         {"prior": CALLABLE_OR_NONE, "prior_weight": (float, 0.0, 1e6), "utility": CALLABLE_OR_NONE},
-                         {"prior": None, "prior_weight": 1.0, "utility": None})
-    opts = mcts_options("ismcts", options, state)
-    prior, pw, utility = bias["prior"], bias["prior_weight"], bias["utility"]
+def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResult:
+    """`opts`: every option of `OPTIONS`, checked."""
+    evalf = rollout_evaluation("ismcts", opts, state)
+    prior, pw, utility = opts["prior"], opts["prior_weight"], opts["utility"]
     traits = traits_of(state)
     check_game(traits)
     budget = sim_budget("ismcts", limits)
@@ -120,7 +128,7 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
                                    "the state has no information_state(player)")
     n_players = traits.num_players
     c = opts["c"]
-    evalf, rdepth = opts["evalf"], opts["rollout_depth"]
+    rdepth = opts["rollout_depth"]
     root_moves = move_list(state)
     rng, lo, span, max_depth, start, deadline = tree_setup(traits, limits, seed)
     log, sqrt = math.log, math.sqrt

@@ -25,9 +25,8 @@ Result: the most visited root move (ties: higher mean, then first expanded);
 line (stopping at a chance node); ``extra`` holds ``sims``, ``tree_nodes``,
 ``tree_depth``. Deterministic for a given ``seed`` (``random.Random(seed)``).
 
-Options: c (float >= 0, default sqrt 2), rollout ("random" | "eval"),
-rollout_depth (int >= 0, default 0: evaluate the new leaf), evaluator
-(callable; implies rollout="eval").
+Options: `OPTIONS` (c, rollout, rollout_depth, evaluator; an evaluator
+implies rollout="eval").
 """
 
 from __future__ import annotations
@@ -35,13 +34,14 @@ from __future__ import annotations
 import math
 
 from crossridor.engine.algorithms.common import (
+    MCTS_OPTIONS,
     Timeout,
     backup,
     check_root,
-    mcts_options,
     move_list,
     now,
     rollout,
+    rollout_evaluation,
     sample_chance,
     sim_budget,
     traits_of,
@@ -52,7 +52,9 @@ from crossridor.engine.errors import UnsupportedGameError
 from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
 from crossridor.engine.stop import stopped
 
-__all__ = ["search", "check_game", "Node"]
+__all__ = ["search", "check_game", "Node", "OPTIONS"]
+
+OPTIONS = MCTS_OPTIONS
 
 
 def check_game(traits: GameTraits) -> None:
@@ -112,8 +114,9 @@ def tree_stats(root: Node) -> tuple[int, int]:
     return count, deepest
 
 
-def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
-    opts = mcts_options("mcts", options, state)
+def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResult:
+    """`opts`: every option of `OPTIONS`, checked."""
+    evalf = rollout_evaluation("mcts", opts, state)
     traits = traits_of(state)
     check_game(traits)
     budget = sim_budget("mcts", limits)
@@ -121,7 +124,7 @@ def search(state, limits: Limits, seed: int | None = None, **options) -> SearchR
     st = state.clone()
     n_players = traits.num_players
     c = opts["c"]
-    evalf, rdepth = opts["evalf"], opts["rollout_depth"]
+    rdepth = opts["rollout_depth"]
     rng, lo, span, max_depth, start, deadline = tree_setup(traits, limits, seed)
     log = math.log
     sqrt = math.sqrt

@@ -6,18 +6,19 @@ from __future__ import annotations
 import random
 
 from crossridor.engine.algorithms.common import check_root, move_list, now, traits_of
-from crossridor.engine.options import check_options
+from crossridor.engine.options import Param
 from crossridor.engine.protocol import GameTraits, Limits, SearchResult
 
-__all__ = ["search", "check_game"]
+__all__ = ["search", "check_game", "OPTIONS"]
+
+OPTIONS: tuple[Param, ...] = ()
 
 
 def check_game(traits: GameTraits) -> None:
     """Every game can be played at random."""
 
 
-def search(state, limits: Limits, seed: int | None = None, **options) -> SearchResult:
-    check_options("random", options, {})
+def search(state, limits: Limits, seed: int | None = None) -> SearchResult:
     check_game(traits_of(state))
     check_root("random", state)
     start = now()

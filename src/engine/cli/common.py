@@ -12,7 +12,7 @@ import threading
 
 from crossridor.engine import stop
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.options import convert_value
+from crossridor.engine.options import Param, convert_value
 from crossridor.engine.plugins import is_plugin_name
 from crossridor.engine.registry import game_names, load_game, read_params
 
@@ -35,6 +35,20 @@ def parse_option(text: str) -> tuple[str, object]:
     """`key=value` -> (key, value) with ints, floats and booleans converted."""
     key, raw = option_text(text)
     return key, convert_value(raw)
+
+
+def engine_options(texts, params: tuple[Param, ...], where: str) -> dict:
+    """`-e key=value` texts, each read by its declared option (`Param.parse`:
+    by the option's kind, checked); UsageError names an unknown or bad one."""
+    declared = {p.name: p for p in params}
+    options: dict = {}
+    for text in texts:
+        key, raw = option_text(text)
+        if key not in declared:
+            known = ", ".join(sorted(p.name for p in params if not p.python_only)) or "none"
+            raise UsageError(f"{where}: unknown option {key} (known: {known})")
+        options[key] = declared[key].parse(raw, where, UsageError)
+    return options
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, moves: bool = True,

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
 
-from crossridor.engine._core import MAX_THREADS
 from crossridor.engine.cli import learn as cli_learn
 from crossridor.engine.cli import match as cli_match
 from crossridor.engine.cli import options as cli_options
@@ -17,9 +15,10 @@ from crossridor.engine.cli.common import (
     ArgumentParser,
     UsageError,
     add_game_arguments,
+    engine_options,
     fail,
     load_game_from_args,
-    parse_option,
+    option_text,
     print_json,
     run_stoppable,
     state_from_args,
@@ -29,7 +28,7 @@ from crossridor.engine.files import open_for_writing
 from crossridor.engine.perft import perft
 from crossridor.engine.protocol import Clock, Limits
 from crossridor.engine.registry import algorithm_names, game_names
-from crossridor.engine.search_api import default_algorithm, search
+from crossridor.engine.search_api import default_algorithm, search, search_options
 from crossridor.engine.views import player_index, seat, seat_view
 
 
@@ -186,12 +185,17 @@ def cmd_best(args) -> int:
     state = state_from_args(load_game_from_args(args), args)
     if state.is_terminal():
         raise UsageError("the game is over: there is no move to search")
-    options: dict[str, Any] = dict(parse_option(o) for o in args.engine_option)
-    if "threads" in options:
+    algorithm = args.algorithm
+    if algorithm is None:
+        algorithm = default_algorithm(state)
+    declared = search_options(state, algorithm)
+    where = f"{state.game.traits.name} {algorithm}"
+    if any(option_text(o)[0] == "threads" for o in args.engine_option):
         raise UsageError("give the threads as --threads N, not -e threads=N")
-    if not 1 <= args.threads <= MAX_THREADS:
-        raise UsageError(f"--threads must be 1..{MAX_THREADS}, got {args.threads}")
+    options = engine_options(args.engine_option, declared, where)
     if args.threads != 1:
+        if "threads" not in {p.name for p in declared}:
+            raise UsageError(f"--threads: {where} searches with one thread")
         options["threads"] = args.threads
     if args.table:
         options["table"] = args.table
@@ -201,9 +205,6 @@ def cmd_best(args) -> int:
             print(f"info depth {info.depth} score {format_score(info.score)} nodes {info.nodes} "
                   f"nps {info.nps:.0f} time {info.seconds:.3f} pv {pv}", flush=True)
         options["on_iteration"] = report
-    algorithm = args.algorithm
-    if algorithm is None:
-        algorithm = default_algorithm(state)
     limits = limits_from_args(args, state=state)
     result, interrupted = run_stoppable(
         lambda: search(state, algorithm=algorithm, limits=limits, seed=args.seed, **options))
@@ -325,7 +326,8 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--movestogo", type=int, metavar="N",
                    help="clock: moves until the next time control (default: sudden death)")
     p.add_argument("-e", "--engine-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="algorithm option, e.g. -e hash=64 or -e rollout=random (repeatable)")
+                   help="an option of the algorithm on this game, read by its declared kind, "
+                        "e.g. -e hash=64 or -e rollout=random (repeatable)")
     p.add_argument("--verbose", action="store_true", help="one line per finished depth")
     p.add_argument("--table", metavar="DIR",
                    help="a solved Quoridor table (solve --write-table): its perfect move when the position is in it "

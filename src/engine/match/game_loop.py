@@ -271,7 +271,7 @@ _FORMAT_1_MOVES = {
 def _seats_from_indices(d: dict) -> dict:
     """A format-1 record (player indices) with seats, as format 2 has them."""
     d = dict(d, format=RECORDS_FORMAT, winner=seat(d["winner"]))
-    renamed = _FORMAT_1_MOVES.get(d.get("game"), {})
+    renamed = _FORMAT_1_MOVES.get(str(d.get("game")), {})
     if renamed:
         d["moves"] = [renamed.get(m, m) for m in d["moves"]]
     if isinstance(d.get("failure"), dict) and _is_int(d["failure"].get("seat")):

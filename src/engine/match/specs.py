@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from crossridor.engine.clocks import SeatClock, TimeControl
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import convert_value, format_value
-from crossridor.engine.protocol import Clock, Limits
+from crossridor.engine.protocol import Clock, Limits, SearchMemory
 from crossridor.engine.search_api import (
     algorithm_names,
     clock_as_time,
+    clock_plan,
     manages_clock,
     search,
     search_memory,
-    time_for_move,
 )
 
 # --- engine specs -----------------------------------------------------------------
@@ -225,9 +225,7 @@ def move_budget(spec: EngineSpec, state, clock: Clock | None) -> tuple | None:
         if not manages_clock(state, spec.algorithm):
             share = clock_as_time(dataclasses.replace(limits, clock=clock)).time
             return share, share
-        plan = time_for_move(clock.time_left, clock.increment, clock.moves_to_go)
-        if limits.time is not None:
-            return min(plan.soft, limits.time), min(plan.hard, limits.time)
+        plan = clock_plan(dataclasses.replace(limits, clock=clock))
         return plan.soft, plan.hard
     if limits.time is not None:
         return limits.time, limits.time
@@ -241,7 +239,7 @@ class _SearchPlayer:
     def __init__(self, spec: EngineSpec):
         self.spec = spec
         self.last_score = None   # the score of the last search (self-play data)
-        self.memory = None
+        self.memory: SearchMemory | None = None
         self._memory_made = False
 
     def choose(self, state, moves: list, seed: int | None, clocks: list | None = None):

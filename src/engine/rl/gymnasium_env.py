@@ -52,7 +52,7 @@ class CrossridorGymEnv(gym.Env):
         if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= n):
             raise CrossridorError(f"seat must be 1..{n} or 'random', got {seat!r}")
         self.seat_option = seat
-        self.seat = 1 if seat == "random" else seat     # the agent's seat, 1..n
+        self.seat: int = 1 if seat == "random" else int(seat)     # the agent's seat, 1..n
         self.opponent = Opponent(opponent, self.game)
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -66,7 +66,7 @@ class CrossridorGymEnv(gym.Env):
         super().reset(seed=seed)
         rng = self.np_random
         if self.seat_option == "random":
-            self.seat = seat(int(rng.integers(self.game.traits.num_players)))
+            self.seat = int(rng.integers(self.game.traits.num_players)) + 1
         self.episode = Episode(self.game, rng, self.max_plies, self.observation_type)
         self.opponent.new_episode()
         self._done = False

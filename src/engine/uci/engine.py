@@ -8,8 +8,9 @@ written down in docs/matches.md ("crossridor uci"). In short:
     isready                  -> readyok once the commands before it are done
                                 (at once during a search)
     ucinewgame               -> back to the start position
-    setoption name N value V -> Hash, Threads, Algorithm, or any search
-                                option of `crossridor best -e` (e.g. prune_walls)
+    setoption name N value V -> Algorithm, or an option of the current game and
+                                algorithm (the `option` lines: Hash, Threads and
+                                the others of `crossridor best -e`, e.g. prune_walls)
     position startpos [moves m1 m2 ...]
     position pos <position string> [moves ...]
     go [movetime MS] [depth D] [nodes N] [sims N] [wtime MS btime MS winc MS binc MS
@@ -52,23 +53,28 @@ engine keeps running.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import queue
 import sys
 import threading
-from typing import TextIO
+from typing import Any, TextIO
 
-from crossridor.engine._core import MAX_THREADS
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.options import refuse_file_options
+from crossridor.engine.options import FLAG, Param, refuse_file_options
 from crossridor.engine.protocol import Clock, Limits
-from crossridor.engine.search_api import algorithm_names, search, search_memory
+from crossridor.engine.search_api import (
+    algorithm_names,
+    search,
+    search_memory,
+    search_options,
+)
 from crossridor.engine.stop import Stop
 
 ENGINE_NAME = "crossridor"
 DEFAULT_TIME = 1.0          # seconds, for a bare `go`
 INFINITE = Limits(time=1e6)  # `go infinite`: until `stop`
-DEFAULT_HASH_MB = 16
+UCI_NAMES = {"hash": "Hash", "threads": "Threads"}     # the protocol's own names for these options
 
 
 def _max_hash_mb() -> int:
@@ -89,10 +95,12 @@ def _threads_cap() -> int:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
-    return max(1, min(MAX_THREADS, 64, 4 * cpus))
+    return max(1, min(64, 4 * cpus))
 
 
 THREADS_CAP = _threads_cap()
+# this machine's caps on the budget options, over their declared bounds
+CAPS = {"hash": (MAX_HASH_MB, ""), "threads": (THREADS_CAP, " (4 per CPU of this machine, at most 64)")}
 MAX_LINE = 65536        # characters of one command line
 MAX_PENDING = 256       # commands read ahead of the one being carried out
 _TOO_LONG = object()    # what the reader queues in place of a longer line
@@ -128,9 +136,9 @@ class UciSession:
         self.out = out
         self._lock = threading.Lock()
         self.algorithm = "ismcts" if game.traits.hidden_information else "alphabeta"
-        self.options: dict = {}
-        self.hash_mb = DEFAULT_HASH_MB
-        self.threads = 1
+        # values given by setoption, by option name; a search gets those its
+        # algorithm declares
+        self.options: dict[str, Any] = {}
         self.state = game.new_state()
         # (algorithm, options, root player; its search memory or None): the
         # table kept from one go to the next while they stay the same
@@ -237,11 +245,16 @@ class UciSession:
         traits = self.game.traits
         self.send(f"id name {ENGINE_NAME} {__version__} ({traits.name}, {traits.num_players} players)")
         self.send("id author the crossridor developers")
-        self.send(f"option name Hash type spin default {DEFAULT_HASH_MB} min 0 max {MAX_HASH_MB}")
-        self.send(f"option name Threads type spin default 1 min 1 max {THREADS_CAP}")
+        for param in self.declared().values():
+            if not (param.file or param.python_only):
+                self.send(option_line(capped(param)))
         self.send(f"option name Algorithm type combo default {self.algorithm}"
                   + "".join(f" var {name}" for name in algorithm_names()))
         self.send("uciok")
+
+    def declared(self) -> dict[str, Param]:
+        """The options of the current algorithm on this game, by name."""
+        return {p.name: p for p in search_options(self.state, self.algorithm)}
 
     def cmd_isready(self, args) -> None:
         self.send("readyok")
@@ -262,24 +275,30 @@ class UciSession:
         if not name:
             raise UciError("no option name")
         key = name.lower()
-        if key == "hash":
-            self.hash_mb = _int(value, "Hash", 0, MAX_HASH_MB)
-        elif key == "threads":
-            self.threads = _int(value, "Threads", 1, THREADS_CAP,
-                                " (4 per CPU of this machine, at most 64)")
-        elif key == "algorithm":
+        if key == "algorithm":
             if value not in algorithm_names():
                 raise UciError(f"Algorithm: unknown algorithm {value!r} (known: {', '.join(algorithm_names())})")
             self.algorithm = value
-        else:
-            from crossridor.engine.options import convert_value
-            if key in ("seed", "stop", "on_iteration", "memory"):
-                raise UciError(f"{name}: not an option")
-            refuse_file_options([key], "UCI")
-            if value == "":
-                self.options.pop(key, None)     # an empty value restores the default
-            else:
-                self.options[key] = convert_value(value)
+            return
+        refuse_file_options([key], "UCI")
+        declared = self.declared()
+        param = declared.get(key)
+        if param is not None and param.file:
+            raise UciError(f"UCI: option {key} reads a file: options that read files are for the command line "
+                           f"and the Python API only")
+        if param is None or param.python_only:
+            offered = sorted(UCI_NAMES.get(p.name, p.name) for p in declared.values()
+                             if not (p.file or p.python_only))
+            raise UciError(f"{name}: not an option of {self.game.traits.name} {self.algorithm} "
+                           f"(options: {', '.join(offered) or 'none'}, Algorithm)")
+        if value == "":
+            self.options.pop(key, None)     # an empty value restores the default
+            return
+        limited = capped(param)
+        try:
+            self.options[key] = limited.parse(value, UCI_NAMES.get(key, key), UciError)
+        except UciError as exc:
+            raise UciError(f"{exc}{CAPS[key][1] if limited is not param else ''}") from None
 
     def cmd_position(self, args) -> None:
         if not args:
@@ -304,24 +323,21 @@ class UciSession:
             raise UciError("the game is over: there is no move to search")
         limits = self.limits(values, infinite)
         algorithm = self.algorithm
-        options = dict(self.options)
-        if algorithm == "alphabeta" and self.game.traits.name == "quoridor":
-            options["hash"] = self.hash_mb
-        if self.threads != 1:
-            options["threads"] = self.threads    # search() refuses an algorithm without threads
+        declared = self.declared()
+        options = {k: v for k, v in self.options.items() if k in declared}
         state = self.state.clone()
         # A search with other settings would empty the table it is handed, and
         # emptying a table of many GB holds the GIL for seconds (no stop, no
         # input is read): a new, lazily zeroed table costs nothing instead.
         # With more than 2 players the search scores for the player to move.
-        kept_for = (algorithm, tuple(sorted(self.options.items())),
+        kept_for = (algorithm, tuple(sorted(options.items())),
                     state.current_player if self.game.traits.num_players > 2 else None)
         if self.memory is None or self.memory[0] != kept_for:
             self.memory = None      # the old table is freed before the new one is made
             self.memory = (kept_for, search_memory(state, algorithm))
         if self.memory[1] is not None:
             options["memory"] = self.memory[1]
-        if algorithm == "alphabeta":
+        if "on_iteration" in declared:
             options["on_iteration"] = lambda info: self.send(self.info_line(state, algorithm, info))
         with self._stop_lock:
             self._stop = options["stop"] = Stop()      # every search polls its Stop
@@ -369,18 +385,42 @@ class UciSession:
             try:
                 result = search(state, algorithm, limits, **options)
             except MemoryError:
-                if options.get("hash", DEFAULT_HASH_MB) == DEFAULT_HASH_MB:
+                default = next((p.default for p in search_options(state, algorithm) if p.name == "hash"), None)
+                if default is None or options.get("hash", default) == default:
                     raise
                 self.error(f"go: cannot allocate a Hash table of {options['hash']} MB: "
-                           f"searching with {DEFAULT_HASH_MB} MB")
-                result = search(state, algorithm, limits, **dict(options, hash=DEFAULT_HASH_MB))
+                           f"searching with {default} MB")
+                result = search(state, algorithm, limits, **dict(options, hash=default))
         except (CrossridorError, ValueError, TypeError, MemoryError) as exc:
             self.error(f"go: {exc}")
             self.send("bestmove (none)")
             return
-        if algorithm != "alphabeta" or not result.pv:
+        if "on_iteration" not in options or not result.pv:
             self.send(self.info_line(state, algorithm, result))
         self.send(f"bestmove {_move_token(result.move)}")
+
+
+def capped(param: Param) -> Param:
+    """The option with this machine's cap (CAPS) on its upper bound."""
+    if param.name not in CAPS:
+        return param
+    typ, low, high = param.kind
+    return dataclasses.replace(param, kind=(typ, low, min(high, CAPS[param.name][0])))
+
+
+def option_line(param: Param) -> str:
+    """The `option` line of a declared option: spin for an integer range,
+    check for true/false, combo for a choice, string for anything else (a
+    number with a fraction, a text)."""
+    name, kind, default = UCI_NAMES.get(param.name, param.name), param.kind, param.default
+    if kind is bool or kind == FLAG:
+        return f"option name {name} type check default {'true' if default else 'false'}"
+    if isinstance(kind, tuple) and len(kind) == 3 and kind[0] is int:
+        return f"option name {name} type spin default {default} min {kind[1]} max {kind[2]}"
+    if isinstance(kind, tuple) and all(isinstance(k, str) for k in kind):
+        return f"option name {name} type combo default {default}" + "".join(f" var {k}" for k in kind)
+    text = "<empty>" if default is None else repr(default) if isinstance(default, float) else str(default)
+    return f"option name {name} type string default {text}"
 
 
 def _int(text: str, name: str, low: int, high: int, why: str = "") -> int:

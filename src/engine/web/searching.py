@@ -17,12 +17,14 @@ import threading
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import cache
 
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.specs import EngineSpec
 from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import Limits, SearchResult
-from crossridor.engine.search_api import search
+from crossridor.engine.registry import algorithm_options, game_names
+from crossridor.engine.search_api import algorithm_names, module_options, search
 from crossridor.engine.stop import Stop
 
 # Searches running at once (the C searches release the GIL) and searches
@@ -40,7 +42,7 @@ class Caps:
     depth: int = 64
     counts: int = 10 ** 9              # nodes or simulations
     threads: int = max(1, min(8, os.cpu_count() or 1))
-    hash: int = 256                    # MB (Quoridor) or table entries (Python alpha-beta)
+    hash: int = 256                    # MB
     clock_factor: float = 10.0         # a clock (tc) of at most factor * time per game
     plies: int = 200_000               # moves replayed by one /api/replay (all its records together)
 
@@ -53,16 +55,38 @@ class Caps:
         options = dict(spec.options)
         refuse_file_options(options, f"engine {text!r}")
         lim = spec.limits
+        budget = self.budget()
+        for name in sorted(set(options) & budget_options()):
+            if name not in budget:
+                raise CrossridorError(f"engine {text!r}: option {name} is not offered here")
         for name, value, cap in (("time", lim.time, self.time), ("depth", lim.depth, self.depth),
                                  ("nodes", lim.nodes, self.counts), ("sims", lim.sims, self.counts),
-                                 ("threads", options.get("threads"), self.threads),
-                                 ("hash", options.get("hash"), self.hash)):
+                                 *((name, options.get(name), cap) for name, cap in budget.items())):
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value > cap:
                 raise CrossridorError(f"engine {text!r}: {name} is at most {cap:g} here")
         if spec.tc is not None and lim.clock is not None and \
                 lim.clock.time_left + lim.clock.increment > self.clock_factor * self.time:
             raise CrossridorError(f"engine {text!r}: tc is at most {self.clock_factor * self.time:g} s here")
         return replace(spec, limits=replace(lim, time=min(lim.time or self.time, self.time)))
+
+
+    def budget(self) -> dict[str, float]:
+        """The caps on the options that bound a search's memory or work
+        (declared with budget=True), by option name."""
+        return {"threads": self.threads, "hash": self.hash}
+
+
+@cache
+def budget_options() -> frozenset[str]:
+    """The names of every declared option, of any game and algorithm, that
+    bounds a search's memory or work: a page may set one only within a cap."""
+    names: set[str] = set()
+    for algorithm in algorithm_names():
+        declared = list(module_options(algorithm))
+        for game in game_names():
+            declared += algorithm_options(game, algorithm)
+        names.update(p.name for p in declared if p.budget)
+    return frozenset(names)
 
 
 class Busy(CrossridorError):

@@ -293,9 +293,10 @@ cdef class CrosswiseCore:
             raise ValueError("crosswise: game over")
         return cw_random_move(&self.s, &rng)
 
-    def pimc(self, int sims, double seconds, uint64_t seed, int root_k=12, int halving=0, int infer=0):
+    def pimc(self, int sims, double seconds, uint64_t seed, int root_k, int halving, int infer):
         """Determinized search with greedy rollouts (cw_pimc) from the view
-        of the player to move. Returns (best code, its mean value for the mover's team,
+        of the player to move; root_k, halving and infer as the declared
+        ismcts options (crossridor.games.crosswise.search_options). Returns (best code, its mean value for the mover's team,
         evaluations, leaf moves scored, [(code, evaluations, mean value)] of
         the root candidates, best first)."""
         if self.s.over:

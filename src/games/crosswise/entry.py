@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from crossridor.engine.environments import EnvDeclaration
 from crossridor.engine.options import Param
-from crossridor.engine.registry import GameEntry, register_game
-from crossridor.engine.schema_params import LazyOptions, params_from_schema
+from crossridor.engine.registry import GameEntry, LazyOptions, register_game
 
 PARAMS = (
     Param("players", (2, 3, 4), 2, "number of players (teams Rows and Columns; with 3, seat 2 plays alone)"),
@@ -21,10 +20,8 @@ def load(**params):
 
 
 def search_options():
-    """The determinized ismcts (PIMC) in C, and greedy and random in C,
-    which take no options."""
-    from crossridor.games.crosswise.game import ISMCTS_DEFAULTS, ISMCTS_OPTIONS
-    return {"ismcts": params_from_schema(ISMCTS_OPTIONS, ISMCTS_DEFAULTS), "greedy": (), "random": ()}
+    from crossridor.games.crosswise.search_options import OPTIONS
+    return OPTIONS
 
 
 def picture(view, last_move=True, arrows=()):

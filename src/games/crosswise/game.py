@@ -65,7 +65,7 @@ import time
 from typing import Iterable
 
 from crossridor.engine.errors import CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError
-from crossridor.engine.options import C_INT, FLAG, check_options
+from crossridor.engine.options import C_INT
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult, play_moves
 from crossridor.games.crosswise.notation import (
     ACTION_NAMES,
@@ -84,14 +84,9 @@ from crossridor.games.crosswise.notation import (
     parse_position,
     turn_texts,
 )
+from crossridor.games.crosswise.search_options import OPTIONS
 from crossridor.games.learning import LearningGame, LearningState
 
-# ismcts for Crosswise is a determinized search (PIMC, see native_search):
-# root_k 30 with halving and infer 2 measured stronger than root_k 12 alone
-# (docs/measurements.md, Crosswise). The options of the compiled search
-# (engine.options checks them; the bounds fit the C ints they go into):
-ISMCTS_OPTIONS = {"root_k": (int, 0, C_INT), "halving": FLAG, "infer": (int, 0, 64)}
-ISMCTS_DEFAULTS = {"root_k": 30, "halving": 1, "infer": 2}
 
 def _core():
     from crossridor.engine import _core
@@ -414,8 +409,9 @@ class CrosswiseState(LearningState):
 
     # -- search ----------------------------------------------------------------
 
-    def native_search(self, algorithm, limits, seed, options):
-        """ISMCTS, greedy and random in the compiled core.
+    def native_search(self, algorithm, limits, seed, options, plan):
+        """ISMCTS, greedy and random in the compiled core, with the options of
+        search_options.OPTIONS (complete and checked).
 
         ismcts: a determinized search (Perfect-Information Monte Carlo) from
         the view of the player to move; it never reads the hidden tiles
@@ -438,20 +434,17 @@ class CrosswiseState(LearningState):
         deal); nodes = them.
         greedy: instant win, else block a six, else best score difference
         (own team - other team); ties: first in generation order."""
-        if algorithm not in ("ismcts", "greedy", "random"):
+        if algorithm not in OPTIONS:
             return NotImplemented
         if self._c.over:
             raise CrossridorError("crosswise: cannot search a finished game")
         if algorithm == "ismcts":
-            opts = check_options("crosswise ismcts", options, ISMCTS_OPTIONS, ISMCTS_DEFAULTS)
             sims = limits.sims if limits.sims is not None else limits.nodes
             secs = limits.time
             if sims is None and secs is None:
                 raise CrossridorError("crosswise ismcts: limits need time, sims or nodes")
             # the core counts simulations in a C int: 2^31 of them take days, i.e. no bound
             sims = min(sims or 0, C_INT)
-        else:
-            check_options(f"crosswise {algorithm}", options, {})
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         seed = int(seed) % (1 << 64)
@@ -464,7 +457,7 @@ class CrosswiseState(LearningState):
         if algorithm == "ismcts":
             try:
                 code, score, nodes, leaves, stats = self._c.pimc(
-                    sims, secs or 0.0, seed, opts["root_k"], opts["halving"], opts["infer"])
+                    sims, secs or 0.0, seed, options["root_k"], options["halving"], options["infer"])
             except ValueError as e:
                 raise CrossridorError(str(e)) from None
             extra = {"evals": nodes, "leaf_moves": leaves,

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from crossridor.engine.environments import EnvDeclaration
 from crossridor.engine.options import Param
-from crossridor.engine.registry import GameEntry, register_game
-from crossridor.engine.schema_params import LazyOptions, params_from_schema
+from crossridor.engine.registry import GameEntry, LazyOptions, register_game
 
 PARAMS = (
     Param("players", (int, 2, 4), 2, "number of players"),
@@ -28,11 +27,8 @@ def load(**params):
 
 
 def search_options():
-    """The heuristic player (greedy) takes no options; ismcts adds the
-    prior's own."""
-    from crossridor.engine.algorithms.catalog import ISMCTS_OPTIONS as GENERIC_ISMCTS
-    from crossridor.games.kreuzundquer.search import ISMCTS_DEFAULTS, ISMCTS_OPTIONS
-    return {"greedy": (), "ismcts": GENERIC_ISMCTS + params_from_schema(ISMCTS_OPTIONS, ISMCTS_DEFAULTS)}
+    from crossridor.games.kreuzundquer.search_options import OPTIONS
+    return OPTIONS
 
 
 def picture(view, last_move=True, arrows=()):

@@ -59,11 +59,11 @@ separated by ";":
 Face-down cards are what the 48 less the others hold.
 
 Search fast paths (`search.native_search`): "greedy": the heuristic player
-`policy.heuristic_move`. "ismcts" runs the generic ISMCTS
-with game defaults for the options not given: prior = `policy.policy_move`
-(progressive bias) and, unless rollout or evaluator is given, evaluator =
+`policy.heuristic_move`. "ismcts" runs the generic ISMCTS with the game's
+defaults (`search_options`): prior = `policy.policy_move` (progressive
+bias) and, with rollout=auto and no evaluator, evaluator =
 `rollout.stage_evaluator`; its own options are deny and take_deny (the
-prior's, see `search`). Every other algorithm runs the generic module;
+prior's). Every other algorithm runs the generic module;
 `evaluate()` is a cheap heuristic (distance to the goal counting the pile,
 points), and `rollout.stage_evaluator` a playout of the rest of the stage
 with the heuristic rules, for `evaluator=` of mcts / ismcts.

@@ -1,9 +1,9 @@
 """Kreuz & Quer's search fast paths (`KState.native_search`): "greedy" plays
-`policy.heuristic_move`; "ismcts" runs the generic ISMCTS
-with game defaults for the options not given: prior = `policy.policy_move`
-(a progressive bias, weight `ISMCTS_PRIOR_WEIGHT`) and, unless rollout or
-evaluator is given, evaluator = `rollout.stage_evaluator`. Every other
-algorithm runs the generic module."""
+`policy.heuristic_move`; "ismcts" runs the generic ISMCTS with the game's
+defaults (search_options.ISMCTS): prior = `policy.policy_move` (a
+progressive bias, weight 5) with the options deny and take_deny, and with
+rollout=auto and no evaluator, evaluator = `rollout.stage_evaluator`. Every
+other algorithm runs the generic module."""
 
 from __future__ import annotations
 
@@ -11,22 +11,15 @@ import time
 from functools import partial
 
 from crossridor.engine.errors import UnsupportedGameError
-from crossridor.engine.options import check_options
 from crossridor.engine.protocol import SearchResult
 from crossridor.games.kreuzundquer.policy import heuristic_move, policy_move
 from crossridor.games.kreuzundquer.rollout import stage_evaluator
 
-ISMCTS_PRIOR_WEIGHT = 5.0
-# the game's own ismcts options: deny, take_deny replace the prior's
-# `policy.DENY` (below its DEAD) and `TAKE_DENY`; 0 turns that denial off (the
-# prior some measurements on docs/measurements.md were made with)
-ISMCTS_OPTIONS = {"deny": (float, 0.0, 2.99), "take_deny": (float, 0.0, 2.99)}
-ISMCTS_DEFAULTS = {"deny": None, "take_deny": None}
 
-
-def native_search(state, algorithm, limits, seed, options):
-    if algorithm in ("greedy", "heuristic"):
-        check_options(f"kreuzundquer {algorithm}", options, {})
+def native_search(state, algorithm, limits, seed, options, plan):
+    """greedy and ismcts with the options of search_options.OPTIONS
+    (complete and checked); NotImplemented for the others."""
+    if algorithm == "greedy":
         if state.current_player < 0:
             raise UnsupportedGameError("kreuzundquer: the heuristic player does not play chance moves")
         t0 = time.perf_counter()
@@ -37,11 +30,10 @@ def native_search(state, algorithm, limits, seed, options):
     if algorithm == "ismcts":
         from crossridor.engine.algorithms import ismcts
         opts = dict(options)
-        own = check_options("kreuzundquer ismcts", {k: opts.pop(k) for k in ISMCTS_OPTIONS if k in opts},
-                            ISMCTS_OPTIONS, ISMCTS_DEFAULTS)
-        opts.setdefault("prior", partial(policy_move, deny=own["deny"], take_deny=own["take_deny"]))
-        opts.setdefault("prior_weight", ISMCTS_PRIOR_WEIGHT)
-        if "rollout" not in opts and "evaluator" not in opts:
+        deny, take_deny = opts.pop("deny"), opts.pop("take_deny")
+        if opts["prior"] is policy_move:
+            opts["prior"] = partial(policy_move, deny=deny, take_deny=take_deny)
+        if opts["rollout"] == "auto" and opts["evaluator"] is None:
             opts["evaluator"] = stage_evaluator
         return ismcts.search(state, limits, seed=seed, **opts)
     return NotImplemented

@@ -536,5 +536,5 @@ class KState(PositionText, TableView, LearningState):
     def __repr__(self):
         return f"<kreuzundquer {self.position()}>"
 
-    def native_search(self, algorithm, limits, seed, options):
-        return native_search(self, algorithm, limits, seed, options)
+    def native_search(self, algorithm, limits, seed, options, plan):
+        return native_search(self, algorithm, limits, seed, options, plan)

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from crossridor.engine.environments import EnvDeclaration
 from crossridor.engine.options import C_INT, Param
-from crossridor.engine.registry import GameEntry, register_game
-from crossridor.engine.schema_params import LazyOptions, params_from_schema
+from crossridor.engine.registry import GameEntry, LazyOptions, register_game
 from crossridor.games.quoridor.bounds import MAX_WALLS
 
 PARAMS = (
@@ -24,12 +23,8 @@ def load(**params):
 
 
 def search_options():
-    """The options of the compiled searches (alphabeta, greedy, mcts), from
-    the schemas they check; `table` (a solved table) is read before any."""
-    from crossridor.games.quoridor.game import NATIVE_OPTIONS
-    table = params_from_schema({"table": str})
-    docs = {"hash": "transposition table size in MB"}
-    return {name: params_from_schema(schema, docs=docs) + table for name, schema in NATIVE_OPTIONS.items()}
+    from crossridor.games.quoridor.search_options import OPTIONS
+    return OPTIONS
 
 
 def picture(view, last_move=True, arrows=()):

@@ -20,6 +20,10 @@ cdef enum:
     S_RACE = 2500           # both out of walls: the race is (almost) decided
     S_VALUE_SCALE = 400     # values: tanh(score / 400), four steps ahead ~ 0.76
 
+# the classic evaluation's weights that are search options, by option name:
+# crossridor.games.quoridor.search_options declares them with these defaults
+Q_CLASSIC_EVAL_WEIGHTS = {"wall_value": S_WALL, "tempo": S_TEMPO, "lone_wall_value": S_LONE_WALL}
+
 
 cdef inline void q_distances(const QPos* p, int* dist) noexcept nogil:
     cdef int i

@@ -14,11 +14,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from crossridor.engine._core import QuoridorCore, QuoridorSearchMemory, q_native_search
-from crossridor.engine.errors import CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError
-from crossridor.engine.options import CALLABLE_OR_NONE, check_options
-from crossridor.engine.protocol import TERMINAL, GameTraits
+from crossridor.engine.errors import (
+    CrossridorError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+)
+from crossridor.engine.protocol import TERMINAL, GameTraits, SearchMemory
 from crossridor.games.learning import LearningGame, LearningState
+from crossridor.games.quoridor import search_options
 from crossridor.games.quoridor.bounds import MAX_WALLS
+from crossridor.games.quoridor.search_options import CLASSIC_WEIGHT_OPTIONS, OPTIONS
 
 # Move codes of the core (see quoridor/board.pxi): bits 0-6 index, bits 7-8 kind;
 # square index = row * 9 + col, wall anchor index = row * 8 + col.
@@ -29,32 +35,9 @@ _MOVE_RE = re.compile(r"^([a-i])([1-9])([hv]?)$")
 _NUMBER_RE = re.compile(r"^\d+\.+$")
 COLUMNS = "abcdefghi"
 
-# Options of the compiled searches (see src/games/quoridor/search.pxi, quoridor/mcts.pxi).
-# The evaluation's weights and the walls per player are bounded so that no
-# evaluation reaches the forced-win band (S_WIN_BOUND = 99000): at most
-# 100 * 81 (paths) + 2 * MAX_WEIGHT * MAX_WALLS + 2500 (race) + MAX_WEIGHT (tempo).
-MAX_WEIGHT = 400
-WIN_BAND = 99000
-_EVAL_OPTIONS = {"wall_value": (int, 0, MAX_WEIGHT), "tempo": (int, 0, MAX_WEIGHT),
-                 "lone_wall_value": (int, 0, MAX_WEIGHT)}
-# eval=learned: the learned evaluation of quoridor/features.pxi, with the
-# shipped weights or those of eval_file (crossridor.games.quoridor.weights)
-_LEARNED_OPTIONS = {"eval": ("classic", "learned"), "eval_file": str}
-# Where eval is not given: the algorithms whose default is the learned
-# evaluation, on the board the shipped weights were trained on; elsewhere
-# the classic one. An algorithm goes in here once the learned evaluation is
-# measured stronger with it (docs/measurements.md, "The learned Quoridor evaluation").
-LEARNED_BY_DEFAULT = ("alphabeta",)
-LEARNED_BOARDS = ((9, 10), (7, 10))     # (size, walls per player) with shipped weights measured stronger
-NATIVE_OPTIONS = {
-    "alphabeta": {"hash": (int, 0, 65536), "threads": (int, 1, 256), "tt": bool, "prune_walls": bool, "lmr": bool,
-                  "lmp": bool, "rfp": bool, "null_move": bool, "wall_gain": bool, "aspiration": bool,
-                  "on_iteration": CALLABLE_OR_NONE, "memory": QuoridorSearchMemory,
-                  **_EVAL_OPTIONS, **_LEARNED_OPTIONS},
-    "greedy": {**_EVAL_OPTIONS, **_LEARNED_OPTIONS},
-    "mcts": {"rollout": ("eval", "random"), "c": (float, 0.0, 100.0),
-             "widening": (float, 0.01, 100.0), "rollout_depth": (int, 0, 1000), **_LEARNED_OPTIONS},
-}
+# The compiled searches' options are declared in search_options.
+CLASSIC_WEIGHT_DEFAULTS = {p.name: p.default for p in CLASSIC_WEIGHT_OPTIONS}
+SearchMemory.register(QuoridorSearchMemory)     # the type of the option `memory`
 
 
 @dataclass(frozen=True, order=True)
@@ -300,61 +283,74 @@ class QuoridorState(LearningState):
         MCTS leaf uses it."""
         return self.core.values()
 
-    # --- fast paths
-    # search_api: algorithms that manage a clock themselves and run threads
+    # --- fast paths (the contract: protocol.NativeSearch)
     native_clock_algorithms = ("alphabeta",)
-    threaded_algorithms = ("alphabeta",)
 
     def new_search_memory(self, algorithm):
-        """A memory for one game's searches (search_api.search_memory)."""
+        """A memory for one game's alpha-beta searches (search_api.search_memory)."""
         return QuoridorSearchMemory() if algorithm == "alphabeta" else None
 
-    def native_search(self, algorithm, limits, seed, options):
-        schema = NATIVE_OPTIONS.get(algorithm)
-        if schema is None:
+    def native_search(self, algorithm, limits, seed, options, plan):
+        """alphabeta, greedy and mcts in C, with the options of
+        search_options.OPTIONS (complete and checked); a solved `table`
+        answers the positions it holds."""
+        if algorithm not in OPTIONS:
             return NotImplemented
-        if "table" in options:     # a solved table answers the positions it holds
+        if options["table"] is not None:
             from crossridor.games.quoridor.solve import table_search
-            options = dict(options)
-            found = table_search(self, options.pop("table"))
+            found = table_search(self, options["table"])
             if found is not None:
                 return found
-        options = self._learned_option(algorithm, check_options(algorithm, options, schema))
+        learned = self._learned_weights(algorithm, options)
         if algorithm != "mcts" and limits.time is None and limits.depth is None \
                 and limits.nodes is None and limits.clock is None:
             raise CrossridorError(f"{algorithm} needs a time, depth or nodes limit (sims is for mcts)")
-        return q_native_search(self, algorithm, limits, seed, options)
+        return q_native_search(self, algorithm, limits, seed, options, plan, learned)
 
-    def _learned_option(self, algorithm, options: dict) -> dict:
-        """eval / eval_file -> the C-side weights as option `learned` (None: classic)."""
-        path = options.pop("eval_file", None)
-        evaluation = options.pop("eval", None) or self._default_eval(algorithm, options, path)
+    def _learned_weights(self, algorithm, options):
+        """The learned evaluation's weights for the C search (eval, eval_file),
+        or None for the classic evaluation."""
+        path = options["eval_file"]
+        evaluation = options["eval"]
+        if evaluation == "auto":
+            evaluation = self._auto_eval(algorithm, options)
         if evaluation == "classic":
             if path is not None:
                 raise CrossridorError("eval_file needs eval=learned")
-            return options
+            return None
         if self.game.players != 2:
             raise CrossridorError("eval=learned is for 2-player Quoridor (4 players: eval=classic)")
-        tuned = sorted(set(options) & set(_EVAL_OPTIONS))
+        tuned = self._tuned_weights(options)
         if tuned:
             raise CrossridorError(f"{', '.join(tuned)} {'tunes' if len(tuned) == 1 else 'tune'} the classic "
                                   f"evaluation, not eval=learned")
-        if algorithm == "mcts" and options.get("rollout") == "random":
+        if algorithm == "mcts" and options["rollout"] == "random":
             raise CrossridorError("mcts with rollout=random evaluates no position: eval=learned needs rollout=eval")
         from crossridor.games.quoridor.weights import weights_for_search
-        options["learned"] = weights_for_search(path, self.game.size)
-        return options
+        return weights_for_search(path, self.game.size)
 
-    def _default_eval(self, algorithm, options: dict, path) -> str:
-        """The evaluation where none is asked for: learned for the algorithms of
-        LEARNED_BY_DEFAULT on the 2-player boards of LEARNED_BOARDS, unless an option tunes the
-        classic one; classic elsewhere (no weights were measured stronger there)."""
-        if path is not None:
+    def _auto_eval(self, algorithm, options) -> str:
+        """eval=auto: learned with eval_file, or for the algorithms of
+        search_options.LEARNED_BY_DEFAULT on the 2-player boards of
+        LEARNED_BOARDS unless a classic weight is changed from its default;
+        classic elsewhere."""
+        if options["eval_file"] is not None:
             return "learned"
-        if algorithm in LEARNED_BY_DEFAULT and self.game.players == 2 \
-                and (self.game.size, self.game.walls) in LEARNED_BOARDS and not set(options) & set(_EVAL_OPTIONS):
+        if algorithm in search_options.LEARNED_BY_DEFAULT and self.game.players == 2 \
+                and (self.game.size, self.game.walls) in search_options.LEARNED_BOARDS \
+                and not self._tuned_weights(options):
             return "learned"
         return "classic"
+
+    @staticmethod
+    def _tuned_weights(options) -> list[str]:
+        """The classic evaluation's weights set to other than their defaults."""
+        return [name for name, default in CLASSIC_WEIGHT_DEFAULTS.items()
+                if name in options and options[name] != default]
+
+    def move_for_code(self, code: int) -> Move:
+        """The Move of one of the core's move codes (the compiled search's answers)."""
+        return self._from_code[code]
 
     def native_perft(self, depth: int, divide: bool, hash_mb: int):
         if self.game.max_plies is not None and self.core.ply + depth > self.game.max_plies:

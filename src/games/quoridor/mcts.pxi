@@ -319,15 +319,16 @@ cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, int max_
     return <int>sims
 
 
-cdef object q_mcts_search(state, limits, seed, dict options):
+cdef object q_mcts_search(state, limits, seed, dict options, learned):
+    """MCTS with the complete, checked options of search_options.MCTS;
+    `learned`: the learned evaluation's weights, or None (classic)."""
     from crossridor.engine.protocol import SearchResult
     from crossridor.engine.errors import CrossridorError
     cdef QuoridorCore core = state.core
-    # options are checked by crossridor.games.quoridor (crossridor.engine.options) before they get here
-    rollout = options.get("rollout", "eval")
-    cdef double c = options.get("c", 1.0 if rollout == "eval" else 1.4)
-    cdef double widening = options.get("widening", 1.5)
-    cdef int rollout_depth = options.get("rollout_depth", 0)
+    rollout = options["rollout"]
+    cdef double c = options["c"]
+    cdef double widening = options["widening"]
+    cdef int rollout_depth = options["rollout_depth"]
     if limits.time is None and limits.sims is None and limits.nodes is None:
         raise CrossridorError("mcts needs a time, sims or nodes limit")
     cdef long long max_sims = 1 << 62
@@ -366,7 +367,7 @@ cdef object q_mcts_search(state, limits, seed, dict options):
         s.w_wall = S_WALL
         s.w_tempo = S_TEMPO
         s.w_lone = S_LONE_WALL
-        s.learned = learned_pointer(options.get("learned"))
+        s.learned = learned_pointer(learned)
         mt_new_node(&t, -1, -1, -1)
         with nogil:
             sims = q_mcts_run(s, &t, &rng, max_sims, max_depth, c, widening, mode, rollout_depth)

@@ -547,7 +547,7 @@ cdef int q_draw_ply(state):
 
 
 cdef object q_code_to_move(object state, int code):
-    return state._from_code[code]
+    return state.move_for_code(code)
 
 
 # Alpha-beta scores, for readers of SearchResult.score (the UCI loop's
@@ -556,15 +556,15 @@ WIN_SCORE = S_WIN
 WIN_BOUND = S_WIN_BOUND
 
 
-def q_native_search(state, algorithm, limits, seed, options):
-    """crossridor.search for Quoridor states: alpha-beta, greedy and MCTS in C."""
-    # options are checked by crossridor.games.quoridor (crossridor.engine.options) before they get here
+def q_native_search(state, algorithm, limits, seed, dict options, plan, learned):
+    """crossridor.search for Quoridor states: alpha-beta, greedy and MCTS in C.
+    `options`: the algorithm's options of crossridor.games.quoridor.search_options,
+    complete and checked (search_api.search); `plan`: the clock's TimePlan
+    (alpha-beta) or None; `learned`: the learned evaluation's weights, or
+    None for the classic evaluation."""
     if algorithm == "mcts":
-        return q_mcts_search(state, limits, seed, options)
-    if algorithm == "greedy":
-        return q_alphabeta_search(state, limits, dict(options, hash=0, prune_walls=False, lmr=False,
-                                                      lmp=False, rfp=False), greedy=True)
-    return q_alphabeta_search(state, limits, options, greedy=False)
+        return q_mcts_search(state, limits, seed, options, learned)
+    return q_alphabeta_search(state, limits, plan, options, learned, algorithm == "greedy")
 
 
 # Lazy SMP (Stockfish's skip blocks): helper thread i leaves out some depths,
@@ -574,11 +574,6 @@ cdef int SKIP_SIZE[20]
 cdef int SKIP_PHASE[20]
 SKIP_SIZE[:] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4]
 SKIP_PHASE[:] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7]
-# the most threads of a Lazy SMP search; exported: engine.search_api checks
-# the option against it
-MAX_THREADS = 256
-
-
 cdef extern from *:
     """
     static inline int q_atomic_add(int* p, int v) { return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL); }
@@ -701,36 +696,36 @@ cdef class _Helper:
             q_group_release(self.group)
 
 
-cdef object q_time_plan(limits):
+cdef object q_time_plan(limits, plan):
     """(soft, hard) seconds for this search, 0 for none. A per-move time is
     a hard limit only (the whole budget is used: a partly searched iteration
-    still gives its move); a clock gives both, from search_api.time_for_move."""
-    cdef double soft = 0.0, hard = 0.0
-    if limits.time is not None:
-        hard = limits.time
-    if limits.clock is not None:
-        from crossridor.engine.search_api import time_for_move
-        plan = time_for_move(limits.clock.time_left, limits.clock.increment, limits.clock.moves_to_go)
-        hard = plan.hard if hard == 0 else min(hard, plan.hard)
-        soft = min(plan.soft, hard)
-    return soft, hard
+    still gives its move); a clock's plan (search_api.clock_plan) gives both."""
+    if plan is not None:
+        return plan.soft, plan.hard
+    return 0.0, (limits.time if limits.time is not None else 0.0)
 
 
-cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
+cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint greedy):
+    """Alpha-beta with the complete options of search_options.ALPHABETA; greedy:
+    the same search to depth 1, full width, without a table (the options of
+    search_options.GREEDY: the evaluation's)."""
     from crossridor.engine.protocol import SearchResult
     import threading
     cdef QuoridorCore core = state.core
-    hash_mb = options.get("hash", 16)
-    cdef QuoridorSearchMemory memory = options.get("memory")
+    cdef QuoridorSearchMemory memory = None
+    cdef int threads = 1
+    hash_mb = 0
+    prune = False
+    callback = None
+    if not greedy:
+        hash_mb = options["hash"]
+        memory = options["memory"]
+        threads = options["threads"]
+        prune = options["prune_walls"]
+        callback = options["on_iteration"]
     table_mb = hash_mb
-    if options.get("tt", True) is False or q_draw_ply(state) > 0:
+    if q_draw_ply(state) > 0:
         hash_mb = 0     # with a move limit in reach, a position's value depends on its ply
-    prune = options.get("prune_walls", True)
-    aspiration = options.get("aspiration", True)
-    callback = options.get("on_iteration")
-    cdef int threads = 1 if greedy else options.get("threads", 1)
-    if not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"threads must be 1..{MAX_THREADS}, got {threads}")
     cdef QGroup* group = <QGroup*>calloc(1, sizeof(QGroup))
     if group == NULL:
         raise MemoryError()
@@ -758,33 +753,33 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
     taken = False
     try:
         if memory is not None:
-            memory.take((core.pos.g.n, core.pos.g.nplayers, options.get("learned"), options.get("wall_value"),
-                         options.get("tempo"), options.get("lone_wall_value"),
+            memory.take((core.pos.g.n, core.pos.g.nplayers, learned, options["wall_value"],
+                         options["tempo"], options["lone_wall_value"],
                          core.pos.to_move if core.pos.g.nplayers > 2 else -1), table_mb)
             taken = True
             s.caches = memory.caches
         else:
             s.caches = group.caches
-        soft, hard = q_time_plan(limits)
+        soft, hard = q_time_plan(limits, plan)
         s.abort_flag = &_never_stop
         s.draw_ply = q_draw_ply(state)
         s.pos = core.pos
         s.root_player = core.pos.to_move
         s.prune_walls = 1 if prune else 0
-        s.lmr = 1 if options.get("lmr", True) else 0
+        s.lmr = 0 if greedy else 1
         # both prunings measured stronger on 9x9 with 2 players only (7x7: weaker)
         nine_by_two = core.pos.g.n == 9 and core.pos.g.nplayers == 2
-        s.lmp = 1 if options.get("lmp", True) and nine_by_two else 0
-        s.rfp = 1 if options.get("rfp", True) and nine_by_two else 0
+        s.lmp = 1 if nine_by_two and not greedy else 0
+        s.rfp = 1 if nine_by_two and not greedy else 0
         # the reply to a root move sees every wall on 9x9 with 2 players: a
         # wall that blocks no path yet may start a trap the horizon hides
         s.select_ply = 2 if nine_by_two else 1
-        s.null_move = 1 if options.get("null_move", True) else 0
-        s.wall_gain = 1 if options.get("wall_gain", True) else 0
-        s.w_wall = int(options.get("wall_value", S_WALL))
-        s.w_tempo = int(options.get("tempo", S_TEMPO))
-        s.w_lone = int(options.get("lone_wall_value", S_LONE_WALL))
-        s.learned = learned_pointer(options.get("learned"))
+        s.null_move = 1
+        s.wall_gain = 1
+        s.w_wall = options["wall_value"]
+        s.w_tempo = options["tempo"]
+        s.w_lone = options["lone_wall_value"]
+        s.learned = learned_pointer(learned)
         if hash_mb > 0 and memory is not None:
             s.tt = memory.tt
             s.tt_mask = memory.tt_mask
@@ -819,7 +814,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
             helper.group = group
             helper.index = i
             helper.max_depth = max_depth
-            helper.keep = (state, options)
+            helper.keep = (state, options, learned)
             q_atomic_add(&group.refs, 1)
             thread = threading.Thread(target=helper.run, name=f"crossridor-helper-{i}", daemon=True)
             try:
@@ -832,7 +827,7 @@ cdef object q_alphabeta_search(state, limits, dict options, bint greedy):
         done_depth = 0
         for depth in range(1, max_depth + 1):
             iter_start = now_seconds()
-            window = 60 if (aspiration and depth >= 4) else S_INF
+            window = 60 if depth >= 4 else S_INF
             alpha = max(last_score - window, -S_INF)
             beta = min(last_score + window, S_INF)
             while True:

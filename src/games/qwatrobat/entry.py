@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from crossridor.engine.environments import EnvDeclaration
 from crossridor.engine.options import Param
-from crossridor.engine.registry import GameEntry, register_game
-from crossridor.engine.schema_params import LazyOptions, params_from_schema
+from crossridor.engine.registry import GameEntry, LazyOptions, register_game
 
 PARAMS = (
     Param("open", bool, False,
@@ -28,13 +27,8 @@ def load(**params):
 
 
 def search_options():
-    """The exact solver (alphabeta, the open game in play), the one-round
-    lookahead (greedy), and ismcts with the game's own options added."""
-    from crossridor.engine.algorithms.catalog import ISMCTS_OPTIONS as GENERIC_ISMCTS
-    from crossridor.games.qwatrobat.players import GREEDY_OPTIONS, ISMCTS_DEFAULTS, ISMCTS_OPTIONS, SOLVER_OPTIONS
-    return {"alphabeta": params_from_schema(SOLVER_OPTIONS, {"objective": "result"}),
-            "greedy": params_from_schema(GREEDY_OPTIONS, {"samples": 24}),
-            "ismcts": GENERIC_ISMCTS + params_from_schema(ISMCTS_OPTIONS, ISMCTS_DEFAULTS)}
+    from crossridor.games.qwatrobat.search_options import OPTIONS
+    return OPTIONS
 
 
 def picture(view, last_move=True, arrows=()):

@@ -35,7 +35,7 @@ Search fast paths (`native_search`, in `players`)
                 game after the setup; option objective="result" (default: value
                 +1/0/-1 = win/draw/loss for the player to move) or "margin"
                 (final point difference)
-    greedy      a one-round-lookahead heuristic player
+    greedy      a one-round-lookahead heuristic player (option samples)
     ismcts      the generic ISMCTS with game defaults: the secret layout from
                 the table of `setups` (option setup=table, drawn among
                 the setup_top=4 best; setup=search lets the tree choose, as it

@@ -10,36 +10,31 @@ import random
 import time as _time
 
 from crossridor.engine.errors import UnsupportedGameError
-from crossridor.engine.options import CALLABLE_OR_NONE, check_options
 from crossridor.engine.protocol import CHANCE, TERMINAL, SearchResult
 from crossridor.engine.stop import stopped
 from crossridor.games.qwatrobat.rules import First, Push
 from crossridor.games.qwatrobat.setups import table_setup
 from crossridor.games.qwatrobat.solver import SolverStopped, solve, solve_value
 
-SOLVER_OPTIONS = {"objective": ("result", "margin"), "on_iteration": CALLABLE_OR_NONE}
-ISMCTS_OPTIONS = {"setup": ("table", "search"), "setup_top": (int, 1, 1110), "endgame": (int, 0, 20)}
-ISMCTS_DEFAULTS = {"setup": "table", "setup_top": 4, "endgame": 10}
 TREE_DEPTH = 1      # the ISMCTS tree's depth unless the limits set one (see `ismcts_search`)
-GREEDY_OPTIONS = {"samples": (int, 1, 100_000)}
 
 
-def native_search(state, algorithm, limits, seed, options):
-    """alphabeta: the exact solver (open game in play; option objective:
-    result or margin); greedy: one-round lookahead (option samples); ismcts:
-    `ismcts_search`. NotImplemented: the generic module plays it."""
+def native_search(state, algorithm, limits, seed, options, plan):
+    """alphabeta: the exact solver (open game in play); greedy: one-round
+    lookahead; ismcts: `ismcts_search`; with the options of
+    search_options.OPTIONS (complete and checked). NotImplemented: the
+    generic module plays it."""
     if algorithm == "alphabeta":
         if not state.game.open:
-            return NotImplemented
+            from crossridor.engine.algorithms.alphabeta import check_game
+            check_game(state.game.traits)     # hidden cards: refused, as the generic alpha-beta does
         if state.current_player in (CHANCE, TERMINAL) or state.layout[1] is None:
             raise UnsupportedGameError(
                 "qwatrobat: the exact solver works from the start of play (both layouts down, "
                 "first player known); the setup is a simultaneous secret choice")
-        opts = check_options("qwatrobat alphabeta", options, SOLVER_OPTIONS, {"objective": "result"})
-        return solve(state, objective=opts["objective"])
-    if algorithm in ("greedy", "heuristic"):
-        opts = check_options(f"qwatrobat {algorithm}", options, GREEDY_OPTIONS, {"samples": 24})
-        return greedy_search(state, seed, opts, limits.time)
+        return solve(state, objective=options["objective"])
+    if algorithm == "greedy":
+        return greedy_search(state, seed, options["samples"], limits.time)
     if algorithm == "ismcts":
         return ismcts_search(state, limits, seed, options)
     return NotImplemented
@@ -49,15 +44,15 @@ def ismcts_search(state, limits, seed, options):
     """The generic ISMCTS with the game's defaults: the layout from the
     table of `setups` (option setup=table, among the `setup_top` best)
     or by the tree (setup=search), and with endgame=N > 0 (default 10)
-    leaves valued by `endgame_evaluator` once N pushes or fewer are left.
+    leaves valued by `endgame_evaluator` once N pushes or fewer are left
+    (unless rollout or evaluator say otherwise).
     The tree is TREE_DEPTH decision plies deep unless the limits set a
     depth (a deeper tree averages over its own exploratory replies below
     each push and undervalues the pushes that need a precise follow-up;
     `--depth` is the knob for a deeper one)."""
     from crossridor.engine.algorithms import ismcts
     opts = dict(options)
-    own = check_options("qwatrobat ismcts", {k: opts.pop(k) for k in ISMCTS_OPTIONS if k in opts},
-                        ISMCTS_OPTIONS, ISMCTS_DEFAULTS)
+    own = {k: opts.pop(k) for k in ("setup", "setup_top", "endgame")}
     p = state.current_player
     if own["setup"] == "table" and p >= 0 and state.layout[p] is None:
         t0 = _time.perf_counter()
@@ -66,7 +61,7 @@ def ismcts_search(state, limits, seed, options):
             dt = _time.perf_counter() - t0
             return SearchResult(move=mv, score=0.0, depth=0, nodes=1, seconds=dt,
                                 nps=1 / dt if dt > 0 else 0.0, pv=(mv,), extra={"setup": "table"})
-    if own["endgame"] and "rollout" not in opts and "evaluator" not in opts:
+    if own["endgame"] and opts["rollout"] == "auto" and opts["evaluator"] is None:
         rng = random.Random(seed)
         n = own["endgame"]
         opts["evaluator"] = lambda st: endgame_evaluator(st, exact_pushes=n, rng=rng)
@@ -78,10 +73,10 @@ def ismcts_search(state, limits, seed, options):
 # ----------------------------------------------------------------------------- greedy player
 
 
-def greedy_search(state, seed, options, time_limit: float | None = None) -> SearchResult:
+def greedy_search(state, seed, samples: int, time_limit: float | None = None) -> SearchResult:
     """One-round lookahead: for each push, the average points won minus lost
-    this round, over sampled hidden cards and random pushes for the rest of
-    the round. Setup: a layout drawn at random among the distinct ones.
+    this round, over `samples` sampled hidden cards and random pushes for
+    the rest of the round. Setup: a layout drawn at random among the distinct ones.
     crossridor.stop() or time_limit seconds end the sampling early: the
     pushes are then ranked by the samples they had (a push with none is
     not chosen), so `samples` cannot make a search outlast its limit."""
@@ -96,7 +91,6 @@ def greedy_search(state, seed, options, time_limit: float | None = None) -> Sear
         mv = rng.choice(moves)
         dt = _time.perf_counter() - t0
         return SearchResult(move=mv, score=0.0, depth=0, nodes=1, seconds=dt, nps=0.0, pv=(mv,))
-    samples = options.get("samples", 24)
     nodes = 0
     best, best_v = None, None
     cut = False

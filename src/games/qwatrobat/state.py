@@ -460,6 +460,6 @@ class QState(LearningState):
         in_play = self.current_player not in (CHANCE, TERMINAL) and self.layout[1] is not None
         return "alphabeta" if self.game.open and in_play else "ismcts"
 
-    def native_search(self, algorithm, limits, seed, options):
+    def native_search(self, algorithm, limits, seed, options, plan):
         """The game's own searches: see `players.native_search`."""
-        return players.native_search(self, algorithm, limits, seed, options)
+        return players.native_search(self, algorithm, limits, seed, options, plan)
