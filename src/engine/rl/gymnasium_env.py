@@ -28,7 +28,7 @@ from crossridor.engine.rl.episode import (
     spaces_for,
 )
 from crossridor.engine.rl.opponents import Opponent
-from crossridor.engine.views import player_index, seat
+from crossridor.engine.views import player_index
 
 
 class CrossridorGymEnv(gym.Env):
