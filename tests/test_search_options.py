@@ -7,6 +7,7 @@ declarations; the time plan of a clock is computed once and handed down."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 
 import crossridor
 from crossridor import Clock, CrossridorError, Limits
-from crossridor.engine import search_api
+from crossridor.engine import registry, search_api
 from crossridor.engine.algorithms import alphabeta
 from crossridor.engine.cli.main import main
 from crossridor.engine.options import check_params
@@ -95,7 +96,8 @@ def test_a_python_module_gets_exactly_its_declared_options(monkeypatch):
         seen.append(options)
         return real(state, limits, seed=seed, **options)
 
-    monkeypatch.setattr(alphabeta, "search", spy)
+    entry = registry.algorithm_entry("alphabeta")
+    monkeypatch.setitem(registry._ALGORITHMS, "alphabeta", dataclasses.replace(entry, search=spy))
     crossridor.search(TicTacToe().new_state(), "alphabeta", Limits(depth=1), hash=2)
     assert seen == [{"hash": 2, "evaluator": None, "on_iteration": None}]
 
@@ -182,7 +184,8 @@ def test_a_bad_setoption_value_is_one_clear_error_line():
     lines = uci_lines("setoption name prune_walls value maybe", "setoption name Hash value -3",
                       "setoption name Algorithm value mcts", "setoption name c value lots", "isready")
     assert lines == [
-        "info string error setoption: prune_walls: option prune_walls must be true or false, got 'maybe'",
+        "info string error setoption: prune_walls: option prune_walls must be true or false "
+        "(or yes/no, on/off, 1/0), got 'maybe'",
         f"info string error setoption: Hash: option hash must be an integer in [0, {uci_engine.MAX_HASH_MB}], "
         "got -3",
         "info string error setoption: c: option c must be a number, got 'lots'",
@@ -231,7 +234,7 @@ def test_cli_engine_options_are_read_by_their_declared_kind(monkeypatch, capsys)
     assert status == 2 and out == "" and err.count("\n") == 1
     assert "quoridor alphabeta: unknown option lmr (known: eval, eval_file, hash, lone_wall_value" in err
     status, _, err = run_cli(capsys, "best", "quoridor", "--depth", "1", "-e", "prune_walls=maybe")
-    assert status == 2 and "option prune_walls must be true or false, got 'maybe'" in err
+    assert status == 2 and "option prune_walls must be true or false (or yes/no, on/off, 1/0), got 'maybe'" in err
 
 
 def test_every_budget_option_has_a_web_cap():
