@@ -287,9 +287,10 @@ def test_c_searches_honour_max_plies_like_the_python_alpha_beta():
 
 def test_evaluation_stays_below_the_win_band_at_the_largest_weights():
     from crossridor.games.quoridor import search_options as quoridor
-    worst = 100 * 81 + 2 * quoridor.MAX_WEIGHT * quoridor.MAX_WALLS + 2500 + quoridor.MAX_WEIGHT
+    from crossridor.games.quoridor.bounds import MAX_WALLS
+    worst = 100 * 81 + 2 * quoridor.MAX_WEIGHT * MAX_WALLS + 2500 + quoridor.MAX_WEIGHT
     assert worst < quoridor.WIN_BAND
-    game = crossridor.load_game("quoridor", walls=quoridor.MAX_WALLS)
+    game = crossridor.load_game("quoridor", walls=MAX_WALLS)
     state = game.new_state("e2 e8 " + " ".join(f"{c}{r}h" for c, r in zip("aceg", "1111")))
     w = quoridor.MAX_WEIGHT
     r = crossridor.search(state, "alphabeta", Limits(depth=3), wall_value=w, lone_wall_value=w, tempo=w)
