@@ -12,7 +12,7 @@ import pytest
 
 import crossridor
 from crossridor.engine.cli.main import main
-from helpers import run_cli
+from helpers import HANG, run_cli
 
 def run_json(*argv):
     status, out, err = run_cli(*argv, "--json")
@@ -233,10 +233,10 @@ def test_bad_input_exits_2_with_one_line(argv):
 
 def test_module_exit_status_via_subprocess():
     ok = subprocess.run([sys.executable, "-m", "crossridor", "perft", "quoridor", "--size", "5",
-                         "--depth", "2"], capture_output=True, text=True, timeout=60)
+                         "--depth", "2"], capture_output=True, text=True, timeout=HANG)
     assert ok.returncode == 0 and ok.stdout.startswith("perft 2: 1109 nodes")
     bad = subprocess.run([sys.executable, "-m", "crossridor", "legal", "quoridor", "--moves", "e2 e9"],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=HANG)
     assert bad.returncode == 2 and bad.stdout == ""
     assert len(bad.stderr.splitlines()) == 1 and "e9" in bad.stderr
 

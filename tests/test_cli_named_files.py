@@ -1,9 +1,9 @@
-"""Files named on the command line (issue 36, findings 5, 6 and 8): each is
-read through the one bounded regular-file reader (engine/files.py) or
-written only where a regular file is or none is. A FIFO or a device is
-refused in one line at once, sizes are capped before anything is read, an
-.npz's arrays are checked from their headers before anything is allocated,
-and a resumed table folder is checked as `best --table` checks it."""
+"""Files named on the command line: each is read through the one bounded
+regular-file reader (engine/files.py) or written only where a regular file
+is or none is. A FIFO or a device is refused in one line at once, sizes are
+capped before anything is read, an .npz's arrays are checked from their
+headers before anything is allocated, and a resumed table folder is checked
+as `best --table` checks it."""
 
 from __future__ import annotations
 
@@ -25,12 +25,11 @@ from crossridor.engine.files import MAX_FILE_BYTES
 from crossridor.engine.match import pgn, records
 from crossridor.engine.stop import Interrupted
 from crossridor.games.quoridor import training
-from helpers import one_line_error, run_cli, selfplay_arrays
+from helpers import HANG, one_line_error, run_cli, selfplay_arrays
 
 TABLE = ("quoridor", "--size", "3", "-o", "walls=1")      # a table of 3 levels, solved in a moment
 MATCH = ("match", "quoridor", "--size", "5", "--engine", "random", "--engine", "random", "--games", "1",
          "--concurrency", "1", "--seed", "1")
-HANG = 60            # seconds: a bound for a hang, far above the second these take
 
 
 # what a child reserves of address space without using it, kept small on a machine of many cores
@@ -38,7 +37,7 @@ SMALL_ADDRESS_SPACE = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS
 
 
 def _bounded():
-    # reading /dev/zero filled memory: a MemoryError at 2 GB fails the test, not the machine
+    # a reader of /dev/zero would fill memory: a MemoryError at 2 GB fails the test, not the machine
     resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
 
@@ -77,7 +76,7 @@ def table(solved, tmp_path):
     return shutil.copytree(solved, tmp_path / "table")
 
 
-# --- finding 5: a FIFO or a device named on the command line -----------------------------
+# --- a FIFO or a device named on the command line -----------------------------
 
 READERS = {
     "show --pgn": lambda path, tmp: ("show", "quoridor", "--pgn", path),
@@ -155,7 +154,7 @@ def test_sigint_during_a_read_ends_it_and_a_read_after_it_still_reads(tmp_path, 
     assert len(files.read_regular_file(str(path), "test file")) == 3 << 20
 
 
-# --- finding 5: sizes are capped before reading ------------------------------------------
+# --- sizes are capped before reading ------------------------------------------
 
 def sparse(path, size: int) -> str:
     """A file of `size` bytes that takes no room (reading it would)."""
@@ -198,7 +197,7 @@ def test_a_pgn_or_openings_file_that_is_not_utf8_is_one_line(tmp_path):
     assert "is not UTF-8 text (byte 6)" in one_line_error("show", "quoridor", "--pgn", str(path))
 
 
-# --- findings 5 and 8: selfplay data (.npz) ----------------------------------------------
+# --- selfplay data (.npz) ----------------------------------------------
 
 def train_error(tmp_path, data: bytes | dict) -> str:
     path = tmp_path / "d.npz"
@@ -305,7 +304,7 @@ def test_train_still_reads_compressed_and_fortran_ordered_data(tmp_path):
     assert "training and" in out
 
 
-# --- finding 6: a resumed table folder is checked as best --table checks it -------------
+# --- a resumed table folder is checked as best --table checks it -------------
 
 def spoil(table, level: int, how: str) -> None:
     keys = np.load(table / f"keys-{level:02d}.npy")

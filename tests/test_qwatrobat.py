@@ -554,5 +554,5 @@ def test_ismcts_tree_depth():
     assert (same.move, same.score) == (one[0].move, one[0].score)
     deep = crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=200, depth=20), seed=0)
     assert deep.depth > 1 and one[0].depth == 1
-    with pytest.raises(CrossridorError, match="tree"):          # no longer an option: --depth sets the depth
+    with pytest.raises(CrossridorError, match="tree"):          # not an option: --depth sets the depth
         crossridor.search(s, algorithm="ismcts", limits=crossridor.Limits(sims=5), tree=0)
