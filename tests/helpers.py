@@ -202,6 +202,19 @@ def serving(*flags: str):
             assert "Traceback" not in f.read()
 
 
+def perft_count(size: int, depth: int, players: int = 2, walls: int = 10, moves: str = "-") -> int:
+    """Quoridor's leaf count at `depth` as tests/data/perft_quoridor.txt gives it
+    (from an independent implementation or the pure-Python reference; tests/test_perft.py
+    checks the core against every line)."""
+    from pathlib import Path
+    data = Path(__file__).parent / "data" / "perft_quoridor.txt"
+    for line in data.read_text().splitlines():
+        fields = line.partition("#")[0].split()
+        if fields[:5] == [str(size), str(players), str(walls), moves, str(depth)]:
+            return int(fields[5])
+    raise KeyError(f"no perft count for {size}x{size}, {players} players, {walls} walls, {moves}, depth {depth}")
+
+
 def selfplay_arrays(**replaced) -> dict:
     """The arrays of a small self-play data file (`train`'s input, 5x5),
     with `replaced` arrays put in their place."""
