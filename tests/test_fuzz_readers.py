@@ -42,6 +42,7 @@ PROFILE = os.environ.get("CROSSRIDOR_FUZZ", "quick")
 N = int(os.environ.get("CROSSRIDOR_FUZZ_READERS", 5_000 if PROFILE == "quick" else 100_000))
 SEED = int(os.environ.get("CROSSRIDOR_FUZZ_SEED", 20261204))
 BATCH = 500
+KINDS = ("records", "pgn", "records", "openings", "records")     # the batches in turn: 60%, 20%, 20%
 
 CODE_NAMES = ["os:system", "numpy:loadtxt", "canary_game:load", "builtins:exec", "subprocess:run",
               "crossridor.engine.plugins:PluginGame", "race_game:race", ":", "a:", ":b", "os.path:join",
@@ -213,10 +214,11 @@ def test_readers_and_replay_fuzz(real_records, imports, tmp_path, capsys):
         for name in CODE_NAMES:                         # the error paths' own imports, once
             check_record(json.dumps(dict(real_records[0], game=name)))
         imports.start()
-        done = 0
+        done = batch = 0
         while done < N:
-            kind = rng.random()
-            if kind < 0.6:                              # a records file: each reader, then /api/replay
+            kind = KINDS[batch % len(KINDS)]
+            batch += 1
+            if kind == "records":                       # a records file: each reader, then /api/replay
                 lines = [record_line(rng, real_records) for _ in range(min(BATCH, N - done))]
                 for line in lines:
                     check_record(line)
@@ -237,7 +239,7 @@ def test_readers_and_replay_fuzz(real_records, imports, tmp_path, capsys):
                     pass
                 counts["records"] += len(lines)
                 done += len(lines)
-            elif kind < 0.8:
+            elif kind == "pgn":
                 for _ in range(min(BATCH, N - done)):
                     check_pgn(mangled_text(rng, rng.choice(pgns)).replace("quoridor", rng.choice(CODE_NAMES), 1)
                               if rng.random() < 0.3 else mangled_text(rng, rng.choice(pgns)))
@@ -250,7 +252,7 @@ def test_readers_and_replay_fuzz(real_records, imports, tmp_path, capsys):
                     check_opening(text, rng.choice(opening_games))
                     counts["openings"] += 1
                     done += 1
-    assert done >= N
+    assert done >= N and all(counts.values()), counts      # every reader had its share
     imports.check()
     with capsys.disabled():
         print(f"\nreaders fuzz: {done} inputs {counts}, no import, no traceback (seed {SEED})")
