@@ -340,7 +340,7 @@ import signal  # noqa: E402
 
 from helpers import interrupt, one_line_error  # noqa: E402
 
-RESUME_GAMES = 40       # 9x9 at depth 2: seconds, long enough to be stopped midway
+RESUME_GAMES = 20       # 9x9 at depth 2: long enough to be stopped midway
 
 
 @pytest.fixture(scope="module")
