@@ -38,7 +38,11 @@ def test_a_cluster_solve_equals_a_local_one(cluster, capsys, tmp_path):  # noqa:
             assert (a == b).all(), (kind, level)
 
 
-def test_an_unreachable_scheduler(tmp_path):
+def test_an_unreachable_scheduler(tmp_path, monkeypatch):
+    from crossridor.engine.match.cluster import ClusterExecutor
+    # nothing listens on port 9: the connection is refused at once, so the connect timeout
+    # (10 s, for a busy cluster) only sets how long Dask retries; half a second will do
+    monkeypatch.setattr(ClusterExecutor.__init__, "__defaults__", ("0.5s",))
     err = one_line_error("solve", "quoridor", "--size", "3", "--walls", "1", "--scheduler", "tcp://127.0.0.1:9",
                          "--write-table", str(tmp_path / "t"))
     assert "cannot reach the Dask scheduler" in err
