@@ -22,7 +22,7 @@ from crossridor.engine.stop import Stop
 from crossridor.engine.clocks import SeatClock, TimeControl
 from crossridor.engine.match.game_loop import GameRecord
 from crossridor.engine.match.specs import EngineSpec, move_budget
-from helpers import one_line_error, run_cli
+from helpers import HANG, one_line_error, run_cli
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MIDDLEGAME = "e2 e8 e3 e7 e4 e6 d3h d6h f5v c4v"
@@ -255,9 +255,9 @@ def test_two_threads_respect_a_stop_token():
     worker = threading.Thread(target=lambda: results.append(crossridor.search(
         state, limits=Limits(time=1e6), threads=2, stop=token, on_iteration=report)))
     worker.start()
-    assert started.wait(60)
+    assert started.wait(HANG)
     token.set()
-    worker.join(60)
+    worker.join(HANG)
     assert not worker.is_alive()
     [result] = results
     assert result.extra["stopped"] is True and result.move in state.legal_moves()

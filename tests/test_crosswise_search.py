@@ -9,6 +9,7 @@ import pytest
 import crossridor
 from crossridor import Limits
 from crosswise_positions import load
+from helpers import TIME_SLACK
 
 
 @pytest.mark.parametrize("algorithm", ["ismcts", "greedy"])
@@ -126,7 +127,9 @@ def test_pimc_time_limit():
     st = crossridor.load_game("crosswise").new_state(seed=3)
     t = time.perf_counter()
     r = crossridor.search(st, "ismcts", Limits(time=0.2), seed=1)
-    assert 0.15 < time.perf_counter() - t < 2.0 and r.nodes > 12
+    elapsed = time.perf_counter() - t
+    # with a time limit only, it searches until the limit (however fast the machine) and stops there
+    assert 0.15 < elapsed < 0.2 + TIME_SLACK and r.nodes > 0
 
 
 @pytest.mark.parametrize("opts", PIMC_VARIANTS)
