@@ -1,7 +1,8 @@
-"""The trust boundary of `crossridor serve`, tried as an attacker would: the real server (uvicorn on a free loopback port, in
-a subprocess) and real clients (httpx, websockets) sending cross-site
-Origin and foreign Host headers, file options, huge limits, huge bodies and
-malformed messages. No wall-clock assertions: only bounded waits."""
+"""The trust boundary of `crossridor serve`, tried as an attacker would: the
+real server (uvicorn on a free loopback port, in a subprocess) and real
+clients (httpx, websockets) sending cross-site Origin and foreign Host
+headers, file options, huge limits, huge bodies and malformed messages. No
+wall-clock assertions: only bounded waits."""
 
 from __future__ import annotations
 
