@@ -58,7 +58,6 @@ solver on the determinization) is a stronger leaf value for `evaluator=` of ismc
 
 from __future__ import annotations
 
-import functools
 import itertools
 
 from crossridor.engine.errors import UnknownGameError
@@ -112,7 +111,10 @@ class Qwatrobat(LearningGame):
 
     def setups(self) -> tuple:
         """One layout per class of column permutations (columns sorted)."""
-        return _setups(self.hand, self.ncols)
+        key = (self.hand, self.ncols)
+        if key not in _SETUPS:
+            _SETUPS[key] = _setups(*key)
+        return _SETUPS[key]
 
     def new_state(self, moves=None, seed=None) -> "QState":
         return play_moves(QState(self), moves)
@@ -121,10 +123,12 @@ class Qwatrobat(LearningGame):
         return QState.from_position(self, position)
 
 
-@functools.lru_cache(maxsize=None)
+_SETUPS: dict = {}          # (hand, columns) -> its setups: made once a process, for every game of those cards
+
+
 def _setups(hand: tuple, ncols: int) -> tuple:
     """The setups of `hand` in two rows of `ncols`, sorted: each is a sorted choice of
-    `ncols` columns (front, back) that uses the hand's cards exactly. Made once a process."""
+    `ncols` columns (front, back) that uses the hand's cards exactly."""
     pairs = sorted({(f, b) for f in hand for b in hand})
     cards = sorted(hand)
     return tuple(sorted(Setup(tuple(f for f, _ in cols), tuple(b for _, b in cols))
