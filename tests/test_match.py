@@ -494,7 +494,7 @@ def test_abort_ends_the_worker_processes():
     import time as _time
     from crossridor.engine.match.pool import make_executor, stop_executor
     executor = make_executor(2)
-    futures = [executor.submit(_time.sleep, 10 * HANG) for _ in range(2)]
+    futures = [executor.submit(_time.sleep, 2 * HANG) for _ in range(2)]    # past every wait below
     deadline = _time.monotonic() + HANG
     while not all(f.running() for f in futures) and _time.monotonic() < deadline:
         _time.sleep(0.05)
