@@ -7,7 +7,7 @@ SIZE board, default 5) for its first `go` in each process; from the second
 `go` on it misbehaves by MODE: `crash` (exits with status 3 after a line on
 stderr), `hang` (never answers), `illegal` (answers `bestmove z9`), `good`
 (keeps playing legal moves), `slow` (writes each `go` line to stderr and
-thinks 0.5 s before a legal move)."""
+thinks 1.5 s before a legal move)."""
 
 import random
 import sys
@@ -42,7 +42,7 @@ for line in sys.stdin:
             time.sleep(3600)
         if goes >= 2 and mode == "slow":
             print(line.strip(), file=sys.stderr, flush=True)
-            time.sleep(0.5)
+            time.sleep(1.5)
         if goes >= 2 and mode == "illegal":
             print("bestmove z9", flush=True)
             continue

@@ -66,32 +66,50 @@ def without_times(record: dict) -> dict:
     return {k: v for k, v in record.items() if k not in ("seconds", "think")}
 
 
-# The stop is measured at about 0.03-0.15 s (docs/measurements.md); the bound is loose so
-# that a loaded machine does not fail the test, yet far below the minutes the
-# work would run without the stop.
+# Seconds from a stop (a signal, a Stop token) to the exit: measured at about 0.03-0.15 s
+# on an idle machine (docs/measurements.md), so a machine many times slower still meets it,
+# yet far below the minutes the work would run without the stop.
 STOP_BOUND = 5.0
 
+# Seconds a search given a time limit may run past it in a test: its stop lands within
+# milliseconds on an idle machine; the slack is for a busy one, not a measurement.
+TIME_SLACK = 3.0
 
-def interrupt(argv, ready=None, sig=signal.SIGINT):
-    """Start `crossridor argv`, wait until `ready(proc)` (or 3 s: long enough
-    for the import and the start of the work on a loaded machine), send
-    `sig`; (exit status, seconds from the signal to the exit, stdout, stderr)."""
+# Seconds before a test calls bounded work hung: a guard that keeps a hang from stalling the
+# suite, not a timing. The work under it is bounded by plies, depth, nodes or simulations and
+# takes at most a few seconds on an idle machine, so a busy one never comes near it.
+HANG = 120.0
+
+
+def handles_stop_signals(proc) -> bool:
+    """Whether `proc` has installed its own SIGTERM handler, as crossridor does
+    (with SIGINT's) just before its work begins: from then on a signal stops
+    the work instead of killing the process (Linux: /proc/PID/status)."""
+    try:
+        with open(f"/proc/{proc.pid}/status") as f:
+            caught = next(line for line in f if line.startswith("SigCgt:"))
+    except (FileNotFoundError, StopIteration):
+        return False
+    return bool(int(caught.split()[1], 16) >> (signal.SIGTERM - 1) & 1)
+
+
+def interrupt(argv, ready, sig=signal.SIGINT):
+    """Start `crossridor argv`, wait until `ready(proc)` says its work has
+    begun, send `sig`; (exit status, seconds from the signal to the exit,
+    stdout, stderr)."""
     proc = subprocess.Popen([sys.executable, "-m", "crossridor", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    if ready is None:
-        time.sleep(3.0)
-    else:
-        deadline = time.monotonic() + 60
-        while not ready(proc) and time.monotonic() < deadline:
-            time.sleep(0.05)
+    deadline = time.monotonic() + HANG
+    while not ready(proc) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert proc.poll() is None, proc.communicate()
     sent = time.perf_counter()
     proc.send_signal(sig)
-    out, err = proc.communicate(timeout=30)
+    out, err = proc.communicate(timeout=HANG)
     return proc.returncode, time.perf_counter() - sent, out, err
 
 
-def wait_for(predicate, seconds: float = 20.0) -> bool:
+def wait_for(predicate, seconds: float = HANG) -> bool:
     """True as soon as predicate() is; False after `seconds` (a bound for a hang, not a timing)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -181,6 +199,19 @@ def serving(*flags: str):
             proc.wait(10)
         with open(log, encoding="utf-8", errors="replace") as f:
             assert "Traceback" not in f.read()
+
+
+def perft_count(size: int, depth: int, players: int = 2, walls: int = 10, moves: str = "-") -> int:
+    """Quoridor's leaf count at `depth` as tests/data/perft_quoridor.txt gives it
+    (from an independent implementation or the pure-Python reference; tests/test_perft.py
+    checks the core against every line)."""
+    from pathlib import Path
+    data = Path(__file__).parent / "data" / "perft_quoridor.txt"
+    for line in data.read_text().splitlines():
+        fields = line.partition("#")[0].split()
+        if fields[:5] == [str(size), str(players), str(walls), moves, str(depth)]:
+            return int(fields[5])
+    raise KeyError(f"no perft count for {size}x{size}, {players} players, {walls} walls, {moves}, depth {depth}")
 
 
 def selfplay_arrays(**replaced) -> dict:

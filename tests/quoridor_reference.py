@@ -67,6 +67,9 @@ class RefQuoridor:
         self.winner: int | None = None
         self._history: list[tuple] = []   # snapshots taken before each move
         self._legal_cache: set[str] | None = None
+        # the board's squares and each player's goal squares, for the path searches
+        self._squares = frozenset((c, r) for c in range(size) for r in range(size))
+        self._goals = [frozenset(sq for sq in self._squares if self.is_goal(p, sq)) for p in range(players)]
 
     # ----------------------------------------------------------- queries
 
@@ -112,11 +115,15 @@ class RefQuoridor:
         """A shortest list of squares from the pawn (or `start`) to the
         player's goal side, pawns ignored; None when there is none."""
         start = self._pawns[player] if start is None else start
+        walls = self.walls if walls is None else walls
+        # the steps the walls block, both ways: the same test as wall_between, looked up once
+        blocked = {step for wall in walls for a, b in self.wall_steps(wall) for step in ((a, b), (b, a))}
+        squares, goal = self._squares, self._goals[player]
         parent = {start: None}
         queue = deque([start])
         while queue:
             sq = queue.popleft()
-            if self.is_goal(player, sq):
+            if sq in goal:
                 path = []
                 while sq is not None:
                     path.append(sq)
@@ -124,7 +131,7 @@ class RefQuoridor:
                 return path[::-1]
             for dc, dr in DIRECTIONS:
                 nxt = (sq[0] + dc, sq[1] + dr)
-                if nxt not in parent and self.on_board(nxt) and not self.wall_between(sq, nxt, walls):
+                if nxt not in parent and nxt in squares and (sq, nxt) not in blocked:
                     parent[nxt] = sq
                     queue.append(nxt)
         return None

@@ -15,6 +15,7 @@ import pytest
 import crossridor
 from crossridor import Limits
 from crossridor.engine.algorithms.alphabeta import WIN
+from helpers import HANG
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "add_a_game.py"
@@ -69,7 +70,7 @@ def test_moves_and_errors():
 
 
 def test_the_script_runs():
-    out = subprocess.run([sys.executable, str(EXAMPLE)], capture_output=True, text=True, timeout=120, check=True)
+    out = subprocess.run([sys.executable, str(EXAMPLE)], capture_output=True, text=True, timeout=HANG, check=True)
     lines = out.stdout.splitlines()
     assert [line.split()[:3] for line in lines] == [["alphabeta", "take", "2"], ["mcts", "take", "2"],
                                                     ["greedy", "take", "2"]]

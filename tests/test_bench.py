@@ -25,12 +25,6 @@ from crossridor.engine.bench import POSITIONS, bench_alphabeta, bench_mcts
 # middlegame, 7x7, 4-players; and the total at the bench's own depths.
 # The 9x9 and 7x7 two-player positions search with the default learned
 # evaluation (their boards' shipped weights; 4 players keep the classic one).
-# before every wall in the reply to a root move (9x9, 2 players): the same and 365352;
-# before the learned leaves' early stop (a lower bound >= beta): [573, 488, 398, 306, 735] and
-# 360356; before the 21-feature weights (the side to move's wall threat): [573, 414, 315, 306, 735]
-# and 357964; before the 19-feature weights: [573, 331, 303, 306, 735] and 350588; before late-move and
-# reverse futility pruning: [583, 426, 405, 306, 735] and 472111 (9x9); 551951 until 7x7 got its
-# learned weights
 SIGNATURE_DEPTH3 = [573, 489, 398, 306, 735]
 SIGNATURE_FULL = 445462
 # Quoridor MCTS, 300 sims, seed 1: playout plies (random rollouts), visits

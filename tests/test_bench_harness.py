@@ -16,6 +16,7 @@ import pytest
 
 from crossridor.engine.cli.main import main as cli_main
 from crossridor.engine.match.stats import result_text
+from helpers import HANG
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 LINE = re.compile(r"(\d+) games?: W (\d+) D (\d+) L (\d+), score ([\d.]+)%"
@@ -41,7 +42,7 @@ def check_line(text: str, games: int) -> tuple[int, int, int]:
 
 
 def run(*args: str) -> str:
-    out = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=HANG)
     assert out.returncode == 0, out.stderr
     return out.stdout.strip().splitlines()[-1]
 
@@ -86,7 +87,7 @@ def test_records_score_counts_complete_rounds_of_a_match(tmp_path):
 
 def test_records_score_names_a_missing_file(tmp_path):
     out = subprocess.run([sys.executable, str(BENCH / "records_score.py"), str(tmp_path / "none.jsonl")],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=HANG)
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.count("\n") == 1 and "none.jsonl" in out.stderr and "Traceback" not in out.stderr
 
@@ -120,7 +121,7 @@ def test_kreuzundquer_analyses_replay_match_records(tmp_path):
 
     def agreement(rec):
         out = subprocess.run([sys.executable, str(BENCH / "kreuzundquer_prior_agreement.py"), str(rec)],
-                             capture_output=True, text=True, timeout=300)
+                             capture_output=True, text=True, timeout=HANG)
         assert out.returncode == 0, out.stderr
         rows = re.findall(r"(\w+): (\d+) of (\d+) moves differ", out.stdout)
         assert [r[0] for r in rows] == ["build", "collect", "decide"] and int(rows[0][2]) == 2
@@ -128,7 +129,7 @@ def test_kreuzundquer_analyses_replay_match_records(tmp_path):
     assert all(d == 0 and n > 0 for d, n in agreement(recs["prior"]).values())
     assert sum(d for d, _ in agreement(recs["greedy"]).values()) > 0
     out = subprocess.run([sys.executable, str(BENCH / "kreuzundquer_leaf_fit.py"), str(recs["prior"])],
-                         capture_output=True, text=True, timeout=300)
+                         capture_output=True, text=True, timeout=HANG)
     assert out.returncode == 0, out.stderr
     m = re.match(r"(\d+) stage starts; current mapping: .* log-likelihood (-[\d.]+)", out.stdout)
     assert m and int(m.group(1)) >= 2 and float(m.group(2)) < 0

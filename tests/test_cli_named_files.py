@@ -1,9 +1,9 @@
-"""Files named on the command line (issue 36, findings 5, 6 and 8): each is
-read through the one bounded regular-file reader (engine/files.py) or
-written only where a regular file is or none is. A FIFO or a device is
-refused in one line at once, sizes are capped before anything is read, an
-.npz's arrays are checked from their headers before anything is allocated,
-and a resumed table folder is checked as `best --table` checks it."""
+"""Files named on the command line: each is read through the one bounded
+regular-file reader (engine/files.py) or written only where a regular file
+is or none is. A FIFO or a device is refused in one line at once, sizes are
+capped before anything is read, an .npz's arrays are checked from their
+headers before anything is allocated, and a resumed table folder is checked
+as `best --table` checks it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import json
 import os
 import resource
 import shutil
+import struct
 import subprocess
 import sys
 import tracemalloc
@@ -26,12 +27,11 @@ from crossridor.engine.files import MAX_FILE_BYTES
 from crossridor.engine.match import pgn, records
 from crossridor.engine.stop import Interrupted
 from crossridor.games.quoridor import training
-from helpers import one_line_error, run_cli, selfplay_arrays
+from helpers import HANG, one_line_error, run_cli, selfplay_arrays
 
 TABLE = ("quoridor", "--size", "3", "-o", "walls=1")      # a table of 3 levels, solved in a moment
 MATCH = ("match", "quoridor", "--size", "5", "--engine", "random", "--engine", "random", "--games", "1",
          "--concurrency", "1", "--seed", "1")
-HANG = 60            # seconds: a bound for a hang, far above the second these take
 
 
 # what a child reserves of address space without using it, kept small on a machine of many cores
@@ -39,7 +39,7 @@ SMALL_ADDRESS_SPACE = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS
 
 
 def _bounded():
-    # reading /dev/zero filled memory: a MemoryError at 2 GB fails the test, not the machine
+    # a reader of /dev/zero would fill memory: a MemoryError at 2 GB fails the test, not the machine
     resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
 
@@ -78,7 +78,7 @@ def table(solved, tmp_path):
     return shutil.copytree(solved, tmp_path / "table")
 
 
-# --- finding 5: a FIFO or a device named on the command line -----------------------------
+# --- a FIFO or a device named on the command line -----------------------------
 
 READERS = {
     "show --pgn": lambda path, tmp: ("show", "quoridor", "--pgn", path),
@@ -156,7 +156,7 @@ def test_sigint_during_a_read_ends_it_and_a_read_after_it_still_reads(tmp_path, 
     assert len(files.read_regular_file(str(path), "test file")) == 3 << 20
 
 
-# --- finding 5: sizes are capped before reading ------------------------------------------
+# --- sizes are capped before reading ------------------------------------------
 
 def sparse(path, size: int) -> str:
     """A file of `size` bytes that takes no room (reading it would)."""
@@ -199,7 +199,7 @@ def test_a_pgn_or_openings_file_that_is_not_utf8_is_one_line(tmp_path):
     assert "is not UTF-8 text (byte 6)" in one_line_error("show", "quoridor", "--pgn", str(path))
 
 
-# --- findings 5 and 8: selfplay data (.npz) ----------------------------------------------
+# --- selfplay data (.npz) ----------------------------------------------
 
 def train_error(tmp_path, data: bytes | dict) -> str:
     path = tmp_path / "d.npz"
@@ -278,13 +278,39 @@ def test_train_caps_what_a_small_file_decompresses_to(tmp_path, monkeypatch):
     assert f"{tmp_path / 'd.npz'}: its arrays take more than {2 ** 20} bytes" in err, err
 
 
-def test_train_refuses_a_zip_listing_many_members_before_reading_its_directory(tmp_path):
-    # 100,000 empty members: 8.6 MB of file, about 50 MB once zipfile has read its directory
+def empty_members_zip(n: int, count_limit: int = 0xFFFF) -> bytes:
+    """A zip of n empty members named 0 .. n-1, byte for byte as zipfile writes them
+    (ZipInfo(name, (1980, 1, 1, 0, 0, 0))), made at once: zipfile takes seconds for 100,000.
+    Past count_limit members (zipfile.ZIP_FILECOUNT_LIMIT) the zip64 end records hold the count."""
+    local, central, offset = [], [], 0
+    for i in range(n):
+        name = str(i).encode()
+        central.append(struct.pack("<4s6H3L5H2L", b"PK\x01\x02", 20 | 3 << 8, 20, 0, 0, 0, 33, 0, 0, 0,
+                                   len(name), 0, 0, 0, 0, 0o600 << 16, offset) + name)
+        local.append(struct.pack("<4s5H3L2H", b"PK\x03\x04", 20, 0, 0, 0, 33, 0, 0, 0, len(name), 0) + name)
+        offset += len(local[-1])
+    directory = b"".join(central)
+    end = b""
+    if n > count_limit:
+        end = (struct.pack("<4sqHHLLqqqq", b"PK\x06\x06", 44, 45, 45, 0, 0, n, n, len(directory), offset)
+               + struct.pack("<4sLqL", b"PK\x06\x07", 0, offset + len(directory), 1))
+    end += struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, min(n, 0xFFFF), min(n, 0xFFFF), len(directory), offset, 0)
+    return b"".join(local) + directory + end
+
+
+@pytest.mark.parametrize("count_limit", [0xFFFF, 2])      # a plain end record, and the zip64 ones
+def test_empty_members_zip_is_what_zipfile_writes(count_limit, monkeypatch):
+    monkeypatch.setattr(zipfile, "ZIP_FILECOUNT_LIMIT", count_limit)
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as z:
-        for name in range(100_000):
-            z.writestr(str(name), b"")
-    data = out.getvalue()
+        for name in range(3):
+            z.writestr(zipfile.ZipInfo(str(name), (1980, 1, 1, 0, 0, 0)), b"")
+    assert empty_members_zip(3, count_limit) == out.getvalue()
+
+
+def test_train_refuses_a_zip_listing_many_members_before_reading_its_directory(tmp_path):
+    # 100,000 empty members: 8.6 MB of file, about 50 MB once zipfile has read its directory
+    data = empty_members_zip(100_000)
     err, peak = train_error_and_peak(tmp_path, data)
     assert peak < 4 * 2 ** 20, peak
     assert "not a selfplay data file (a zip of more than 64 members" in err, err
@@ -306,7 +332,7 @@ def test_train_still_reads_compressed_and_fortran_ordered_data(tmp_path):
     assert "training and" in out
 
 
-# --- finding 6: a resumed table folder is checked as best --table checks it -------------
+# --- a resumed table folder is checked as best --table checks it -------------
 
 def spoil(table, level: int, how: str) -> None:
     keys = np.load(table / f"keys-{level:02d}.npy")

@@ -26,14 +26,14 @@ from distributed.security import Security
 from crossridor.engine.cli.match import scheduler_from_args
 from crossridor.engine.cluster import ClusterExecutor, Scheduler
 from crossridor.engine.errors import CrossridorError
-from helpers import dask_cluster, one_line_error, run_cli
+from helpers import HANG, dask_cluster, one_line_error, run_cli
 
 MATCH = ("match", "quoridor", "--size", "3", "--engine", "random", "--engine", "random", "--games", "2",
          "--seed", "5", "--json")
 
 
 def openssl(folder, *args):
-    subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True, timeout=120)
+    subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True, timeout=HANG)
 
 
 def make_ca(folder, name="ca"):

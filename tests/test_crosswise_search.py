@@ -9,6 +9,7 @@ import pytest
 import crossridor
 from crossridor import Limits
 from crosswise_positions import load
+from helpers import TIME_SLACK
 
 
 @pytest.mark.parametrize("algorithm", ["ismcts", "greedy"])
@@ -126,7 +127,9 @@ def test_pimc_time_limit():
     st = crossridor.load_game("crosswise").new_state(seed=3)
     t = time.perf_counter()
     r = crossridor.search(st, "ismcts", Limits(time=0.2), seed=1)
-    assert 0.15 < time.perf_counter() - t < 2.0 and r.nodes > 12
+    elapsed = time.perf_counter() - t
+    # with a time limit only, it searches until the limit (however fast the machine) and stops there
+    assert 0.15 < elapsed < 0.2 + TIME_SLACK and r.nodes > 0
 
 
 @pytest.mark.parametrize("opts", PIMC_VARIANTS)
@@ -139,8 +142,8 @@ def test_pimc_takes_the_win_and_blocks_a_six(opts):
 
 def test_pimc_rejects_bad_options():
     st = crossridor.load_game("crosswise").new_state(seed=3)
-    # the options removed (mode, roll, depth, width, eps, scale, tree; the
-    # MCTS mode's c, margin, pbias, hexp, act) are unknown now, not ignored
+    # names that are not PIMC's options (mode, roll, depth, width, eps, scale,
+    # tree, c, margin, pbias, hexp, act) are refused, not ignored, as are bad values
     for bad in (dict(mode="pimc"), dict(mode="mcts"), dict(c=0.5), dict(roll=2), dict(depth=3),
                 dict(width=10), dict(eps=20), dict(scale=5.0), dict(tree=0), dict(margin=0.0),
                 dict(pbias=0.0), dict(hexp=0), dict(act=0), dict(root_k=-1), dict(infer=65)):

@@ -1,4 +1,4 @@
-"""Data never names code (issue 36, finding 1): a game named by a records
+"""Data never names code: a game named by a records
 line, a PGN tag, a web request or a match task resolves only through the
 registry. `module:function` names are refused with one line, and nothing is
 imported: `canary_game` leaves a mark when it is imported or called."""

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from helpers import HANG
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^```(sh|python)\n(.*?)^```", re.M | re.S)
-EXAMPLE_SECONDS = 60          # a hung example fails instead of stalling the suite
 
 # Examples that are not run, by a text only they contain, and why.
 LEFT_OUT = {
@@ -62,7 +63,7 @@ def test_example_runs(kind, code, tmp_path):
     env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
     command = ["bash", "-c", "set -eo pipefail\n" + code] if kind == "sh" else [sys.executable, "-c", code]
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=EXAMPLE_SECONDS, stdin=subprocess.DEVNULL)
+                          timeout=HANG, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, \
         f"exit {done.returncode}\n--- stdout\n{done.stdout[-2000:]}\n--- stderr\n{done.stderr[-2000:]}"
 
@@ -89,7 +90,7 @@ def test_site_builds_strictly(tmp_path):
         pytest.skip(f"the docs build needs {', '.join(missing)} (pip install '.[docs]')")
     site = tmp_path / "site"
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"),
-                           "-d", str(site)], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                           "-d", str(site)], cwd=tmp_path, capture_output=True, text=True, timeout=HANG,
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert done.returncode == 0, done.stderr[-4000:]
     # the API reference holds the docstrings of the facade and of the protocol

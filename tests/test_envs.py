@@ -20,6 +20,7 @@ from crossridor import (
     CrossridorError,  # noqa: E402
     envs,  # noqa: E402
 )
+from helpers import HANG  # noqa: E402
 
 # every game and player count (Quoridor: the sizes too)
 AEC_CASES = [
@@ -411,6 +412,6 @@ def test_gymnasium_vector_envs_and_make_by_module_path():
     import sys
     code = ("import gymnasium as gym; e = gym.make('crossridor.envs:crossridor/Qwatrobat-v0'); "
             "o, i = e.reset(seed=0); print(o['observation'].shape)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "(148,)"

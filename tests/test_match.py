@@ -14,7 +14,7 @@ from crossridor.engine.match.records import RecordsFile
 from crossridor.engine.match.runner import MatchConfig, run_match
 from crossridor.engine.match.specs import EngineSpec
 from crossridor.engine.registry import load_game
-from helpers import one_line_error, run_cli, without_times
+from helpers import HANG, one_line_error, run_cli, without_times
 from race_game import GAME
 
 
@@ -496,15 +496,15 @@ def test_abort_ends_the_worker_processes():
 
     from crossridor.engine.match.pool import make_executor, stop_executor
     executor = make_executor(2)
-    futures = [executor.submit(_time.sleep, 60) for _ in range(2)]
-    deadline = _time.monotonic() + 30
+    futures = [executor.submit(_time.sleep, 2 * HANG) for _ in range(2)]    # past every wait below
+    deadline = _time.monotonic() + HANG
     while not all(f.running() for f in futures) and _time.monotonic() < deadline:
         _time.sleep(0.05)
     processes = list(executor.worker_context.processes)
     assert len(processes) == 2 and all(p.is_alive() for p in processes)
     stop_executor(executor, abort=True)
     # the pool's own thread reaps them too, so poll the exit codes (not join)
-    deadline = _time.monotonic() + 10
+    deadline = _time.monotonic() + HANG
     while any(p.exitcode is None for p in processes) and _time.monotonic() < deadline:
         _time.sleep(0.05)
-    assert [p.exitcode for p in processes] == [-15, -15]      # SIGTERM, long before the 60 s sleep
+    assert [p.exitcode for p in processes] == [-15, -15]      # SIGTERM, long before the sleep ends

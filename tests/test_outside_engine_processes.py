@@ -15,10 +15,11 @@ import time
 
 import pytest
 
+from helpers import HANG
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = sys.executable
 HOSTILE = os.path.join(HERE, "hostile_engine.py")
-GUARD = 180      # seconds: only a guard against a hang (the old runner's failure), not a bound
 
 
 def engine(mode: str, piddir, keys: str = "time=0.05,margin=0.5") -> str:
@@ -57,7 +58,7 @@ def match(*engines, games: int = 2, concurrency: int = 1, extra=()) -> dict:
             "--concurrency", str(concurrency), "--seed", "1", "--json"]
     for spec in engines:
         argv += ["--engine", spec]
-    done = subprocess.run(argv + list(extra), capture_output=True, text=True, timeout=GUARD)
+    done = subprocess.run(argv + list(extra), capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     return json.loads(done.stdout)
@@ -101,14 +102,14 @@ def test_sigterm_ends_the_match_and_its_engines(tmp_path, concurrency):
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         # the preflight's engine and child, then a game's: it hangs at its second move
-        for _ in range(int(GUARD / 0.05)):
+        for _ in range(int(HANG / 0.05)):
             if len(pids(tmp_path)) >= 4 + 2 * (concurrency - 1) or proc.poll() is not None:
                 break
             time.sleep(0.05)
         time.sleep(0.5)
         assert proc.poll() is None, proc.communicate()
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=GUARD)
+        out, err = proc.communicate(timeout=HANG)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -1,4 +1,4 @@
-"""The one rule for paths (issue 21): options that read a file are for the
+"""The one rule for paths: options that read a file are for the
 command line and the Python API only, and every file the engine reads is a
 regular file of bounded size (no FIFO, device or directory)."""
 
@@ -17,6 +17,7 @@ from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import read_regular_file
 from crossridor.engine.uci.engine import UciSession
 from crossridor.games.kreuzundquer.deck import deck_to_text
+from helpers import HANG
 
 
 @pytest.fixture
@@ -82,6 +83,6 @@ def test_every_file_option_is_refused_from_uci():
     assert {"deck_file", "eval_file", "table"} <= FILE_OPTIONS
     for name in sorted(FILE_OPTIONS):
         out = subprocess.run([sys.executable, "-m", "crossridor", "uci", "--size", "3"], capture_output=True,
-                             text=True, timeout=60,
+                             text=True, timeout=HANG,
                              input=f"uci\nsetoption name {name} value /etc/passwd\nisready\nquit\n")
         assert f"option {name} reads a file" in out.stdout, out.stdout

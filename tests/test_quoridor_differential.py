@@ -21,11 +21,11 @@ from quoridor_reference import PASS, RefQuoridor, parse_square
 
 # (size, players, walls per player or None, games, seed)
 CONFIGS = [
-    (9, 2, None, 22, 101),
-    (9, 2, 20, 8, 102),      # more walls than usual: long, crowded games
-    (9, 4, None, 10, 103),
-    (7, 2, None, 28, 104),
-    (7, 4, None, 20, 105),
+    (9, 2, None, 12, 101),
+    (9, 2, 20, 6, 102),      # more walls than usual: long, crowded games
+    (9, 4, None, 6, 103),
+    (7, 2, None, 14, 104),
+    (7, 4, None, 10, 105),
     (5, 2, None, 60, 106),
     (5, 4, None, 50, 107),
     (5, 4, 2, 60, 108),

@@ -274,7 +274,7 @@ def test_weights_round_trip_and_header():
     data = quoridor_weights.dumps(hidden, 7)
     assert len(data) == 24 + (21 + 3 * 21 + 3) * 4 + 4
     assert quoridor_weights.loads(data) == (hidden, 7)
-    # a 19-feature file (before the threats) still loads: the later features weigh 0
+    # a 19-feature file (without the two wall-threat features) still loads: those weigh 0
     f19 = _with_crc(b"CRQEVAL\0" + struct.pack("<IIII", 2, 19, 0, 9) + struct.pack("<19f", *range(19)))
     assert quoridor_weights.loads(f19) == (Model.of([*range(19), 0, 0]), 9)
     # and so does a version 1 file (linear only, 14 features)
@@ -282,8 +282,8 @@ def test_weights_round_trip_and_header():
     v1 = _with_crc(b"CRQEVAL\0" + struct.pack("<IIII", 1, 14, 0, 9) + struct.pack("<14f", *range(14)))
     assert quoridor_weights.loads(v1) == (Model.of([*range(14), *pad]), 9)
     # and so does a 14-feature file with hidden units
-    old = _with_crc(b"CRQEVAL\0" + struct.pack("<IIII", 2, 14, 1, 9) + struct.pack("<29f", *range(14), *[0.5] * 14, 2))
-    assert quoridor_weights.loads(old) == (Model.of([*range(14), *pad], [[0.5] * 14 + pad], [2]), 9)
+    f14 = _with_crc(b"CRQEVAL\0" + struct.pack("<IIII", 2, 14, 1, 9) + struct.pack("<29f", *range(14), *[0.5] * 14, 2))
+    assert quoridor_weights.loads(f14) == (Model.of([*range(14), *pad], [[0.5] * 14 + pad], [2]), 9)
 
 
 def _with_crc(body: bytes) -> bytes:
@@ -341,7 +341,7 @@ import signal  # noqa: E402
 
 from helpers import interrupt, one_line_error  # noqa: E402
 
-RESUME_GAMES = 40       # 9x9 at depth 2: seconds, long enough to be stopped midway
+RESUME_GAMES = 20       # 9x9 at depth 2: long enough to be stopped midway
 
 
 @pytest.fixture(scope="module")

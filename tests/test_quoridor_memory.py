@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import threading
-import time
 
 import pytest
 
@@ -17,6 +16,7 @@ from crossridor.engine._core import QuoridorSearchMemory
 from crossridor.engine.match.specs import EngineSpec
 from crossridor.engine.search_api import search_memory
 from crossridor.engine.uci.engine import UciSession
+from helpers import HANG
 
 MIDGAME = "g3h b7v e2 e8 e3 e7 e4 e6 c3h e3v e5 e4 e6 e6h"
 
@@ -92,13 +92,13 @@ def test_memory_with_helper_threads_is_free_again_after_the_search():
 def test_a_memory_serves_one_search_at_a_time():
     st = state()
     memory = QuoridorSearchMemory()
-    stop = crossridor.Stop()
+    stop, searching = crossridor.Stop(), threading.Event()
     running = threading.Thread(target=crossridor.search,
-                               args=(st.clone(), "alphabeta", Limits(time=30)),
-                               kwargs={"memory": memory, "stop": stop})
+                               args=(st.clone(), "alphabeta", Limits(depth=40)),
+                               kwargs={"memory": memory, "stop": stop, "on_iteration": lambda info: searching.set()})
     running.start()
     try:
-        time.sleep(0.3)
+        assert searching.wait(HANG)         # the search holds the memory until it is stopped
         with pytest.raises(crossridor.CrossridorError, match="in use by another search"):
             ab(st, 2, memory=memory)
     finally:

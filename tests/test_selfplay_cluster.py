@@ -20,7 +20,7 @@ from crossridor.engine.match.specs import EngineSpec  # noqa: E402
 from crossridor.games.quoridor.training import selfplay_arrays  # noqa: E402
 from helpers import dask_cluster, interrupt, kill_a_busy_worker, run_cli, without_times  # noqa: E402
 
-GAMES = 40          # 9x9 at depth 2: seconds, long enough to stop a run midway
+GAMES = 20          # 9x9 at depth 2: long enough to stop a run midway
 SEED = 23
 
 

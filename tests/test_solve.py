@@ -4,6 +4,7 @@ against the independent reference solver of quoridor_solve_reference.py:
 and 5x5 (including drawn ones), stopping and the memory bound; the check
 of a solution (solve --verify) and the command line."""
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -27,12 +28,27 @@ def load(size, walls):
     return crossridor.load_game("quoridor", size=size, walls=walls)
 
 
+@functools.lru_cache(maxsize=None)
+def solved(size, walls):
+    """solve() of the start with the default solver (computed once for the tests that
+    compare with it)."""
+    return solve(load(size, walls).new_state())
+
+
+@functools.lru_cache(maxsize=None)
+def reference_values(size, walls):
+    """The reference's value of every position reachable from the start (computed once
+    for the tests that share it)."""
+    rules = Rules(size)
+    return solve_all(rules, rules.start(walls))
+
+
 @pytest.mark.parametrize("walls", range(11))
 def test_3x3_start_agrees_with_the_reference(walls):
     rules = Rules(3)
     root = rules.start(walls)
-    values = solve_all(rules, root)
-    result = solve(load(3, walls).new_state())
+    values = reference_values(3, walls)
+    result = solved(3, walls)
     outcome, plies = values[root]
     assert result.plies == plies
     assert result.winner == (None if outcome == 0 else 1 if outcome == 1 else 2)
@@ -50,7 +66,7 @@ def compare_sample(size, root, walls, k, seed):
     """k seeded positions reachable from root: the solver's value equals the
     reference's. Returns the outcomes seen."""
     rules = Rules(size)
-    values = solve_all(rules, root)
+    values = reference_values(size, walls) if root == rules.start(walls) else solve_all(rules, root)
     game = load(size, walls)
     solver = Solver(size)
     positions = sorted(values, key=rules.position_string)
@@ -100,7 +116,7 @@ def docs_rows():
 @pytest.mark.parametrize("size, walls", [(3, w) for w in range(11)] + [(5, 0), (5, 1), (5, 2), (7, 0), (7, 1)])
 def test_the_docs_table(size, walls):
     """The table of docs/solving.md, for the entries that take seconds."""
-    result = solve(load(size, walls).new_state())
+    result = solved(size, walls)
     winner, plies, moves = docs_rows()[size, walls]
     assert winner == f"player {result.winner}" and plies == result.plies
     assert moves == (" ".join(result.moves) if result.winner == result.to_move
@@ -256,7 +272,7 @@ def test_a_run_stopped_by_the_memory_bound_resumes_from_its_folder(capsys, tmp_p
     kept = Solver.read(table)
     assert kept.stats[1] == 5307 and not kept.knows(load(5, 2).new_state())
     resumed = run_json_solve(capsys, "--size", "5", "--walls", "2", "--write-table", table)
-    full = solve(load(5, 2).new_state())
+    full = solved(5, 2)
     assert 0 < kept.stats[1] < full.layers == resumed["layers"]
     assert 0 < resumed["nodes"] < full.nodes
     assert (resumed["winner"], resumed["plies"], resumed["moves"]) == (full.winner, full.plies, full.moves)
@@ -279,7 +295,7 @@ def test_a_stopped_run_resumes_from_its_finished_levels(tmp_path):
     solver = Solver(5, folder=tmp_path / "t", progress=levels.append)
     result = solve(state, solver=solver)
     assert "level 4: 5,307 layers (read from" in "\n".join(levels)
-    assert result.plies == 18 and result.layers == 7594 and result.nodes < solve(state).nodes
+    assert result.plies == 18 and result.layers == 7594 and result.nodes < solved(5, 2).nodes
 
 
 def test_threads_keep_and_folders_give_the_same_values(tmp_path):
@@ -287,7 +303,7 @@ def test_threads_keep_and_folders_give_the_same_values(tmp_path):
     folder: the same values for a sample of positions of 5x5 with 2 walls."""
     state = load(5, 2).new_state()
     solvers = [Solver(5, threads=1), Solver(5, threads=2), Solver(5, threads=2, folder=tmp_path / "t")]
-    results = [solve(state, solver=s) for s in solvers] + [solve(state)]
+    results = [solve(state, solver=s) for s in solvers] + [solved(5, 2)]
     assert len({(r.winner, r.plies, tuple(r.moves), r.nodes, r.layers) for r in results}) == 1
     rng = random.Random(3)
     st = state
@@ -369,7 +385,7 @@ def test_a_table_is_checked_when_read(tmp_path):
 
 def test_count_gives_the_layers_a_solve_solves(capsys):
     count = run_json_solve(capsys, "--size", "5", "--walls", "2", "--count")
-    full = solve(load(5, 2).new_state())
+    full = solved(5, 2)
     assert count["layers"] == full.layers == 7594
     assert count["levels"] == {"0": 1, "1": 16, "2": 358, "3": 1912, "4": 5307}
     assert count["table_bytes"] == 7594 * 1250 and count["two_levels_bytes"] == (1912 + 5307) * 1250

@@ -23,9 +23,9 @@ def solve_json(capsys, *argv):
 
 def test_a_cluster_solve_equals_a_local_one(cluster, capsys, tmp_path):  # noqa: F811
     address, _ = cluster
-    there = solve_json(capsys, "--size", "5", "--walls", "2", "--scheduler", address,
+    there = solve_json(capsys, "--size", "5", "--walls", "1", "--scheduler", address,
                        "--write-table", str(tmp_path / "cluster"))
-    here = solve_json(capsys, "--size", "5", "--walls", "2", "--threads", "1",
+    here = solve_json(capsys, "--size", "5", "--walls", "1", "--threads", "1",
                       "--write-table", str(tmp_path / "local"))
     for key in ("winner", "plies", "moves", "move_plies", "nodes", "layers"):
         assert there[key] == here[key], key
@@ -37,7 +37,11 @@ def test_a_cluster_solve_equals_a_local_one(cluster, capsys, tmp_path):  # noqa:
             assert (a == b).all(), (kind, level)
 
 
-def test_an_unreachable_scheduler(tmp_path):
+def test_an_unreachable_scheduler(tmp_path, monkeypatch):
+    from crossridor.engine.match.cluster import ClusterExecutor
+    # nothing listens on port 9: the connection is refused at once, so the connect timeout
+    # (10 s, for a busy cluster) only sets how long Dask retries; half a second will do
+    monkeypatch.setattr(ClusterExecutor.__init__, "__defaults__", ("0.5s",))
     err = one_line_error("solve", "quoridor", "--size", "3", "--walls", "1", "--scheduler", "tcp://127.0.0.1:9",
                          "--write-table", str(tmp_path / "t"))
     assert "cannot reach the Dask scheduler" in err

@@ -14,7 +14,7 @@ import pytest
 import crossridor
 from crossridor.engine.uci import engine as uci_engine
 from crossridor.engine.uci.engine import UciSession
-from helpers import wait_for
+from helpers import HANG, wait_for
 
 
 def session_output(commands: str, **game_params) -> list[str]:
@@ -133,7 +133,7 @@ def test_go_with_a_huge_clock_is_an_error_line():
 
 def test_cli_uci_subprocess_done_when():
     proc = subprocess.run([sys.executable, "-m", "crossridor", "uci"], check=False, text=True, capture_output=True,
-                          input="uci\nisready\nposition startpos moves e2 e8\ngo movetime 300\nquit\n", timeout=60)
+                          input="uci\nisready\nposition startpos moves e2 e8\ngo movetime 300\nquit\n", timeout=HANG)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert "uciok" in lines and "readyok" in lines
@@ -144,7 +144,7 @@ def test_cli_uci_subprocess_done_when():
 
 def test_cli_uci_bad_game_option():
     proc = subprocess.run([sys.executable, "-m", "crossridor", "uci", "--size", "4"], check=False, text=True,
-                          capture_output=True, input="quit\n", timeout=60)
+                          capture_output=True, input="quit\n", timeout=HANG)
     assert proc.returncode == 2 and proc.stderr.startswith("crossridor: error:")
     assert len(proc.stderr.splitlines()) == 1
 
@@ -180,16 +180,15 @@ def test_a_hash_that_cannot_be_allocated_is_an_error_line_and_a_bestmove(monkeyp
 
 @pytest.mark.parametrize("ending", ["quit\n", ""])
 def test_quit_or_end_of_input_stops_an_endless_search(ending):
-    # the guard only keeps a hang (the old loop joined the search) from blocking the suite
+    # a loop that waited for the search to finish would never exit: HANG keeps that from blocking the suite
     proc = subprocess.run([sys.executable, "-m", "crossridor", "uci", "--size", "5"], check=False, text=True,
-                          capture_output=True, input="go depth 2147483647\n" + ending, timeout=120)
+                          capture_output=True, input="go depth 2147483647\n" + ending, timeout=HANG)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     state = crossridor.load_game("quoridor", size=5).new_state()
     assert state.parse_move(bestmove(proc.stdout.splitlines())) in state.legal_moves()
 
 
 def test_position_without_startpos_or_pos_is_an_error_line():
-    # found by tests/test_fuzz_uci.py: an IndexError traceback before
     lines = session_output("position moves e2\nposition\nisready\n")
     assert sum(line.startswith("info string error position") for line in lines) == 2, lines
     assert lines[-1] == "readyok"
@@ -212,7 +211,7 @@ def send(proc, text: str) -> None:
     proc.stdin.flush()
 
 
-def exited(proc, seconds: float = 30.0) -> bool:
+def exited(proc, seconds: float = HANG) -> bool:
     """True if `proc` exits within `seconds` (a bound for a hang); else it is killed."""
     try:
         proc.wait(timeout=seconds)
@@ -224,7 +223,7 @@ def exited(proc, seconds: float = 30.0) -> bool:
 
 
 def test_quit_gets_through_while_a_command_waits_for_an_endless_search():
-    # ucinewgame waits for the search's bestmove; the quit behind it used to be never read
+    # ucinewgame waits for the search's bestmove: the reader must still see the quit behind it
     proc, lines = start_engine("--size", "5")
     try:
         send(proc, "go depth 2147483647\nucinewgame\nquit\n")     # and stdin stays open
@@ -243,7 +242,7 @@ def test_stop_gets_through_and_stops_every_search_started_before_it():
     try:
         send(proc, "go depth 2147483647\nucinewgame\nposition startpos moves c2\ngo depth 2147483647\n"
                    "stop\nisready\n")
-        assert wait_for(lambda: "readyok" in lines, 30), lines
+        assert wait_for(lambda: "readyok" in lines), lines
         moves = [line.split()[1] for line in lines if line.startswith("bestmove")]
         assert len(moves) == 2 and lines[-1] == "readyok", lines
         state = crossridor.load_game("quoridor", size=5).new_state("c2")
@@ -281,7 +280,7 @@ def test_a_line_too_long_is_one_error_line_and_the_engine_goes_on():
 
 def test_bytes_that_are_not_utf8_are_an_unknown_command():
     proc = subprocess.run([sys.executable, "-m", "crossridor", "uci"], input=b"\xff\xfe go\nisready\nquit\n",
-                          check=False, capture_output=True, timeout=60,
+                          check=False, capture_output=True, timeout=HANG,
                           env=dict(os.environ, PYTHONIOENCODING="utf-8"))
     assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
     lines = proc.stdout.decode().splitlines()
@@ -308,10 +307,10 @@ def test_stop_at_the_threads_cap_gives_a_searched_move():
     session.handle(f"setoption name Threads value {uci_engine.THREADS_CAP}")
     session.handle("position startpos moves e2 e8")
     session.handle("go infinite")
-    assert wait_for(lambda: "info depth 1 " in out.getvalue(), 30), out.getvalue()
+    assert wait_for(lambda: "info depth 1 " in out.getvalue()), out.getvalue()
     stopper = threading.Thread(target=session.handle, args=("stop",), daemon=True)
     stopper.start()
-    assert wait_for(lambda: not stopper.is_alive(), 30)
+    assert wait_for(lambda: not stopper.is_alive())
     lines = out.getvalue().splitlines()
     assert not [line for line in lines if "error" in line or line.startswith("info depth 0 ")], lines
     state = crossridor.load_game("quoridor").new_state("e2 e8")

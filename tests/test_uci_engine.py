@@ -56,7 +56,7 @@ def test_match_against_our_own_uci_engine_equals_the_library(tmp_path, players):
 
 @pytest.mark.parametrize("mode, reason, keys", [
     ("crash", "crash", ""),
-    ("hang", "timeout", "time=0.05,margin=0.5"),
+    ("hang", "timeout", "time=0.05,margin=2"),      # its first move comes at once, in time on a busy machine
     ("illegal", "illegal_move", ""),
 ])
 def test_a_broken_engine_loses_the_game_and_the_match_goes_on(tmp_path, mode, reason, keys):

@@ -1,6 +1,6 @@
 """Files the engine is handed and must not trust: learned weights with huge
-values (finding 10 of issue 21), corrupt or poisoned self-play data for
-`crossridor train` (finding 11), and the weights written only when whole."""
+values, corrupt or poisoned self-play data for `crossridor train`, and the
+weights written only when whole."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ import urllib.request
 
 import pytest
 
-from helpers import wait_for
+from helpers import HANG, wait_for
 
 pytest.importorskip("starlette", reason='the web app needs the web extra: pip install ".[web]"')
 pytest.importorskip("uvicorn", reason='the web app needs the web extra: pip install ".[web]"')
@@ -75,7 +75,7 @@ def page(server, tmp_path_factory):
             str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, args=ARGS,
             headless=True, viewport={"width": 1100, "height": 800})
         pg = ctx.new_page()
-        pg.set_default_timeout(20000)
+        pg.set_default_timeout(HANG * 1000)      # a bound for a hang, in ms
         pg.on("console", lambda m: POLICY_COMPLAINTS.append(m.text) if "Content Security Policy" in m.text else None)
         pg.goto(server + "/")
         pg.wait_for_selector("#conn:text-is('connected')")
@@ -85,7 +85,7 @@ def page(server, tmp_path_factory):
 
 def until(page, expression: str) -> None:
     """Wait until `expression` is true on the page (a bound for a hang)."""
-    assert wait_for(lambda: page.evaluate(expression), 20), expression
+    assert wait_for(lambda: page.evaluate(expression)), expression
 
 
 def plies(page) -> int:
@@ -194,7 +194,7 @@ def test_replay_a_records_file(page, tmp_path):
 
 
 def test_replay_refuses_a_file_naming_code(page, tmp_path):
-    """Issue 36, finding 1, through the page: a records line naming
+    """Data never names code, through the page: a records line naming
     `os:system` is one line of refusal, and the command never runs."""
     mark = tmp_path / "ran.txt"
     record = {"index": 0, "seed": 1, "deal_seed": None, "seats": [0, 1], "engines": ["random", "random"],

@@ -77,9 +77,9 @@ def collecting(ws, build):
 
 
 def test_kreuzundquer_stop_and_undo_see_one_penalty_draw(client):
-    # the finding: a stopper who missed the goal draws a route card from the
-    # pile, so stop, undo, stop... would sample the pile (and pin down the
-    # engine's returned cards, the cards in neither)
+    # a stopper who missed the goal draws a route card from the pile: if each
+    # stop drew anew, stop, undo, stop... would sample the pile (and pin down
+    # the engine's returned cards, the cards in neither)
     with client.websocket_connect("/ws") as ws:
         tab, builds = kreuzundquer_game(client, ws)
         start = collecting(ws, builds[0])

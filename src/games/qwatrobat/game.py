@@ -88,23 +88,32 @@ class Qwatrobat(LearningGame):
         self.traits = GameTraits(name="qwatrobat", num_players=2, chance=first is None,
                                  hidden_information=True, zero_sum=True,
                                  min_return=-1.0, max_return=1.0)
-        self._setups = None
 
     def __repr__(self):
         return f"load_game('qwatrobat', {', '.join(f'{k}={v!r}' for k, v in self.params.items())})"
 
-    def setups(self) -> list:
+    def setups(self) -> tuple:
         """One layout per class of column permutations (columns sorted)."""
-        if self._setups is None:
-            out = set()
-            for perm in set(itertools.permutations(self.hand)):
-                s = Setup(perm[: self.ncols], perm[self.ncols:]).canonical()
-                out.add(s)
-            self._setups = sorted(out)
-        return self._setups
+        key = (self.hand, self.ncols)
+        if key not in _SETUPS:
+            _SETUPS[key] = _setups(*key)
+        return _SETUPS[key]
 
     def new_state(self, moves=None, seed=None) -> "QState":
         return play_moves(QState(self), moves)
 
     def state_from_position(self, position: str) -> "QState":
         return QState.from_position(self, position)
+
+
+_SETUPS: dict = {}          # (hand, columns) -> its setups: made once a process, for every game of those cards
+
+
+def _setups(hand: tuple, ncols: int) -> tuple:
+    """The setups of `hand` in two rows of `ncols`, sorted: each is a sorted choice of
+    `ncols` columns (front, back) that uses the hand's cards exactly."""
+    pairs = sorted({(f, b) for f in hand for b in hand})
+    cards = sorted(hand)
+    return tuple(sorted(Setup(tuple(f for f, _ in cols), tuple(b for _, b in cols))
+                        for cols in itertools.combinations_with_replacement(pairs, ncols)
+                        if sorted(v for col in cols for v in col) == cards))
