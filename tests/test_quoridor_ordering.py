@@ -1,18 +1,14 @@
 """Quoridor alpha-beta's move ordering scores a node's walls by their gain
 only when one of them would be picked next (lazy), and takes the distances
-of the pawn's steps from one goal flood: both only make the search faster.
-The order of the moves is the same as scoring every move at once, so a
-fixed-depth search gives the same best move, score and node count as the
-search before these changes (main at 0e20dfd), in wall-heavy middlegames,
-with either evaluation, on 7x7 and with four players. On 9x9 with two
-players the search also prunes late moves and futile nodes and sees every
-wall in the reply to a root move, which change the tree on purpose
-(tests/test_quoridor_pruning.py holds its proven results to an oracle):
-those cases give this build's figures, with 0e20dfd's beside them.
+of the pawn's steps from one goal flood: both only make the search faster,
+never change the order of the moves. These fixed-depth searches of
+wall-heavy middlegames (with either evaluation, on 7x7 and with four
+players) pin the best move, the score and the node count: a change of the
+ordering that changes any of them changes the tree.
 
-The learned cases play the 9x9 weights of that build (tests/data/
-quoridor_eval_0e20dfd.bin: 14 features, the later ones at weight 0), which
-the shipped weights replaced later.
+The learned cases play a set of 9x9 weights with 14 features
+(tests/data/quoridor_eval_14_features.bin, the later features at weight 0),
+so that they do not move when the shipped weights are retrained.
 
 If you change the search ON PURPOSE (ordering, pruning, evaluation), print
 the new figures with the loop in `test_same_tree` and update CASES, saying
@@ -27,27 +23,25 @@ import pytest
 import crossridor
 from crossridor import Limits
 
-OLD = {"eval_file": str(Path(__file__).parent / "data" / "quoridor_eval_0e20dfd.bin")}   # 0e20dfd's 9x9 weights
+FIXED = {"eval_file": str(Path(__file__).parent / "data" / "quoridor_eval_14_features.bin")}
 
 MIDGAME = "e2 e8 e3 e7 e4 e6 d3h f6 e5 d5h f3h f5 g5 f5h"
-# (game options, moves, depth, options): (nodes, move, score); 4 players and 7x7 as 0e20dfd
-# searched them, 9x9 with 2 players since its reply to a root move sees every wall (0e20dfd: in
-# the comment)
+# (game options, moves, depth, options): (nodes, move, score)
 CASES = [
-    ({}, MIDGAME, 7, OLD, (10789, "h3h", -9)),                                  # 15792 e5 1
-    ({}, MIDGAME, 5, {"eval": "classic"}, (6948, "h3h", 60)),                   # 7186
-    ({}, "h4h f9 e2 f8 e3 f7 e4 d4h f4 f6 g4 f5 g5 f4 e3v f4h f2h f5h h1h h5h f1h d5h", 7, OLD,
-     (5874, "d1h", -17)),                                                       # 4825
+    ({}, MIDGAME, 7, FIXED, (10789, "h3h", -9)),
+    ({}, MIDGAME, 5, {"eval": "classic"}, (6948, "h3h", 60)),
+    ({}, "h4h f9 e2 f8 e3 f7 e4 d4h f4 f6 g4 f5 g5 f4 e3v f4h f2h f5h h1h h5h f1h d5h", 7, FIXED,
+     (5874, "d1h", -17)),
     ({}, "h4h f9 e2 f8 e3 f7 e4 d4h f4 f6 g4 f5 g5 f4 e3v f4h f2h f5h h1h h5h f1h d5h", 5,
-     {"eval": "classic"}, (2029, "d1h", 60)),                                   # 1513
-    ({}, "f4v b8h e2 e8 e3 e7 e4 e6 e5 e4 e3h d6h c3h e6 d6 f6 f6v f7 c6 c7h f7h e7 g7v", 7, OLD,
-     (13756, "e8", -101)),                                                      # 19740
+     {"eval": "classic"}, (2029, "d1h", 60)),
+    ({}, "f4v b8h e2 e8 e3 e7 e4 e6 e5 e4 e3h d6h c3h e6 d6 f6 f6v f7 c6 c7h f7h e7 g7v", 7, FIXED,
+     (13756, "e8", -101)),
     ({}, "f4v b8h e2 e8 e3 e7 e4 e6 e5 e4 e3h d6h c3h e6 d6 f6 f6v f7 c6 c7h f7h e7 g7v", 5,
-     {"eval": "classic"}, (2521, "a7h", -240)),                                 # 2249
-    ({}, MIDGAME + " h3h h5h e5 b4v", 7, OLD, (3953, "b3h", 325)),              # 4905
-    ({}, MIDGAME + " h3h h5h e5 b4v", 5, {"eval": "classic"}, (1463, "b3h", 560)),   # 1960
+     {"eval": "classic"}, (2521, "a7h", -240)),
+    ({}, MIDGAME + " h3h h5h e5 b4v", 7, FIXED, (3953, "b3h", 325)),
+    ({}, MIDGAME + " h3h h5h e5 b4v", 5, {"eval": "classic"}, (1463, "b3h", 560)),
     ({"players": 4}, "e2 b5 e8 h5 e3 c5 e7 g5 d3h c4v", 5, {}, (3280, "e6", -74)),
-    ({"size": 7}, "d2 d6 d3 d5 c3h d4h", 7, {"eval": "classic"}, (7736, "c5v", 160)),   # 7x7 default then
+    ({"size": 7}, "d2 d6 d3 d5 c3h d4h", 7, {"eval": "classic"}, (7736, "c5v", 160)),
 ]
 
 
