@@ -38,7 +38,7 @@ def test_a_cluster_solve_equals_a_local_one(cluster, capsys, tmp_path):  # noqa:
 
 
 def test_an_unreachable_scheduler(tmp_path, monkeypatch):
-    from crossridor.engine.match.cluster import ClusterExecutor
+    from crossridor.engine.cluster import ClusterExecutor
     # nothing listens on port 9: the connection is refused at once, so the connect timeout
     # (10 s, for a busy cluster) only sets how long Dask retries; half a second will do
     monkeypatch.setattr(ClusterExecutor.__init__, "__defaults__", ("0.5s",))
