@@ -139,7 +139,7 @@ def dask_cluster(folder, workers: int = 2, options: tuple = (), security=None):
     log = open(folder / "log.txt", "w")
     procs = [start("distributed.cli.dask_scheduler", *loopback, "--port", "0", "--scheduler-file", str(info))]
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + HANG
         while not info.exists() or not info.read_text().strip():
             assert time.monotonic() < deadline, "the Dask scheduler did not start"
             time.sleep(0.1)
@@ -147,8 +147,8 @@ def dask_cluster(folder, workers: int = 2, options: tuple = (), security=None):
         started = [start("distributed.cli.dask_worker", address, *loopback, "--nthreads", "1", "--no-nanny")
                    for _ in range(workers)]
         procs += started
-        with distributed.Client(address, timeout="30s", security=security) as client:
-            client.wait_for_workers(workers, timeout=60)
+        with distributed.Client(address, timeout=f"{HANG:g}s", security=security) as client:
+            client.wait_for_workers(workers, timeout=HANG)
         yield address, started
     finally:
         for proc in procs:          # our own subprocesses; nothing of theirs needs a clean exit
@@ -189,10 +189,10 @@ def serving(*flags: str):
 
             def up():
                 try:
-                    return httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=30).status_code == 200
+                    return httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=HANG).status_code == 200
                 except httpx.TransportError:
                     return False
-            assert wait_for(up, 30)
+            assert wait_for(up)
             yield {"url": f"http://127.0.0.1:{port}", "ws": f"ws://127.0.0.1:{port}/ws", "port": port, "log": log}
         finally:
             proc.terminate()

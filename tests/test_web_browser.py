@@ -14,7 +14,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 
 import pytest
@@ -53,18 +52,19 @@ def server():
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
+        def up():
+            if proc.poll() is not None:
+                pytest.fail(f"crossridor serve exited: {proc.stdout.read().decode()}")
             try:
-                urllib.request.urlopen(url + "/api/health", timeout=1)
-                break
+                urllib.request.urlopen(url + "/api/health", timeout=HANG)
+                return True
             except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(f"crossridor serve exited: {proc.stdout.read().decode()}")
-                time.sleep(0.05)
+                return False
+        assert wait_for(up), "crossridor serve did not answer"
         yield url
     finally:
         proc.terminate()
-        proc.wait(10)
+        proc.wait(HANG)
 
 
 @pytest.fixture(scope="module")
