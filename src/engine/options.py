@@ -206,12 +206,30 @@ def check_params(where: str, given: Mapping[str, Any], params: Iterable[Param],
                  error: type[Exception] = CrossridorError) -> dict[str, Any]:
     """`given` checked against the declared `params` and completed with their
     defaults; `error` names the first unknown or bad one."""
-    declared = {p.name: p for p in params}
-    unknown = sorted(set(given) - set(declared))
-    if unknown:
-        known = ", ".join(sorted(declared)) or "none"
-        raise error(f"{where}: unknown option(s) {', '.join(unknown)} (known: {known})")
+    declared = _declared(where, given, params, error)
     out = {name: p.default for name, p in declared.items()}
     for name, value in given.items():
         out[name] = declared[name].check(value, where, error)
     return out
+
+
+def read_params(where: str, given: Mapping[str, Any], params: Iterable[Param],
+                error: type[Exception] = CrossridorError) -> dict[str, Any]:
+    """`given` as a door received it (a command line, a form, a file's tag):
+    a text value read by its declared kind (`Param.parse`), any other value
+    checked as it is. Only the names given come back (`check_params` adds
+    the defaults); `error` names the first unknown or bad one."""
+    declared = _declared(where, given, params, error)
+    return {name: declared[name].parse(value, where, error) if isinstance(value, str)
+            else declared[name].check(value, where, error) for name, value in given.items()}
+
+
+def _declared(where: str, given: Mapping[str, Any], params: Iterable[Param],
+              error: type[Exception]) -> dict[str, Param]:
+    """The declared params by name; `error` if `given` names any other."""
+    declared = {p.name: p for p in params}
+    unknown = sorted(str(k)[:80] for k in set(given) - set(declared))
+    if unknown:
+        known = ", ".join(sorted(declared)) or "none"
+        raise error(f"{where}: unknown option(s) {', '.join(unknown)} (known: {known})")
+    return declared

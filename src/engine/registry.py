@@ -22,6 +22,7 @@ from typing import Any
 from crossridor.engine.environments import EnvDeclaration
 from crossridor.engine.errors import CrossridorError, UnknownGameError
 from crossridor.engine.options import Param, check_params
+from crossridor.engine.options import read_params as read_values
 from crossridor.engine.protocol import Game, GameTraits
 
 # a registered name: never `module:function`, which is how a user names a plug-in
@@ -163,20 +164,7 @@ def read_params(name: str, given: Mapping[str, Any], where: str | None = None) -
     is. Only the names given come back (`load_game` adds the defaults);
     UnknownGameError names an unknown or bad one."""
     entry = game_entry(name)
-    where = where or entry.name
-    declared = {p.name: p for p in entry.params}
-    unknown = sorted(str(k)[:80] for k in set(given) - set(declared))
-    if unknown:
-        known = ", ".join(sorted(declared)) or "none"
-        raise UnknownGameError(f"{where}: unknown option(s) {', '.join(unknown)} (known: {known})")
-    out = {}
-    for key, value in given.items():
-        param = declared[key]
-        if isinstance(value, str):
-            out[key] = param.parse(value, where, UnknownGameError)
-        else:
-            out[key] = param.check(value, where, UnknownGameError)
-    return out
+    return read_values(where or entry.name, given, entry.params, UnknownGameError)
 
 
 def _rules_folders() -> Iterator[Traversable]:
