@@ -61,7 +61,7 @@ import threading
 from typing import Any, TextIO
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.options import FLAG, Param, refuse_file_options
+from crossridor.engine.options import Param, refuse_file_options
 from crossridor.engine.protocol import Clock, Limits
 from crossridor.engine.search_api import (
     algorithm_names,
@@ -412,13 +412,13 @@ def option_line(param: Param) -> str:
     """The `option` line of a declared option: spin for an integer range,
     check for true/false, combo for a choice, string for anything else (a
     number with a fraction, a text)."""
-    name, kind, default = UCI_NAMES.get(param.name, param.name), param.kind, param.default
-    if kind is bool or kind == FLAG:
+    name, d, default = UCI_NAMES.get(param.name, param.name), param.describe(), param.default
+    if d["type"] == "bool":
         return f"option name {name} type check default {'true' if default else 'false'}"
-    if isinstance(kind, tuple) and len(kind) == 3 and kind[0] is int:
-        return f"option name {name} type spin default {default} min {kind[1]} max {kind[2]}"
-    if isinstance(kind, tuple) and all(isinstance(k, str) for k in kind):
-        return f"option name {name} type combo default {default}" + "".join(f" var {k}" for k in kind)
+    if d["type"] == "int":
+        return f"option name {name} type spin default {default} min {d['min']} max {d['max']}"
+    if d["type"] == "choice" and all(isinstance(k, str) for k in d["choices"]):
+        return f"option name {name} type combo default {default}" + "".join(f" var {k}" for k in d["choices"])
     text = "<empty>" if default is None else repr(default) if isinstance(default, float) else str(default)
     return f"option name {name} type string default {text}"
 
