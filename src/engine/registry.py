@@ -266,7 +266,9 @@ def algorithms_for(game: str) -> list[str]:
 
 
 class LazyOptions(Mapping):
-    """algorithm -> options, built by `build()` on first use."""
+    """algorithm -> options, built by `build()` on first use (a game's entry
+    stays light); `algorithms`, its keys, are known before, and a build that
+    declares other keys is refused."""
 
     def __init__(self, build: Callable[[], Mapping[str, tuple[Param, ...]]], algorithms: tuple[str, ...]):
         self._build = build
@@ -275,7 +277,11 @@ class LazyOptions(Mapping):
 
     def _options(self) -> Mapping[str, tuple[Param, ...]]:
         if self._built is None:
-            self._built = self._build()
+            built = self._build()
+            if set(built) != set(self._keys):
+                raise CrossridorError(f"the options are declared for {sorted(built)}, the entry lists "
+                                      f"{sorted(self._keys)}")
+            self._built = built
         return self._built
 
     def __getitem__(self, algorithm: str) -> tuple[Param, ...]:
