@@ -202,6 +202,19 @@ class Param:
         return d
 
 
+# What every searching algorithm may be asked besides its own options: the N
+# best moves (MultiPV) and a restriction of the root moves (UCI's `go
+# searchmoves`; a game review asks for the value of the move played).
+MAX_MULTIPV = 256
+MULTIPV = Param("multipv", (int, 1, MAX_MULTIPV), 1,
+                "the N best moves, each with its score and line (result.lines; at most the number of "
+                "legal moves); 1: the best move only")
+SEARCHMOVES = Param("searchmoves", tuple, None,
+                    "search only these root moves (legal moves or their texts, at least one)",
+                    python_only=True)
+ROOT_OPTIONS = (MULTIPV, SEARCHMOVES)
+
+
 def check_params(where: str, given: Mapping[str, Any], params: Iterable[Param],
                  error: type[Exception] = CrossridorError) -> dict[str, Any]:
     """`given` checked against the declared `params` and completed with their

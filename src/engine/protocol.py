@@ -193,6 +193,26 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class Line:
+    """One line of a MultiPV search (`multipv=N`): a root move, its score
+    (as `SearchResult.score`: from the side to move's point of view), the
+    depth it was searched to, and its principal variation, first move
+    first. `extra`: figures of the algorithm (an MCTS root child's visits)."""
+
+    move: Any
+    score: float
+    depth: int = 0
+    pv: tuple[Any, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"move": str(self.move), "score": self.score, "depth": self.depth,
+                             "pv": [str(m) for m in self.pv]}
+        d.update(self.extra)
+        return d
+
+
+@dataclass(frozen=True)
 class SearchResult:
     """What a search returns. `score` is from the point of view of the
     player to move (alpha-beta: centi-units or a win-in-n score; MCTS: mean
@@ -206,6 +226,9 @@ class SearchResult:
     nps: float
     pv: tuple[Any, ...] = field(default_factory=tuple)
     extra: dict[str, Any] = field(default_factory=dict)   # algorithm-specific figures
+    # the best moves, best first (`multipv=N`: up to N); lines[0] is `move`'s.
+    # `search_api.search` always fills it (one line when the algorithm gave none).
+    lines: tuple[Line, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         d = {
@@ -218,6 +241,8 @@ class SearchResult:
             "pv": [str(m) for m in self.pv],
         }
         d.update(self.extra)
+        if self.lines:
+            d["lines"] = [line.as_dict() for line in self.lines]
         return d
 
 
@@ -271,7 +296,11 @@ class NativeSearch(Protocol):
     move's share of the clock (`TimePlan`, its hard limit capped by
     `limits.time`) when `limits.clock` is set and the algorithm manages the
     clock itself, else None (then `limits.time`, if set, is the whole
-    budget). The search polls `crossridor.engine.stop` and returns its best
+    budget). Where the declaration has them (`options.ROOT_OPTIONS`),
+    `options["multipv"]` asks for that many lines in `SearchResult.lines`
+    (best first, fewer when there are fewer root moves) and
+    `options["searchmoves"]` (None, or a tuple of legal moves) restricts the
+    root moves searched. The search polls `crossridor.engine.stop` and returns its best
     move so far when stopped. Bad input raises CrossridorError.
 
     `native_clock_algorithms`: the algorithms whose `native_search` spends a

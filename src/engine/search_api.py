@@ -13,12 +13,12 @@ from typing import Any
 from crossridor.engine import stop as _stop
 from crossridor.engine.errors import CrossridorError, UnknownGameError
 from crossridor.engine.options import Param, check_params
-from crossridor.engine.protocol import Limits, SearchMemory, SearchResult, State, TimePlan
+from crossridor.engine.protocol import Limits, Line, SearchMemory, SearchResult, State, TimePlan
 from crossridor.engine.registry import algorithm_entry, algorithm_options
 from crossridor.engine.registry import algorithm_names as algorithm_names  # re-exported for the doors
 
 __all__ = ["TimePlan", "algorithm_names", "clock_as_time", "clock_plan",
-           "default_algorithm", "manages_clock", "module_options", "search", "search_memory",
+           "default_algorithm", "manages_clock", "module_options", "root_moves", "search", "search_memory",
            "search_options", "time_for_move"]
 
 
@@ -75,7 +75,14 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
 
     `on_iteration=f` (every algorithm): f(SearchResult) after every finished
     depth of an algorithm that declares it (iterative-deepening
-    alpha-beta); other algorithms call it once, with the final result."""
+    alpha-beta); other algorithms call it once, with the final result.
+
+    `multipv=N` (every algorithm but random): the N best moves, each with
+    its score and line, in `result.lines` (best first; `result.move` is the
+    first line's). `searchmoves=[...]`: only these root moves are searched
+    (moves or their texts; the doors' `go searchmoves`, a game review's
+    value of the move played). `result.lines` always holds at least the
+    best move's line."""
     declared = search_options(state, algorithm)
     if limits is None:
         limits = Limits(time=1.0)
@@ -90,6 +97,8 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
     report = options.pop("on_iteration", None)
     if report is not None and not callable(report):
         raise CrossridorError(f"{algorithm}: option on_iteration must be a function, got {report!r}")
+    if options.get("searchmoves") is not None:
+        options["searchmoves"] = root_moves(state, options["searchmoves"])
     checked = check_params(f"{state.game.traits.name} {algorithm}", options, declared)
     plan = None
     if limits.clock is not None:
@@ -107,9 +116,33 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
         result = _run(state, algorithm, limits, seed, checked, plan)
         if token.is_set():
             result = dataclasses.replace(result, extra={**result.extra, "stopped": True})
+    if not result.lines:
+        result = dataclasses.replace(result, lines=(Line(result.move, result.score, result.depth, result.pv),))
     if report is not None and not calls:
         report(result)
     return result
+
+
+def root_moves(state: State, moves: Any) -> tuple[Any, ...]:
+    """`searchmoves` as given (moves or their texts) read into the legal
+    moves they name, in order, each once; CrossridorError for a text that is
+    not a legal move here, or for none at all."""
+    if isinstance(moves, str) or not hasattr(moves, "__iter__"):
+        raise CrossridorError(f"searchmoves must be a list of moves, got {moves!r}")
+    legal = state.legal_moves()
+    out: list[Any] = []
+    for move in moves:
+        try:
+            found = state.parse_move(move) if isinstance(move, str) else move
+        except CrossridorError as e:
+            raise CrossridorError(f"searchmoves: {e}") from None
+        if found not in legal:
+            raise CrossridorError(f"searchmoves: {move} is not a legal move here")
+        if found not in out:
+            out.append(found)
+    if not out:
+        raise CrossridorError("searchmoves: give at least one move")
+    return tuple(out)
 
 
 def search_memory(state: State, algorithm: str) -> SearchMemory | None:
