@@ -23,12 +23,13 @@ from crossridor.engine.cli.common import (
     run_stoppable,
     state_from_args,
 )
+from crossridor.engine.cli.lines import format_score, info_lines, lines_table, moves_text
 from crossridor.engine.extras import install_hint
 from crossridor.engine.files import open_for_writing
 from crossridor.engine.perft import perft
 from crossridor.engine.protocol import Clock, Limits
 from crossridor.engine.registry import algorithm_names, game_names
-from crossridor.engine.search_api import default_algorithm, search, search_options
+from crossridor.engine.search_api import default_algorithm, root_moves, search, search_options
 from crossridor.engine.views import player_index, seat, seat_view
 
 
@@ -177,8 +178,9 @@ def clock_from_args(args, state) -> Clock | None:
                          .replace("clock: moves to go", "--movestogo")) from None
 
 
-def format_score(score) -> str:
-    return f"{score:+.3f}" if isinstance(score, float) else f"{score:+d}"
+# options `best` takes as flags of its own, not as -e KEY=VALUE
+OWN_FLAGS = {"threads": "the threads as --threads N", "multipv": "the lines as --multipv N",
+             "searchmoves": "the root moves as --searchmoves MOVE [MOVE ...]"}
 
 
 def cmd_best(args) -> int:
@@ -190,20 +192,26 @@ def cmd_best(args) -> int:
         algorithm = default_algorithm(state)
     declared = search_options(state, algorithm)
     where = f"{state.game.traits.name} {algorithm}"
-    if any(option_text(o)[0] == "threads" for o in args.engine_option):
-        raise UsageError("give the threads as --threads N, not -e threads=N")
+    for text in args.engine_option:
+        key = option_text(text)[0]
+        if key in OWN_FLAGS:
+            raise UsageError(f"give {OWN_FLAGS[key]}, not -e {key}=...")
     options = engine_options(args.engine_option, declared, where)
     if args.threads != 1:
         if "threads" not in {p.name for p in declared}:
             raise UsageError(f"--threads: {where} searches with one thread")
         options["threads"] = args.threads
+    if args.multipv is not None:
+        options["multipv"] = declared_option(declared, "multipv", where).check(args.multipv, where, UsageError)
+    if args.searchmoves is not None:
+        declared_option(declared, "searchmoves", where)
+        options["searchmoves"] = root_moves(state, args.searchmoves)
     if args.table:
         options["table"] = args.table
+    multipv = options.get("multipv", 1)
     if args.verbose:
         def report(info):
-            pv = " ".join(str(m) for m in info.pv)
-            print(f"info depth {info.depth} score {format_score(info.score)} nodes {info.nodes} "
-                  f"nps {info.nps:.0f} time {info.seconds:.3f} pv {pv}", flush=True)
+            print("\n".join(info_lines(info, multipv)), flush=True)
         options["on_iteration"] = report
     limits = limits_from_args(args, state=state)
     result, interrupted = run_stoppable(
@@ -212,16 +220,28 @@ def cmd_best(args) -> int:
         # to_move: the seat the score is for
         print_json(dict(result.as_dict(), to_move=seat(state.current_player), interrupted=interrupted))
     else:
-        pv = " ".join(str(m) for m in result.pv)
         print(f"bestmove {result.move}")
         print(f"score {format_score(result.score)}  depth {result.depth}  nodes {result.nodes}  "
               f"nps {result.nps:.0f}  time {result.seconds:.3f}s")
-        print(f"pv {pv}")
+        if multipv > 1:
+            print("\n".join(lines_table(result.lines)))
+        else:
+            print(f"pv {moves_text(result.pv)}")
         if "source" in result.extra:
             print(f"source {result.extra['source']}: perfect play (winner {result.extra['winner'] or 'none'})")
         if interrupted:
             print("interrupted: the best move found before the stop")
     return 130 if interrupted else 0
+
+
+def declared_option(declared, name: str, where: str):
+    """The declared option `name` of a flag; UsageError as for `-e` when
+    the algorithm has none."""
+    for param in declared:
+        if param.name == name:
+            return param
+    known = ", ".join(sorted(p.name for p in declared if not p.python_only)) or "none"
+    raise UsageError(f"{where}: unknown option {name} (known: {known})")
 
 
 def cmd_rules(args) -> int:
@@ -328,7 +348,12 @@ def build_parser() -> ArgumentParser:
     p.add_argument("-e", "--engine-option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of the algorithm on this game, read by its declared kind, "
                         "e.g. -e hash=64 or -e rollout=random (repeatable)")
-    p.add_argument("--verbose", action="store_true", help="one line per finished depth")
+    p.add_argument("--multipv", type=int, metavar="N",
+                   help="the N best moves, each with its score, depth and line (the option multipv; default 1)")
+    p.add_argument("--searchmoves", nargs="+", metavar="MOVE",
+                   help="search only these moves (each one argument, as `legal` prints it; the option "
+                        "searchmoves)")
+    p.add_argument("--verbose", action="store_true", help="one line per finished depth (and per line)")
     p.add_argument("--table", metavar="DIR",
                    help="a solved Quoridor table (solve --write-table): its perfect move when the position is in it "
                         "(the option table=DIR of alphabeta, mcts and greedy, also in match engine specs)")

@@ -9,12 +9,14 @@ written down in docs/matches.md ("crossridor uci"). In short:
                                 (at once during a search)
     ucinewgame               -> back to the start position
     setoption name N value V -> Algorithm, or an option of the current game and
-                                algorithm (the `option` lines: Hash, Threads and
-                                the others of `crossridor best -e`, e.g. prune_walls)
+                                algorithm (the `option` lines: Hash, Threads, MultiPV
+                                and the others of `crossridor best -e`, e.g. prune_walls)
     position startpos [moves m1 m2 ...]
     position pos <position string> [moves ...]
     go [movetime MS] [depth D] [nodes N] [sims N] [wtime MS btime MS winc MS binc MS
-       movestogo K] [infinite]   -> info ... lines, then bestmove M
+       movestogo K] [infinite] [searchmoves m1 m2 ...]
+                             -> info ... lines (with MultiPV N > 1, one per line,
+                                each with its `multipv k`), then bestmove M
     stop                     -> the running search returns its best move now
     quit                     -> stops the running search (its bestmove is sent), exits
 
@@ -65,6 +67,7 @@ from crossridor.engine.options import Param, refuse_file_options
 from crossridor.engine.protocol import Clock, Limits
 from crossridor.engine.search_api import (
     algorithm_names,
+    root_moves,
     search,
     search_memory,
     search_options,
@@ -74,7 +77,7 @@ from crossridor.engine.stop import Stop
 ENGINE_NAME = "crossridor"
 DEFAULT_TIME = 1.0          # seconds, for a bare `go`
 INFINITE = Limits(time=1e6)  # `go infinite`: until `stop`
-UCI_NAMES = {"hash": "Hash", "threads": "Threads"}     # the protocol's own names for these options
+UCI_NAMES = {"hash": "Hash", "threads": "Threads", "multipv": "MultiPV"}   # the protocol's own names
 
 
 def _max_hash_mb() -> int:
@@ -105,6 +108,9 @@ MAX_LINE = 65536        # characters of one command line
 MAX_PENDING = 256       # commands read ahead of the one being carried out
 _TOO_LONG = object()    # what the reader queues in place of a longer line
 GO_INTS = {"movetime", "depth", "nodes", "sims", "wtime", "btime", "winc", "binc", "movestogo"}
+# options a search is asked for that leave its table as good as before: a
+# change of them keeps the table from one go to the next
+ROOT_OPTION_NAMES = ("multipv", "searchmoves")
 
 
 class UciError(Exception):
@@ -326,19 +332,27 @@ class UciSession:
         declared = self.declared()
         options = {k: v for k, v in self.options.items() if k in declared}
         state = self.state.clone()
+        if "searchmoves" in values:
+            if "searchmoves" not in declared:
+                raise UciError(f"searchmoves: not an option of {self.game.traits.name} {algorithm}")
+            try:
+                options["searchmoves"] = root_moves(state, values["searchmoves"])
+            except CrossridorError as exc:
+                raise UciError(str(exc)) from None
         # A search with other settings would empty the table it is handed, and
         # emptying a table of many GB holds the GIL for seconds (no stop, no
         # input is read): a new, lazily zeroed table costs nothing instead.
         # With more than 2 players the search scores for the player to move.
-        kept_for = (algorithm, tuple(sorted(options.items())),
+        kept_for = (algorithm, tuple(sorted((k, v) for k, v in options.items() if k not in ROOT_OPTION_NAMES)),
                     state.current_player if self.game.traits.num_players > 2 else None)
         if self.memory is None or self.memory[0] != kept_for:
             self.memory = None      # the old table is freed before the new one is made
             self.memory = (kept_for, search_memory(state, algorithm))
         if self.memory[1] is not None:
             options["memory"] = self.memory[1]
+        multipv = options.get("multipv", 1)
         if "on_iteration" in declared:
-            options["on_iteration"] = lambda info: self.send(self.info_line(state, algorithm, info))
+            options["on_iteration"] = lambda info: self.send_info(state, algorithm, info, multipv)
         with self._stop_lock:
             self._stop = options["stop"] = Stop()      # every search polls its Stop
             self._infinite = infinite
@@ -373,12 +387,9 @@ class UciSession:
         except ValueError as exc:
             raise UciError(str(exc)) from None
 
-    def info_line(self, state, algorithm: str, info) -> str:
-        line = (f"info depth {info.depth} score {score_text(state, algorithm, info.score)} "
-                f"nodes {info.nodes} nps {round(info.nps)} time {round(1000 * info.seconds)}")
-        if info.pv:
-            line += " pv " + " ".join(_move_token(m) for m in info.pv)
-        return line
+    def send_info(self, state, algorithm: str, info, multipv: int) -> None:
+        for line in info_lines(state, algorithm, info, multipv):
+            self.send(line)
 
     def _search(self, state, algorithm, limits, options) -> None:
         try:
@@ -396,8 +407,25 @@ class UciSession:
             self.send("bestmove (none)")
             return
         if "on_iteration" not in options or not result.pv:
-            self.send(self.info_line(state, algorithm, result))
+            self.send_info(state, algorithm, result, options.get("multipv", 1))
         self.send(f"bestmove {_move_token(result.move)}")
+
+
+def info_lines(state, algorithm: str, info, multipv: int) -> list[str]:
+    """The `info` lines of a finished depth (or of the result): with
+    MultiPV 1 one line, `info depth D score S nodes N nps X time MS pv ...`;
+    with MultiPV N > 1 one line per line found, best first, each with its
+    own depth, score and pv after `multipv k` (Stockfish's format; the
+    nodes, speed and time are the search's)."""
+    tail = f"nodes {info.nodes} nps {round(info.nps)} time {round(1000 * info.seconds)}"
+    if multipv == 1 or not info.lines:
+        return [f"info depth {info.depth} score {score_text(state, algorithm, info.score)} {tail}" + _pv(info.pv)]
+    return [f"info depth {line.depth or info.depth} multipv {k} score {score_text(state, algorithm, line.score)} "
+            f"{tail}" + _pv(line.pv) for k, line in enumerate(info.lines, 1)]
+
+
+def _pv(moves) -> str:
+    return " pv " + " ".join(_move_token(m) for m in moves) if moves else ""
 
 
 def capped(param: Param) -> Param:
@@ -448,6 +476,12 @@ def _parse_go(args) -> tuple[dict, bool]:
             low = 0 if word in ("wtime", "btime", "winc", "binc") else 1
             values[word] = _int(args[i + 1], word, low, 1 << 62)
             i += 2
+        elif word == "searchmoves":
+            # the last group: every word after it is a move
+            if i + 1 >= len(args):
+                raise UciError("searchmoves: no move")
+            values["searchmoves"] = _split_moves(args[i + 1:])
+            break
         else:
             raise UciError(f"unknown go parameter {word!r}")
     return values, infinite
