@@ -298,7 +298,7 @@ class QuoridorState(LearningState):
             return NotImplemented
         if options["table"] is not None:
             from crossridor.games.quoridor.solve import table_search
-            found = table_search(self, options["table"])
+            found = table_search(self, options["table"], options["multipv"], options["searchmoves"])
             if found is not None:
                 return found
         learned = self._learned_weights(algorithm, options)
