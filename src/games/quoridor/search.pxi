@@ -757,18 +757,23 @@ cdef object q_interrupted_lines(list found, object partial, list previous, int w
     other moves. The deeper search found none of the later lines better than
     the lines before them, so a later line's score is capped at the one
     before it (the lines stay best first)."""
-    lines = sorted(found, key=lambda line: -line[1])
-    chosen = {line[0] for line in lines}
-    for line in ([partial] if partial is not None else []) + previous:
-        if len(lines) >= wanted:
+    out = sorted(found, key=q_line_rank)
+    chosen = {found_line[0] for found_line in out}
+    for kept in ([partial] if partial is not None else []) + previous:
+        if len(out) >= wanted:
             break
-        if line[0] in chosen:
+        if kept[0] in chosen:
             continue
-        if lines and line[1] > lines[-1][1]:
-            line = (line[0], lines[-1][1], line[2], line[3])
-        lines.append(line)
-        chosen.add(line[0])
-    return lines
+        if out and kept[1] > out[len(out) - 1][1]:     # (no negative indices: wraparound=False)
+            kept = (kept[0], out[len(out) - 1][1], kept[2], kept[3])
+        out.append(kept)
+        chosen.add(kept[0])
+    return out
+
+
+def q_line_rank(line):
+    """Sort key of lines (code, score, depth, pv), best first."""
+    return -line[1]
 
 
 cdef object q_lines_result(state, lines):
@@ -970,7 +975,7 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
                 lines = q_interrupted_lines(found, partial, lines, wanted)
                 break
             centers = [line[1] for line in found]
-            lines = sorted(found, key=lambda line: -line[1])
+            lines = sorted(found, key=q_line_rank)
             best_code = lines[0][0]
             done_depth = depth
             now = now_seconds()
