@@ -352,6 +352,10 @@ class QuoridorState(LearningState):
         """The Move of one of the core's move codes (the compiled search's answers)."""
         return self._from_code[code]
 
+    def code_for_move(self, move: Move) -> int:
+        """The core's code of a move of this board (the compiled search's searchmoves)."""
+        return self._to_code[move]
+
     def native_perft(self, depth: int, divide: bool, hash_mb: int):
         if self.game.max_plies is not None and self.core.ply + depth > self.game.max_plies:
             return NotImplemented   # the move limit cuts the tree: count through the protocol

@@ -430,7 +430,7 @@ cdef object q_mcts_search(state, limits, seed, dict options, learned):
             # the root expanded at once, with only these moves
             memset(allowed, 0, sizeof(allowed))
             for move in searchmoves:
-                code = state._to_code[move]
+                code = state.code_for_move(move)
                 allowed[code >> 6] |= (<uint64_t>1) << (code & 63)
             if mt_expand(&t, 0, s) != 0:
                 raise MemoryError()
@@ -459,7 +459,7 @@ cdef object q_mcts_search(state, limits, seed, dict options, learned):
         if pv:
             move_code = pv[0]
         else:
-            move_code = state._to_code[searchmoves[0]] if searchmoves is not None else core.legal_codes()[0]
+            move_code = state.code_for_move(searchmoves[0]) if searchmoves is not None else core.legal_codes()[0]
             pv = [move_code]
         return SearchResult(q_code_to_move(state, move_code), float(score), len(pv), sims, elapsed,
                             sims / elapsed if elapsed > 0 else 0.0,

@@ -891,13 +891,13 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
         n_searched = n_root
         s.root_first = -1
         if searchmoves is not None:
-            allowed = {state._to_code[m] for m in searchmoves}
+            allowed = {state.code_for_move(m) for m in searchmoves}
             for i in range(n_root):
                 if root_moves[i] not in allowed:
                     s.root_skip[root_moves[i] >> 6] |= (<uint64_t>1) << (root_moves[i] & 63)
                     s.root_restricted = 1
             n_searched = len(allowed)
-            best_code = state._to_code[searchmoves[0]]
+            best_code = state.code_for_move(searchmoves[0])
         elif n_root > 0:
             best_code = root_moves[0]
         static_restricted = s.root_restricted

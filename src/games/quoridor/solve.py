@@ -433,8 +433,9 @@ def table_search(state, path: str, multipv: int = 1, searchmoves=None) -> Search
     `multipv`: the N best moves by their perfect values (wins faster first,
     then draws, then losses slower first; ties in notation order, so the
     first is the one-line answer's move), each with its score, its plies as
-    depth and its perfect line; `searchmoves`: only these moves. None when a
-    move's value is not in the table."""
+    depth and its perfect line; `searchmoves`: only these moves (winner and
+    plies are then the best of them's). None when a move's value is not in
+    the table."""
     check_solvable(state)
     solver = _table(str(path))
     if solver.size != state.game.size or not solver.knows(state):
@@ -443,11 +444,11 @@ def table_search(state, path: str, multipv: int = 1, searchmoves=None) -> Search
     children = solver.held_children(state.core)
     if children is None:
         return None
-    moves = state._from_code
+    move = state.move_for_code
     if searchmoves is not None:
-        children = [c for c in children if moves[c[0]] in searchmoves]
-    children.sort(key=lambda c: _best_first(c[1], moves[c[0]]))
-    lines = tuple(_table_line(solver, moves, code, value, child) for code, value, child in children[:multipv])
+        children = [c for c in children if move(c[0]) in searchmoves]
+    children.sort(key=lambda c: _best_first(c[1], move(c[0])))
+    lines = tuple(_table_line(solver, move, code, value, child) for code, value, child in children[:multipv])
     best = lines[0]
     outcome, plies = decode(children[0][1])
     return SearchResult(move=best.move, score=best.score, depth=best.depth, nodes=0,
@@ -463,18 +464,19 @@ def _best_first(value: int, move) -> tuple:
     return (*(-x for x in _rank(value)), str(move))
 
 
-def _table_line(solver: Solver, moves: dict, code: int, value: int, child) -> Line:
-    """A root move's line from the table: its score as alpha-beta's, its
-    plies to the end as depth, and the perfect line after it (at each ply
-    the move `Solver.best_move` picks) while the table holds it; a draw's
-    line is the move alone (perfect play may go round forever)."""
+def _table_line(solver: Solver, move, code: int, value: int, child) -> Line:
+    """A root move's line from the table (`move`: a move code's Move): its
+    score as alpha-beta's, its plies to the end as depth, and the perfect
+    line after it (at each ply the move `Solver.best_move` picks) while the
+    table holds it; a draw's line is the move alone (perfect play may go
+    round forever)."""
     outcome, plies = decode(value)
-    pv = [moves[code]]
+    pv = [move(code)]
     position = child
     for _ in range((plies or 1) - 1):
         replies = None if position.winner >= 0 else solver.held_children(position)
         if not replies:
             break
-        code, _, position = min(replies, key=lambda c: _best_first(c[1], moves[c[0]]))
-        pv.append(moves[code])
+        code, _, position = min(replies, key=lambda c: _best_first(c[1], move(c[0])))
+        pv.append(move(code))
     return Line(pv[0], outcome * (WIN_SCORE - plies) if outcome else 0, plies or 0, tuple(pv))
