@@ -47,7 +47,8 @@ def test_each_removed_switch_is_an_unknown_option(switch):
 
 
 def test_the_table_of_the_generic_alphabeta_is_turned_off_by_hash_0():
-    with pytest.raises(CrossridorError, match=r"unknown option\(s\) tt \(known: evaluator, hash, multipv, on_iteration, searchmoves\)"):
+    known = "evaluator, hash, multipv, on_iteration, searchmoves"
+    with pytest.raises(CrossridorError, match=rf"unknown option\(s\) tt \(known: {known}\)"):
         crossridor.search(TicTacToe().new_state(), "alphabeta", Limits(depth=1), tt=False)
     assert crossridor.search(TicTacToe().new_state(), "alphabeta", Limits(depth=2), hash=0).extra["tt_entries"] == 0
 

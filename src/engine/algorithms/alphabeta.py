@@ -318,7 +318,8 @@ class _Searcher:
                 st.undo()
         return tuple(line)
 
-    def _iteration(self, depth, root_moves, n_lines, prev):
+    def _iteration(self, depth: int, root_moves: list, n_lines: int,
+                   prev: tuple[Line, ...]) -> tuple[Line, ...]:
         """The lines of one depth: `n_lines` root searches, each without the
         moves found before it (the first one unrestricted unless
         searchmoves is given), best first."""

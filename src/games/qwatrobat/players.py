@@ -63,7 +63,7 @@ def ismcts_search(state, limits, seed, options):
         t0 = _time.perf_counter()
         if opts["multipv"] == 1 and opts["searchmoves"] is None:
             mv = table_setup(state.game, own["setup_top"], random.Random(seed))
-            lines: tuple[Line, ...] = ()
+            lines = ()
         else:
             lines = table_lines(state.game, opts["multipv"], opts["searchmoves"])
             mv = lines[0].move if lines else None

@@ -1,6 +1,7 @@
 """Qwatrobat's exact solver: alpha-beta with a transposition table over the
 open game (both layouts known, from the start of play on). `solve` gives the
-value and best move of a position, `solve_value` its value for player 0."""
+value and best move of a position (with multipv or searchmoves, the exact
+value of every push asked for), `solve_value` its value for player 0."""
 
 from __future__ import annotations
 
