@@ -47,7 +47,8 @@ def test_each_removed_switch_is_an_unknown_option(switch):
 
 
 def test_the_table_of_the_generic_alphabeta_is_turned_off_by_hash_0():
-    with pytest.raises(CrossridorError, match=r"unknown option\(s\) tt \(known: evaluator, hash, on_iteration\)"):
+    known = "evaluator, hash, multipv, on_iteration, searchmoves"
+    with pytest.raises(CrossridorError, match=rf"unknown option\(s\) tt \(known: {known}\)"):
         crossridor.search(TicTacToe().new_state(), "alphabeta", Limits(depth=1), tt=False)
     assert crossridor.search(TicTacToe().new_state(), "alphabeta", Limits(depth=2), hash=0).extra["tt_entries"] == 0
 
@@ -99,7 +100,7 @@ def test_a_python_module_gets_exactly_its_declared_options(monkeypatch):
     entry = registry.algorithm_entry("alphabeta")
     monkeypatch.setitem(registry._ALGORITHMS, "alphabeta", dataclasses.replace(entry, search=spy))
     crossridor.search(TicTacToe().new_state(), "alphabeta", Limits(depth=1), hash=2)
-    assert seen == [{"hash": 2, "evaluator": None, "on_iteration": None}]
+    assert seen == [{"hash": 2, "evaluator": None, "on_iteration": None, "multipv": 1, "searchmoves": None}]
 
 
 def test_the_classic_weights_are_declared_with_the_cores_values():
