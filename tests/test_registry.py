@@ -236,7 +236,8 @@ def test_options_of_the_searches_by_game():
     names = [p.name for p in registry.algorithm_options("qwatrobat", "alphabeta")]
     assert names == ["objective", "multipv", "searchmoves"]
     assert "setup" in [p.name for p in registry.algorithm_options("qwatrobat", "ismcts")]
-    assert [p.name for p in registry.algorithm_options("crosswise", "ismcts")] == ["root_k", "halving", "infer"]
+    assert [p.name for p in registry.algorithm_options("crosswise", "ismcts")] == ["root_k", "halving", "infer",
+                                                                                 "multipv", "searchmoves"]
     assert registry.algorithm_options("kuq", "greedy") == ()
 
 

@@ -111,7 +111,7 @@ def test_the_classic_weights_are_declared_with_the_cores_values():
 def test_crosswise_searches_with_the_declared_defaults():
     state = crossridor.load_game("crosswise").new_state(seed=2)
     given = {p.name: p.default for p in crosswise_options.ISMCTS}
-    assert given == {"root_k": 30, "halving": 1, "infer": 2}
+    assert given == {"root_k": 30, "halving": 1, "infer": 2, "multipv": 1, "searchmoves": None}
     a = crossridor.search(state, "ismcts", Limits(sims=60), seed=1)
     b = crossridor.search(state, "ismcts", Limits(sims=60), seed=1, **given)
     assert (a.move, a.extra["leaf_moves"]) == (b.move, b.extra["leaf_moves"])
