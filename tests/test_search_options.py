@@ -169,7 +169,7 @@ def test_uci_option_lines_come_from_the_declarations():
         "option name wall_value type spin default 100 min 0 max 400",
         "option name tempo type spin default 40 min 0 max 400",
         "option name lone_wall_value type spin default 100 min 0 max 400",
-        "option name multipv type spin default 1 min 1 max 256",
+        "option name MultiPV type spin default 1 min 1 max 256",
         "option name Algorithm type combo default alphabeta var alphabeta var greedy var ismcts var mcts var random",
     ]
     mcts = [line for line in uci_lines("setoption name Algorithm value mcts", "uci") if line.startswith("option")]

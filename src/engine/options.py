@@ -195,6 +195,8 @@ class Param:
             d.update(type="choice", choices=list(kind))
         elif kind is str:
             d["type"] = "text"
+        elif kind is tuple:
+            d["type"] = "moves"
         else:
             d["type"] = "python object"
         d.update(default=self.default if not callable(self.default) else None, doc=self.doc,

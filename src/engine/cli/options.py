@@ -51,6 +51,8 @@ def values_text(p: Param) -> str:
         text = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
     elif kind == "text":
         text = "text"
+    elif kind == "moves":
+        text = "a list of moves"
     else:
         return "a function or object (Python only)"
     if p.file:
