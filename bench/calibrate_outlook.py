@@ -15,10 +15,12 @@ two sides, its share of the win: 1 / k when k sides share it). Plies the
 search did not search (a table's layout), proven results (they are read
 exactly) and games cut at `--max-plies` are left out, and counted.
 
-It fits W = sigmoid((s - a) / b) by maximum likelihood: with two sides
-L = sigmoid((-s - a) / b) and D = 1 - W - L (the win/draw/loss likelihood; a
+It fits W = sigmoid((x - a) / b) by maximum likelihood: with two sides
+L = sigmoid((-x - a) / b) and D = 1 - W - L (the win/draw/loss likelihood; a
 = 0 when no game was drawn), with more sides L = 1 - W (the likelihood of
-the shares); then prints the constants, a reliability table (the predicted
+the shares); x is the score (`--reads score`, alpha-beta's default) or the
+log-odds of the baseline's expected share of a mean return (`--reads
+return`, the others': `Model.reads`); then prints the constants, a reliability table (the predicted
 expected score by bucket against the observed mean result, with counts),
 and the log-loss and Brier score of the expected score against the results
 for the fitted model, the model the game declares now (if any), the
@@ -45,7 +47,7 @@ import numpy as np
 import crossridor
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.game_loop import dealt, derive_seed, new_game_state
-from crossridor.engine.outlook import Model, baseline, calibration, proof, sides
+from crossridor.engine.outlook import READS, Model, baseline, calibration, model_input, outlook, proof, sides, units
 from crossridor.engine.protocol import CHANCE, Limits
 from crossridor.engine.registry import game_key, read_params
 from crossridor.engine.search_api import default_algorithm, search
@@ -230,12 +232,13 @@ def fit(s, y, n_sides: int) -> Model:
 
 # --- the measures -------------------------------------------------------------------------------
 
-def expected_of(model: Model, s, n_sides: int) -> np.ndarray:
+def expected_of(model: Model, x, n_sides: int) -> np.ndarray:
+    """The expected scores of the model's inputs `x`."""
     out = []
-    for score in s:
-        w, d, _ = model.chances(abs(score) if n_sides == 2 else score, n_sides)
+    for v in x:
+        w, d, _ = model.chances(abs(v) if n_sides == 2 else v, n_sides)
         e = w + d / 2
-        out.append(e if n_sides > 2 or score >= 0 else 1 - e)
+        out.append(e if n_sides > 2 or v >= 0 else 1 - e)
     return np.array(out)
 
 
@@ -261,34 +264,36 @@ def reliability(p, y, buckets: int = 10) -> list[tuple[str, int, float, float]]:
     return rows
 
 
-def report(name, params, algorithm, samples, games_info, command: str) -> Model:
+def report(name, params, algorithm, reads, samples, games_info, command: str) -> Model:
     game = crossridor.load_game(name, **params)
     traits = game.traits
     n = sides(traits)
+    state = game.new_state(seed=0) if dealt(game) else game.new_state()
+    per_return = units(state, algorithm)
     s, y = np.asarray(samples["score"], float), np.asarray(samples["y"], float)
     if len(s) < 2:
         raise CrossridorError("too few samples to fit (play more games)")
-    model = fit(s, y, n)
-    state = game.new_state()
+    x = np.array([model_input(reads, traits, v, per_return) for v in s])
+    fitted = fit(x, y, n)
+    model = Model(a=fitted.a, b=fitted.b, reads=reads)
     declared = calibration(state).model(game, algorithm)
-    units_of = calibration(state).units.get(algorithm, 100.0 if algorithm == "alphabeta" else 1.0)
-    predictions = {"fitted": expected_of(model, s, n)}
+    predictions = {"fitted": expected_of(model, x, n)}
     if declared is not None:
-        predictions["declared"] = expected_of(declared, s, n)
-    predictions["baseline"] = np.array([baseline(traits, v, units_of).expected for v in s])
+        predictions["declared"] = np.array([outlook(state, algorithm, v).expected for v in s])
+    predictions["baseline"] = np.array([baseline(traits, v, per_return).expected for v in s])
     predictions["constant"] = np.full_like(y, y.mean())
     variant = calibration(state).variants(game)[0]
     print(f"# {command}")
-    print(f"game {name} {params or ''} ({n} sides), algorithm {algorithm}, variant {variant!r}")
+    print(f"game {name} {params or ''} ({n} sides), algorithm {algorithm}, variant {variant!r}, reads {reads}")
     print(f"games {games_info['games']} played, {games_info['cut']} cut at the ply cap; "
           f"mean length {games_info['mean_plies']:.1f} plies; samples {len(s)} "
           f"({games_info['proven']} proven and {games_info['skipped']} unsearched plies left out)")
     wins, draws = float(np.mean(y == 1.0)), float(np.mean(y == 0.5))
     print(f"results of the samples: win {wins:.3f} draw {draws:.3f} mean {y.mean():.3f}; "
           f"score mean {s.mean():.3f} sd {s.std():.3f}")
-    print(f"fitted: Model(a={model.a:.6g}, b={model.b:.6g})")
+    print(f"fitted: Model(a={model.a:.6g}, b={model.b:.6g}, reads={reads!r})")
     if declared is not None:
-        print(f"declared now: Model(a={declared.a:.6g}, b={declared.b:.6g})")
+        print(f"declared now: Model(a={declared.a:.6g}, b={declared.b:.6g}, reads={declared.reads!r})")
     print("\nreliability of the fitted model (predicted expected score by bucket):")
     print(f"{'bucket':>9} {'count':>7} {'predicted':>10} {'observed':>9}")
     for bucket, count, pred, obs in reliability(predictions["fitted"], y):
@@ -297,7 +302,7 @@ def report(name, params, algorithm, samples, games_info, command: str) -> Model:
     for label, p in predictions.items():
         print(f"{label:>10} {log_loss(p, y):>9.4f} {brier(p, y):>7.4f}")
     print(f"\nfor src/games/{game_key(name)}/outlook.py:")
-    print(f'    ("{algorithm}", "{variant}"): Model(a={model.a:.4g}, b={model.b:.4g}),  '
+    print(f'    ("{algorithm}", "{variant}"): Model(a={model.a:.4g}, b={model.b:.4g}, reads="{reads}"),  '
           f"# {len(s)} samples, {games_info['games']} games")
     return model
 
@@ -309,6 +314,9 @@ def parse_args(argv):
     p.add_argument("game")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="a game parameter")
     p.add_argument("--algorithm", default=None, help="default: the game's default algorithm at each ply")
+    p.add_argument("--reads", choices=READS, default=None,
+                   help="what the model reads: the score (default for alphabeta) or, for a mean return, the "
+                        "log-odds of the baseline's expected share (default for the others)")
     p.add_argument("--nodes", type=int)
     p.add_argument("--sims", type=int)
     p.add_argument("--depth", type=int)
@@ -354,7 +362,8 @@ def main(argv=None) -> int:
                     "mean_plies": float(np.mean([g["plies"] for g in kept])) if kept else 0.0}
             if args.save:
                 np.savez(args.save, **samples, **info)
-        report(name, params, algorithm, samples, info, command)
+        reads = args.reads or ("score" if algorithm == "alphabeta" else "return")
+        report(name, params, algorithm, reads, samples, info, command)
     except (CrossridorError, ValueError, OSError) as exc:
         print(f"calibrate_outlook.py: error: {exc}", file=sys.stderr)
         return 2

@@ -18,7 +18,7 @@ import pytest
 
 import crossridor
 from crossridor.engine.algorithms.alphabeta import WIN
-from crossridor.engine.outlook import Model, Outlook, outlook, score_text, sides
+from crossridor.engine.outlook import Model, Outlook, model_input, outlook, score_text, sides
 from crossridor.engine.protocol import Limits, Line
 from crossridor.engine.uci.engine import UciSession
 from helpers import run_cli
@@ -144,6 +144,14 @@ def test_the_model_and_the_baseline():
     assert (w, d, lost) == (pytest.approx(0.5), 0.0, pytest.approx(0.5))
     with pytest.raises(crossridor.CrossridorError):
         Model(a=0.0, b=0.0)
+    with pytest.raises(crossridor.CrossridorError):
+        Model(a=0.0, b=1.0, reads="centipawns")
+    # a model of a mean return reads the baseline's log-odds: a = 0, b = 1 is the baseline itself
+    traits = crossridor.load_game("crosswise").traits
+    identity = Model(a=0.0, b=1.0, reads="return")
+    for r in (-1.0, -0.6, 0.0, 0.25, 0.9):
+        w, d, lost = identity.chances(model_input("return", traits, r, 1.0), 2)
+        assert (w, d) == (pytest.approx((r + 1) / 2, abs=2e-6), pytest.approx(0.0, abs=1e-12))
     # an unregistered game: the score read as a mean return (alpha-beta's in centi-units)
     state = Nim().new_state()
     assert outlook(state, "mcts", 0.5) == Outlook(0.75, (750, 0, 250))

@@ -11,14 +11,16 @@ n plies scores WIN - n). Any other score goes through a model fitted on
 self-play (bench/calibrate_outlook.py, docs/analysis.md), of the shape of
 Stockfish's WDL model:
 
-    two sides:   W = sigmoid((s - a) / b), L = sigmoid((-s - a) / b), D = 1 - W - L
+    two sides:   W = sigmoid((x - a) / b), L = sigmoid((-x - a) / b), D = 1 - W - L
                  (a = 0, so D = 0, in a game without draws)
-    more sides:  W = sigmoid((s - a) / b), L = 1 - W (D = 0; W is the chance
+    more sides:  W = sigmoid((x - a) / b), L = 1 - W (D = 0; W is the chance
                  of winning, the fair share is 1 / sides)
 
 with a and b per game, algorithm family and variant (the game's
-`Calibration`, found through its registry entry). A score no model covers
-is read as a mean return (alpha-beta's in centi-units of the return) and
+`Calibration`, found through its registry entry), x the score (alpha-beta's
+centi-steps) or, for a score that is a mean return (MCTS), the log-odds of
+the baseline's expected share (`Model.reads`). A score no model covers is
+read as a mean return (alpha-beta's in centi-units of the return) and
 mapped linearly to the side's expected share of the win: the uncalibrated
 baseline the calibration is measured against.
 """
@@ -35,8 +37,8 @@ from typing import Any
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.protocol import GameTraits, SearchResult, State
 
-__all__ = ["Calibration", "Model", "Outlook", "Proof", "outlook", "score_text", "sides", "win_scale",
-           "with_outlook"]
+__all__ = ["Calibration", "Model", "Outlook", "Proof", "baseline", "model_input", "outlook", "score_text",
+           "share", "sides", "units", "win_scale", "with_outlook"]
 
 
 @dataclass(frozen=True)
@@ -79,23 +81,34 @@ class Proof:
 
 @dataclass(frozen=True)
 class Model:
-    """Fitted constants of W = sigmoid((s - a) / b) (see the module
-    docstring); `b` > 0, in the score's own units."""
+    """Fitted constants of W = sigmoid((x - a) / b) (see the module
+    docstring), `b` > 0. `reads`: what x is: "score", the score itself (in
+    its own units: centi-steps); "return", for a score that is a mean
+    return, the log-odds of the baseline's expected share p, ln(p / (1 -
+    p)), so that Model(0, 1, "return") is the baseline and a fit only
+    recalibrates it (`model_input`)."""
 
     a: float
     b: float
+    reads: str = "score"
 
     def __post_init__(self) -> None:
         if not (self.b > 0 and math.isfinite(self.b) and math.isfinite(self.a)):
             raise CrossridorError(f"outlook model: a must be finite and b positive, got {self}")
+        if self.reads not in READS:
+            raise CrossridorError(f"outlook model: reads is one of {', '.join(READS)}, got {self.reads!r}")
 
-    def chances(self, score: float, sides: int) -> tuple[float, float, float]:
-        """(W, D, L) of `score` for a game of `sides` sides."""
-        win = _sigmoid((score - self.a) / self.b)
+    def chances(self, x: float, sides: int) -> tuple[float, float, float]:
+        """(W, D, L) of the model's input `x` for a game of `sides` sides."""
+        win = _sigmoid((x - self.a) / self.b)
         if sides > 2:
             return win, 0.0, 1.0 - win
-        loss = _sigmoid((-score - self.a) / self.b)
+        loss = _sigmoid((-x - self.a) / self.b)
         return win, max(0.0, 1.0 - win - loss), loss
+
+
+READS = ("score", "return")
+SHARE_CLIP = 1e-6       # a mean return of exactly +-1 reads as a share of 1 - 1e-6: finite log-odds
 
 
 ProofReader = Callable[[State, float, Mapping[str, Any]], "Proof | None"]
@@ -196,30 +209,46 @@ def outlook(state: State, algorithm: str, score: float, extra: Mapping[str, Any]
     n = sides(traits)
     declared = calibration(state)
     model = declared.model(state.game, algorithm)
-    if model is not None:
-        if n == 2:
-            # computed for |s| and mirrored: the outlook of -s is exactly that of s seen from the other side
-            w, d, loss = model.chances(abs(score), 2)
-            chances = (w, d, loss) if score >= 0 else (loss, d, w)
-        else:
-            chances = model.chances(score, n)
-        return _from_chances(*chances)
-    return baseline(traits, score, declared.units.get(algorithm, CENTI_UNITS.get(algorithm, 1.0)))
+    per_return = units(state, algorithm)
+    if model is None:
+        return baseline(traits, score, per_return)
+    if n == 2:
+        # computed for |s| and mirrored: the outlook of -s is exactly that of s seen from the other side
+        w, d, loss = model.chances(model_input(model.reads, traits, abs(score), per_return), 2)
+        return _from_chances(*((w, d, loss) if score >= 0 else (loss, d, w)))
+    return _from_chances(*model.chances(model_input(model.reads, traits, score, per_return), n))
 
 
-def baseline(traits: GameTraits, score: float, units: float) -> Outlook:
-    """The uncalibrated reading: `score / units` as a mean return r, the
-    side's expected share of the win ((sides - 1) r / max_return + 1) /
-    sides, clipped to [0, 1] (two sides: (r + 1) / 2); all of it a win or
-    a loss (D = 0)."""
+def units(state: State, algorithm: str) -> float:
+    """Score units per unit of return of `algorithm` on `state`'s game."""
+    return calibration(state).units.get(algorithm, CENTI_UNITS.get(algorithm, 1.0))
+
+
+def share(traits: GameTraits, score: float, units: float) -> float:
+    """The uncalibrated reading of `score`: `score / units` as a mean
+    return r, the side's expected share of the win ((sides - 1) r /
+    max_return + 1) / sides, clipped to [0, 1] (two sides: (r + 1) / 2)."""
     n = sides(traits)
     r = score / units / (traits.max_return or 1.0)
     if n == 2:
-        share = min(1.0, (abs(r) + 1) / 2)
-        share = share if score >= 0 else 1.0 - share
-    else:
-        share = min(1.0, max(0.0, ((n - 1) * r + 1) / n))
-    return _from_chances(share, 0.0, 1.0 - share)
+        half = min(1.0, (abs(r) + 1) / 2)
+        return half if score >= 0 else 1.0 - half
+    return min(1.0, max(0.0, ((n - 1) * r + 1) / n))
+
+
+def model_input(reads: str, traits: GameTraits, score: float, units: float) -> float:
+    """What a model that `reads` "score" or "return" takes of `score` (see `Model`)."""
+    if reads == "score":
+        return score
+    p = min(1.0 - SHARE_CLIP, max(SHARE_CLIP, share(traits, score, units)))
+    return math.log(p / (1.0 - p))
+
+
+def baseline(traits: GameTraits, score: float, units: float) -> Outlook:
+    """The uncalibrated outlook: the expected share of `share`, all of it a
+    win or a loss (D = 0)."""
+    p = share(traits, score, units)
+    return _from_chances(p, 0.0, 1.0 - p)
 
 
 def _proven(found: Proof) -> Outlook:
