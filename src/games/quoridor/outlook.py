@@ -36,6 +36,9 @@ OUTLOOK = Calibration(
         ("alphabeta", "9x9 2p"): Model(a=0.0, b=130.2),
         # quoridor -o players=4 --nodes 10000 --games 100 --seed 1: 6961 samples of 98 games
         ("alphabeta", "9x9 4p"): Model(a=-37.63, b=280.5),
+        # quoridor --algorithm mcts --sims 5000 --games 150 --seed 1: 7534 samples of 150 games (b = 1: the
+        # mean return was calibrated already)
+        ("mcts", "9x9 2p"): Model(a=0.0, b=1.008, reads="return"),
     },
     families={"greedy": "alphabeta"},
     variants=_variants,
