@@ -73,27 +73,33 @@ def test_a_solved_table_answer_is_proven():
     assert outlook(state, "mcts", 0.0).proven is False
 
 
-def test_qwatrobat_solver_wins_in_the_plies_left():
+def test_qwatrobat_solver_wins_and_loses_in_the_plies_left():
     game = crossridor.load_game("qwatrobat", open=True, first=1)
-    rng = random.Random(4)
-    state = game.new_state()
-    while state.current_player < 0 or state.layout[1] is None:
-        state.play(rng.choice(state.legal_moves()))
-    for _ in range(8):
-        state.play(rng.choice(state.legal_moves()))
-    result = crossridor.search(state, "alphabeta", Limits(time=30))
-    seen = result.outlook
-    assert result.extra["solved"] and seen.proven
-    assert seen.expected == {1.0: 1.0, 0.0: 0.5, -1.0: 0.0}[result.score]
-    if seen.result_in is not None:
+    results = set()
+    for seed in (0, 1):
+        rng = random.Random(seed)
+        state = game.new_state()
+        while state.current_player < 0 or state.layout[1] is None:
+            state.play(rng.choice(state.legal_moves()))
+        for _ in range(8):
+            state.play(rng.choice(state.legal_moves()))
+        # the exact solver searches to the end whatever the limits
+        result = crossridor.search(state, "alphabeta", Limits(depth=1))
+        margin = crossridor.search(state, "alphabeta", Limits(depth=1), objective="margin")
+        seen = result.outlook
+        assert result.extra["solved"] and seen.proven and seen.result_in is not None
+        assert margin.outlook == seen and seen.expected == (1.0 + result.score) / 2
+        results.add(result.score)
         left = 0
         while not state.is_terminal():
             state.play(state.legal_moves()[0])
             left += 1
-        assert abs(seen.result_in) == left
+        assert abs(seen.result_in) == left == 8
+    assert results == {1.0, -1.0}
     # stopped before a value: nothing proven
-    assert outlook(state if not state.is_terminal() else game.new_state(), "alphabeta", 0.0,
-                   {"solved": False}).proven is False
+    state = game.new_state()
+    assert outlook(state, "alphabeta", 0.0, {"solved": False}).proven is False
+    assert outlook(state, "alphabeta", 0.0, {"solved": True}) == Outlook(0.5, (0, 1000, 0), None, proven=True)
 
 
 # --- the calibrated reading --------------------------------------------------------------------
