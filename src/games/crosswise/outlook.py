@@ -10,7 +10,7 @@ from crossridor.engine.outlook import Calibration, Model
 
 
 def _variants(game) -> tuple[str, ...]:
-    return (f"{game.players}p", "2p")   # the 2-player fit serves the team games (not measured there)
+    return (f"{game.players}p", "2p")   # the 2-player fit serves 3 players (not measured there)
 
 
 OUTLOOK = Calibration(
@@ -18,6 +18,8 @@ OUTLOOK = Calibration(
     models={
         # crosswise --sims 200 --games 150 --seed 1: 7479 samples of 150 games
         ("ismcts", "2p"): Model(a=0.2266, b=1.715, reads="return"),
+        # crosswise -o players=4 --sims 200 --games 100 --seed 1: 5032 samples of 100 games
+        ("ismcts", "4p"): Model(a=0.1069, b=2.102, reads="return"),
     },
     variants=_variants,
 )
