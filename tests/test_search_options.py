@@ -171,6 +171,7 @@ def test_uci_option_lines_come_from_the_declarations():
         "option name lone_wall_value type spin default 100 min 0 max 400",
         "option name MultiPV type spin default 1 min 1 max 256",
         "option name Algorithm type combo default alphabeta var alphabeta var greedy var ismcts var mcts var random",
+        "option name UCI_ShowWDL type check default false",
     ]
     mcts = [line for line in uci_lines("setoption name Algorithm value mcts", "uci") if line.startswith("option")]
     assert mcts[:4] == ["option name rollout type combo default eval var eval var random",

@@ -221,7 +221,8 @@ def cmd_best(args) -> int:
         print_json(dict(result.as_dict(), to_move=seat(state.current_player), interrupted=interrupted))
     else:
         print(f"bestmove {result.move}")
-        print(f"score {format_score(result.score)}  depth {result.depth}  nodes {result.nodes}  "
+        seen = f"  {result.outlook.text()}" if result.outlook is not None else ""
+        print(f"score {format_score(result.score)}{seen}  depth {result.depth}  nodes {result.nodes}  "
               f"nps {result.nps:.0f}  time {result.seconds:.3f}s")
         if multipv > 1:
             print("\n".join(lines_table(result.lines)))

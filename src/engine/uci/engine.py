@@ -8,9 +8,12 @@ written down in docs/matches.md ("crossridor uci"). In short:
     isready                  -> readyok once the commands before it are done
                                 (at once during a search)
     ucinewgame               -> back to the start position
-    setoption name N value V -> Algorithm, or an option of the current game and
-                                algorithm (the `option` lines: Hash, Threads, MultiPV
-                                and the others of `crossridor best -e`, e.g. prune_walls)
+    setoption name N value V -> Algorithm, UCI_ShowWDL (true: every info line with
+                                a score adds `wdl W D L`, the chances of a win, a
+                                draw and a loss for the side to move in permille),
+                                or an option of the current game and algorithm (the
+                                `option` lines: Hash, Threads, MultiPV and the others
+                                of `crossridor best -e`, e.g. prune_walls)
     position startpos [moves m1 m2 ...]
     position pos <position string> [moves ...]
     go [movetime MS] [depth D] [nodes N] [sims N] [wtime MS btime MS winc MS binc MS
@@ -64,6 +67,7 @@ from typing import Any, TextIO
 
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import Param, refuse_file_options
+from crossridor.engine.outlook import outlook, score_text
 from crossridor.engine.protocol import Clock, Limits
 from crossridor.engine.search_api import (
     algorithm_names,
@@ -117,23 +121,6 @@ class UciError(Exception):
     """A bad command: reported as `info string error ...`."""
 
 
-def score_text(state, algorithm: str, score) -> str:
-    """`cp X`, or `win N` / `loss N` for a forced result in N plies."""
-    if algorithm in ("mcts", "ismcts"):
-        return f"cp {round(100 * float(score))}"      # mean return in [-1, 1], times 100
-    if algorithm != "alphabeta":
-        return f"cp {round(float(score))}"
-    if state.game.traits.name == "quoridor":
-        from crossridor.engine._core import WIN_BOUND, WIN_SCORE
-    else:
-        from crossridor.engine.algorithms.alphabeta import MATE_BAND as WIN_BOUND
-        from crossridor.engine.algorithms.alphabeta import WIN as WIN_SCORE
-    if abs(score) > WIN_BOUND:
-        plies = round(WIN_SCORE - abs(score))
-        return f"win {plies}" if score > 0 else f"loss {plies}"
-    return f"cp {round(float(score))}"
-
-
 class UciSession:
     """One engine session: the position, the options, the running search."""
 
@@ -142,6 +129,7 @@ class UciSession:
         self.out = out
         self._lock = threading.Lock()
         self.algorithm = "ismcts" if game.traits.hidden_information else "alphabeta"
+        self.show_wdl = False           # UCI_ShowWDL
         # values given by setoption, by option name; a search gets those its
         # algorithm declares
         self.options: dict[str, Any] = {}
@@ -256,6 +244,7 @@ class UciSession:
                 self.send(option_line(capped(param)))
         self.send(f"option name Algorithm type combo default {self.algorithm}"
                   + "".join(f" var {name}" for name in algorithm_names()))
+        self.send("option name UCI_ShowWDL type check default false")
         self.send("uciok")
 
     def declared(self) -> dict[str, Param]:
@@ -286,6 +275,11 @@ class UciSession:
                 raise UciError(f"Algorithm: unknown algorithm {value!r} (known: {', '.join(algorithm_names())})")
             self.algorithm = value
             return
+        if key == "uci_showwdl":
+            if value.lower() not in ("true", "false", ""):
+                raise UciError(f"UCI_ShowWDL: expected true or false, got {value!r}")
+            self.show_wdl = value.lower() == "true"
+            return
         refuse_file_options([key], "UCI")
         declared = self.declared()
         param = declared.get(key)
@@ -296,7 +290,7 @@ class UciSession:
             offered = sorted(UCI_NAMES.get(p.name, p.name) for p in declared.values()
                              if not (p.file or p.python_only))
             raise UciError(f"{name}: not an option of {self.game.traits.name} {self.algorithm} "
-                           f"(options: {', '.join(offered) or 'none'}, Algorithm)")
+                           f"(options: {', '.join(offered) or 'none'}, Algorithm, UCI_ShowWDL)")
         if value == "":
             self.options.pop(key, None)     # an empty value restores the default
             return
@@ -388,7 +382,7 @@ class UciSession:
             raise UciError(str(exc)) from None
 
     def send_info(self, state, algorithm: str, info, multipv: int) -> None:
-        for line in info_lines(state, algorithm, info, multipv):
+        for line in info_lines(state, algorithm, info, multipv, self.show_wdl):
             self.send(line)
 
     def _search(self, state, algorithm, limits, options) -> None:
@@ -411,17 +405,25 @@ class UciSession:
         self.send(f"bestmove {_move_token(result.move)}")
 
 
-def info_lines(state, algorithm: str, info, multipv: int) -> list[str]:
+def info_lines(state, algorithm: str, info, multipv: int, show_wdl: bool = False) -> list[str]:
     """The `info` lines of a finished depth (or of the result): with
     MultiPV 1 one line, `info depth D score S nodes N nps X time MS pv ...`;
     with MultiPV N > 1 one line per line found, best first, each with its
     own depth, score and pv after `multipv k` (Stockfish's format; the
-    nodes, speed and time are the search's)."""
+    nodes, speed and time are the search's). `show_wdl` (UCI_ShowWDL): each
+    score is followed by `wdl W D L`."""
+    def score(value, extra) -> str:
+        text = score_text(state, algorithm, value, extra)
+        if show_wdl:
+            text += " wdl " + " ".join(str(x) for x in outlook(state, algorithm, value, extra).wdl)
+        return text
+
     tail = f"nodes {info.nodes} nps {round(info.nps)} time {round(1000 * info.seconds)}"
     if multipv == 1 or not info.lines:
-        return [f"info depth {info.depth} score {score_text(state, algorithm, info.score)} {tail}" + _pv(info.pv)]
-    return [f"info depth {line.depth or info.depth} multipv {k} score {score_text(state, algorithm, line.score)} "
-            f"{tail}" + _pv(line.pv) for k, line in enumerate(info.lines, 1)]
+        return [f"info depth {info.depth} score {score(info.score, info.extra)} {tail}" + _pv(info.pv)]
+    return [f"info depth {line.depth or info.depth} multipv {k} "
+            f"score {score(line.score, {**info.extra, **line.extra})} {tail}" + _pv(line.pv)
+            for k, line in enumerate(info.lines, 1)]
 
 
 def _pv(moves) -> str:
