@@ -27,15 +27,16 @@ def info_lines(info: SearchResult, multipv: int) -> list[str]:
 
 
 def line_cells(rank: int, line: Line) -> list[str]:
-    """One row of the table of lines: rank, move, score, depth (the line
-    follows, unaligned). A figure people read beside the raw score goes
-    after the score."""
-    return [f"{rank}.", str(line.move), format_score(line.score), f"depth {line.depth}"]
+    """One row of the table of lines: rank, move, score, what the score
+    means to a person (`expected 0.62 (W 620 D 0 L 380)`, `wins in 7
+    plies`), depth (the line follows, unaligned)."""
+    said = line.outlook.text() if line.outlook is not None else ""
+    return [f"{rank}.", str(line.move), format_score(line.score), said, f"depth {line.depth}"]
 
 
 def lines_table(lines) -> list[str]:
     """The lines, best first, one row each with the columns aligned:
-    `1.  e3   +12  depth 4  pv e3 e7 e4`."""
+    `1.  e3   +12  expected 0.52 (W 520 D 0 L 480)  depth 4  pv e3 e7 e4`."""
     rows = [line_cells(k, line) for k, line in enumerate(lines, 1)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))] if rows else []
     out = []
