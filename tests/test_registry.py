@@ -234,9 +234,10 @@ def test_options_of_the_searches_by_game():
         assert registry.algorithms_for(hidden) == ["greedy", "ismcts", "random"]
     assert registry.algorithms_for("qwatrobat") == ["alphabeta", "greedy", "ismcts", "random"]  # the solver
     names = [p.name for p in registry.algorithm_options("qwatrobat", "alphabeta")]
-    assert names == ["objective"]
+    assert names == ["objective", "multipv", "searchmoves"]
     assert "setup" in [p.name for p in registry.algorithm_options("qwatrobat", "ismcts")]
-    assert [p.name for p in registry.algorithm_options("crosswise", "ismcts")] == ["root_k", "halving", "infer"]
+    assert [p.name for p in registry.algorithm_options("crosswise", "ismcts")] == ["root_k", "halving", "infer",
+                                                                                 "multipv", "searchmoves"]
     assert registry.algorithm_options("kuq", "greedy") == ()
 
 

@@ -47,7 +47,8 @@ def test_each_removed_switch_is_an_unknown_option(switch):
 
 
 def test_the_table_of_the_generic_alphabeta_is_turned_off_by_hash_0():
-    with pytest.raises(CrossridorError, match=r"unknown option\(s\) tt \(known: evaluator, hash, on_iteration\)"):
+    known = "evaluator, hash, multipv, on_iteration, searchmoves"
+    with pytest.raises(CrossridorError, match=rf"unknown option\(s\) tt \(known: {known}\)"):
         crossridor.search(TicTacToe().new_state(), "alphabeta", Limits(depth=1), tt=False)
     assert crossridor.search(TicTacToe().new_state(), "alphabeta", Limits(depth=2), hash=0).extra["tt_entries"] == 0
 
@@ -99,7 +100,7 @@ def test_a_python_module_gets_exactly_its_declared_options(monkeypatch):
     entry = registry.algorithm_entry("alphabeta")
     monkeypatch.setitem(registry._ALGORITHMS, "alphabeta", dataclasses.replace(entry, search=spy))
     crossridor.search(TicTacToe().new_state(), "alphabeta", Limits(depth=1), hash=2)
-    assert seen == [{"hash": 2, "evaluator": None, "on_iteration": None}]
+    assert seen == [{"hash": 2, "evaluator": None, "on_iteration": None, "multipv": 1, "searchmoves": None}]
 
 
 def test_the_classic_weights_are_declared_with_the_cores_values():
@@ -110,7 +111,7 @@ def test_the_classic_weights_are_declared_with_the_cores_values():
 def test_crosswise_searches_with_the_declared_defaults():
     state = crossridor.load_game("crosswise").new_state(seed=2)
     given = {p.name: p.default for p in crosswise_options.ISMCTS}
-    assert given == {"root_k": 30, "halving": 1, "infer": 2}
+    assert given == {"root_k": 30, "halving": 1, "infer": 2, "multipv": 1, "searchmoves": None}
     a = crossridor.search(state, "ismcts", Limits(sims=60), seed=1)
     b = crossridor.search(state, "ismcts", Limits(sims=60), seed=1, **given)
     assert (a.move, a.extra["leaf_moves"]) == (b.move, b.extra["leaf_moves"])
@@ -168,6 +169,7 @@ def test_uci_option_lines_come_from_the_declarations():
         "option name wall_value type spin default 100 min 0 max 400",
         "option name tempo type spin default 40 min 0 max 400",
         "option name lone_wall_value type spin default 100 min 0 max 400",
+        "option name multipv type spin default 1 min 1 max 256",
         "option name Algorithm type combo default alphabeta var alphabeta var greedy var ismcts var mcts var random",
     ]
     mcts = [line for line in uci_lines("setoption name Algorithm value mcts", "uci") if line.startswith("option")]

@@ -231,7 +231,7 @@ class SearchResult:
     lines: tuple[Line, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        d = {
+        d: dict[str, Any] = {
             "move": None if self.move is None else str(self.move),
             "score": self.score,
             "depth": self.depth,

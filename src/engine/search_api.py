@@ -77,7 +77,8 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
     depth of an algorithm that declares it (iterative-deepening
     alpha-beta); other algorithms call it once, with the final result.
 
-    `multipv=N` (every algorithm but random): the N best moves, each with
+    `multipv=N` (every algorithm that declares it: all but random and
+    Kreuz & Quer's heuristic greedy): the N best moves, each with
     its score and line, in `result.lines` (best first; `result.move` is the
     first line's). `searchmoves=[...]`: only these root moves are searched
     (moves or their texts; the doors' `go searchmoves`, a game review's

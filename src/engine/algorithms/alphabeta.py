@@ -34,17 +34,28 @@ remaining depth, or when their subtree was solved (no horizon inside) to at
 most that depth; so a fixed-depth search returns the same value with or
 without the table, and a search stops early once the whole tree is solved.
 
-Options: `OPTIONS` (hash in MB, evaluator, on_iteration). The table holds
-``hash`` MB at ``ENTRY_BYTES`` a position; when it is full new positions
-are not stored (existing entries are still updated).
+MultiPV (``multipv=N``): every depth searches the root N times, each time
+with a full window and without the root moves already found, so each line's
+score is the exact value of its move at that depth (what the single best
+move's search gives it). A restricted root (a line after the first, or
+``searchmoves``) is not stored in the table: the root position may recur
+deeper in the tree, where it must stand for all its moves. The lines are
+those of the last depth whose N searches all finished. ``searchmoves``
+restricts the root moves of every search; with multipv=1 and no searchmoves
+the search is the plain one.
+
+Options: `OPTIONS` (hash in MB, evaluator, on_iteration, multipv,
+searchmoves). The table holds ``hash`` MB at ``ENTRY_BYTES`` a position;
+when it is full new positions are not stored (existing entries are still
+updated).
 """
 
 from __future__ import annotations
 
 from crossridor.engine.algorithms.common import EVALUATOR, check_root, evaluator_for, move_list, now, traits_of
 from crossridor.engine.errors import CrossridorError, UnsupportedGameError
-from crossridor.engine.options import CALLABLE_OR_NONE, Param
-from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
+from crossridor.engine.options import CALLABLE_OR_NONE, ROOT_OPTIONS, Param
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, Line, SearchResult
 from crossridor.engine.stop import stopped
 
 __all__ = ["search", "check_game", "OPTIONS", "WIN", "MAX_DEPTH"]
@@ -67,6 +78,7 @@ OPTIONS = (
     EVALUATOR,
     Param("on_iteration", CALLABLE_OR_NONE, None, "f(SearchResult) after every finished depth",
           python_only=True),
+    *ROOT_OPTIONS,
 )
 
 
@@ -121,6 +133,9 @@ class _Searcher:
         self.node_limit = limits.nodes if limits.nodes is not None else 1 << 62
         self.deadline = None
         self.root_best = None
+        self.multipv = opts["multipv"]
+        self.searchmoves = opts["searchmoves"]
+        self.root_allowed = None      # the root moves of the current search (None: all)
 
     # --- values (root player's point of view unless said otherwise) ---------
 
@@ -201,9 +216,14 @@ class _Searcher:
             return total
 
         sign = sign_of[p]
-        if ply == 0 and tt_move is None:
+        moves = move_list(st)
+        restricted = ply == 0 and self.root_allowed is not None
+        if restricted:
+            moves = [m for m in moves if m in self.root_allowed]
             tt_move = self.root_best
-        moves = self._order(move_list(st), tt_move, ply)
+        elif ply == 0 and tt_move is None:
+            tt_move = self.root_best
+        moves = self._order(moves, tt_move, ply)
         alpha0 = alpha
         best = -INF
         best_move = None
@@ -233,7 +253,7 @@ class _Searcher:
                     if v >= beta:
                         self._cutoff(m, depth, ply)
                         break
-        if tt is not None:
+        if tt is not None and not restricted:
             flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
             self._store(key, entry, depth, flag, best, best_move, ply, h0)
         return best
@@ -298,37 +318,64 @@ class _Searcher:
                 st.undo()
         return tuple(line)
 
+    def _iteration(self, depth: int, root_moves: list, n_lines: int,
+                   prev: tuple[Line, ...]) -> tuple[Line, ...]:
+        """The lines of one depth: `n_lines` root searches, each without the
+        moves found before it (the first one unrestricted unless
+        searchmoves is given), best first."""
+        lines: list[Line] = []
+        found: list = []
+        for k in range(n_lines):
+            if k == 0 and self.searchmoves is None:
+                self.root_allowed = None
+            else:
+                self.root_allowed = [m for m in root_moves if m not in found]
+            # the previous depth's order first
+            self.root_best = next((line.move for line in prev if line.move not in found), None)
+            v = self._node(depth, -INF, INF, 0)
+            line = self.pv.get(0, ())
+            found.append(line[0])
+            lines.append(Line(line[0], float(v), depth, self._pv_line(line, depth)))
+        self.root_allowed = None
+        if len(lines) > 1:
+            lines.sort(key=lambda line: -line.score)   # stable; guards the order against rounding
+        return tuple(lines)
+
     def run(self) -> SearchResult:
         limits = self.limits
         start = now()
         if limits.time is not None:
             self.deadline = start + limits.time
         max_depth = limits.depth if limits.depth is not None else MAX_DEPTH
-        first_move = move_list(self.state)[0]
-        best_move, score, done, pv, solved = None, 0.0, 0, (), False
+        root_moves = move_list(self.state) if self.searchmoves is None else list(self.searchmoves)
+        n_lines = min(self.multipv, len(root_moves))
+        lines: tuple[Line, ...] = ()
+        done, solved = 0, False
         for d in range(1, max_depth + 1):
             self.horizon = 0
             try:
-                v = self._node(d, -INF, INF, 0)
+                lines = self._iteration(d, root_moves, n_lines, lines)
             except _Abort:
                 break
-            line = self.pv.get(0, ())
-            best_move, score, done = line[0], v, d
-            self.root_best = best_move
-            pv = self._pv_line(line, d)
+            done = d
+            self.root_best = lines[0].move
             if self.on_iteration is not None:
                 seconds = now() - start
-                self.on_iteration(SearchResult(best_move, float(score), d, self.nodes, seconds,
-                                               self.nodes / seconds if seconds > 0 else 0.0, pv))
+                best = lines[0]
+                self.on_iteration(SearchResult(best.move, best.score, d, self.nodes, seconds,
+                                               self.nodes / seconds if seconds > 0 else 0.0, best.pv,
+                                               lines=lines))
             if self.horizon == 0:
                 solved = True
                 break
             if self.deadline is not None and now() - start > 0.5 * limits.time:
                 break   # the next iteration would not finish
-        if best_move is None:
-            best_move = first_move   # no iteration finished
+        if done:
+            best_move, score, pv = lines[0].move, lines[0].score, lines[0].pv
+        else:
+            best_move, score, pv = root_moves[0], 0.0, ()   # no iteration finished
         seconds = now() - start
         return SearchResult(
             move=best_move, score=float(score), depth=done, nodes=self.nodes, seconds=seconds,
-            nps=self.nodes / seconds if seconds > 0 else 0.0, pv=pv,
+            nps=self.nodes / seconds if seconds > 0 else 0.0, pv=pv, lines=lines if done else (),
             extra={"solved": solved, "tt_entries": 0 if self.tt is None else len(self.tt)})

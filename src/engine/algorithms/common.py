@@ -10,12 +10,13 @@ import time
 
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import C_LLONG, CALLABLE_OR_NONE, Param
-from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, Line, SearchResult
 from crossridor.engine.stop import stopped
 
 __all__ = [
     "CHANCE", "TERMINAL", "now", "traits_of", "check_root", "move_list", "sample_chance",
-    "evaluator_for", "deadline_of", "tree_setup", "backup", "tree_result", "EVALUATOR", "MCTS_OPTIONS",
+    "evaluator_for", "deadline_of", "tree_setup", "backup", "tree_result", "ranked_lines", "EVALUATOR",
+    "MCTS_OPTIONS", "root_filter",
 ]
 
 now = time.perf_counter
@@ -90,6 +91,24 @@ MCTS_OPTIONS = (
     Param("rollout_depth", (int, 0, C_LLONG), 0, "rollout=eval: random plies before the evaluation"),
     EVALUATOR,
 )
+
+
+def root_filter(opts: dict):
+    """The root moves a search may play (`searchmoves`) as a set, or None
+    for all of them."""
+    moves = opts["searchmoves"]
+    return None if moves is None else set(moves)
+
+
+def ranked_lines(stats, multipv: int) -> tuple[Line, ...]:
+    """The `multipv` lines of a tree's root: `stats` lists (move, visits,
+    mean return of the mover, line) per root move in expansion order; the
+    most visited first, ties by the higher mean, then expansion order (the
+    order the tree's own choice of a move follows). Moves never visited
+    are left out."""
+    ranked = sorted((s for s in stats if s[1] > 0), key=lambda s: (-s[1], -s[2]))
+    return tuple(Line(move, float(mean), len(line), tuple(line), {"visits": n})
+                 for move, n, mean, line in ranked[:multipv])
 
 
 def rollout_evaluation(algorithm: str, opts: dict, state):
@@ -170,9 +189,9 @@ def backup(path, ret) -> None:
 
 
 def tree_result(move, score: float, sims: int, seconds: float, pv: tuple, tree_nodes: int,
-                tree_depth: int) -> SearchResult:
+                tree_depth: int, lines: tuple[Line, ...] = ()) -> SearchResult:
     """The SearchResult of a tree search: nodes are simulations."""
     return SearchResult(
         move=move, score=score, depth=tree_depth, nodes=sims, seconds=seconds,
-        nps=sims / seconds if seconds > 0 else 0.0, pv=pv,
+        nps=sims / seconds if seconds > 0 else 0.0, pv=pv, lines=lines,
         extra={"sims": sims, "tree_nodes": tree_nodes, "tree_depth": tree_depth})

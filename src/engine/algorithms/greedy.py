@@ -10,7 +10,10 @@ game's `evaluate()` should use only what the mover knows.
 
 Limits are accepted and not needed (one ply is always searched).
 Result: score in return units for the mover, depth 1, nodes = positions
-visited (root included). Options: `OPTIONS`.
+visited (root included). ``lines`` (``multipv=N``): the N best moves by the
+same value, best first (the chosen move, then the rest by value, ties in
+`legal_moves()` order). ``searchmoves``: only those moves are valued.
+Options: `OPTIONS`.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ from __future__ import annotations
 import random
 
 from crossridor.engine.algorithms.common import EVALUATOR, check_root, evaluator_for, move_list, now, traits_of
-from crossridor.engine.options import Param
-from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
+from crossridor.engine.options import ROOT_OPTIONS, Param
+from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, Line, SearchResult
 
 __all__ = ["search", "check_game", "OPTIONS"]
 
@@ -27,6 +30,7 @@ OPTIONS = (
     Param("random_ties", bool, False, "a tie goes to a seeded random one of the best moves "
           "(false: to the first in legal_moves() order)"),
     EVALUATOR,
+    *ROOT_OPTIONS,
 )
 
 
@@ -60,10 +64,12 @@ def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResu
 
     best: float | None = None
     best_moves: list = []
-    for m in move_list(st):
+    valued: list = []
+    for m in move_list(st) if opts["searchmoves"] is None else opts["searchmoves"]:
         st.play(m)
         v = value()
         st.undo()
+        valued.append((m, v))
         if best is None or v > best:
             best, best_moves = v, [m]
         elif v == best:
@@ -72,5 +78,7 @@ def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResu
         else best_moves[0]
     seconds = now() - start
     assert best is not None               # check_root: the root has moves
+    rest = sorted(((m, v) for m, v in valued if m != move), key=lambda mv: -mv[1])   # stable: legal order
+    lines = tuple(Line(m, float(v), 1, (m,)) for m, v in [(move, best), *rest][:opts["multipv"]])
     return SearchResult(move=move, score=float(best), depth=1, nodes=nodes, seconds=seconds,
-                        nps=nodes / seconds if seconds > 0 else 0.0, pv=(move,))
+                        nps=nodes / seconds if seconds > 0 else 0.0, pv=(move,), lines=lines)

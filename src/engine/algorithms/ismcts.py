@@ -32,7 +32,13 @@ win to the searching player); the result's score is then in its units.
 Only moves legal in the real position can be returned; ``pv`` lists the
 most visited decision moves (chance events in between are not shown);
 ``extra["root"]`` maps each visited root move (as text) to its (visits,
-mean return of the searching player).
+mean return of the searching player). ``lines`` (``multipv=N``): the N most
+visited root moves legal in the real position, as in `mcts` (visits in
+``extra["visits"]``, ordered by visits, not by score). ``searchmoves``: in
+every determinization only those of the searching player's root moves are
+expanded and selected (its own moves are what it knows). Everything comes
+from the searching player's view: the determinizations are drawn from its
+information state, so the hidden cards of the others change no line.
 """
 
 from __future__ import annotations
@@ -47,8 +53,10 @@ from crossridor.engine.algorithms.common import (
     check_root,
     move_list,
     now,
+    ranked_lines,
     rollout,
     rollout_evaluation,
+    root_filter,
     sample_chance,
     sim_budget,
     traits_of,
@@ -56,7 +64,7 @@ from crossridor.engine.algorithms.common import (
     tree_setup,
 )
 from crossridor.engine.errors import UnsupportedGameError
-from crossridor.engine.options import CALLABLE_OR_NONE, Param
+from crossridor.engine.options import CALLABLE_OR_NONE, ROOT_OPTIONS, Param
 from crossridor.engine.protocol import CHANCE, GameTraits, Limits, SearchResult
 from crossridor.engine.stop import stopped
 
@@ -70,7 +78,7 @@ BIAS_OPTIONS = (
     Param("utility", CALLABLE_OR_NONE, None, "f(returns) -> returns, applied to each simulation's "
           "return vector before it is backed up", python_only=True),
 )
-OPTIONS = MCTS_OPTIONS + BIAS_OPTIONS
+OPTIONS = (*MCTS_OPTIONS, *BIAS_OPTIONS, *ROOT_OPTIONS)
 
 
 def check_game(traits: GameTraits) -> None:
@@ -111,6 +119,24 @@ def _best_edge(node: _Node, player: int, allowed=None):
     return best
 
 
+def _next_node(edge: _Edge) -> _Node | None:
+    """The most visited node under an edge (its most frequent observation)."""
+    return max(edge.children.values(), key=lambda nd: sum(e.n for e in nd.edges.values()), default=None)
+
+
+def _principal_line(at: _Node | None) -> tuple:
+    """The most visited edge from `at`, then the most visited node under it,
+    and so on."""
+    pv: list = []
+    while at is not None:
+        be = _best_edge(at, at.player)
+        if be is None or be[1].n == 0:
+            break
+        pv.append(be[0])
+        at = _next_node(be[1])
+    return tuple(pv)
+
+
 def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResult:
     """`opts`: every option of `OPTIONS`, checked."""
     evalf = rollout_evaluation("ismcts", opts, state)
@@ -130,6 +156,7 @@ def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResu
     c = opts["c"]
     rdepth = opts["rollout_depth"]
     root_moves = move_list(state)
+    allowed = root_filter(opts)
     rng, lo, span, max_depth, start, deadline = tree_setup(traits, limits, seed)
     log, sqrt = math.log, math.sqrt
     shared: Any = None if hidden else state.clone()
@@ -151,6 +178,8 @@ def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResu
                 break
             node.player = p
             moves = move_list(d)
+            if allowed is not None and node is root:
+                moves = [m for m in moves if m in allowed]
             edges = node.edges
             untried = []
             avail = []
@@ -213,20 +242,14 @@ def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResu
         sims += 1
 
     seconds = now() - start
-    best = _best_edge(root, me, set(root_moves))
+    real = set(root_moves) if allowed is None else allowed
+    best = _best_edge(root, me, real)
     if best is None or best[1].n == 0:
-        move, score = root_moves[0], 0.0
+        move, score = root_moves[0] if allowed is None else opts["searchmoves"][0], 0.0
     else:
         move, score = best[0], best[1].w[me] / best[1].n
-    # PV: the most visited edge, then the most visited node under it.
-    pv: list = []
-    at: _Node | None = root
-    while at is not None:
-        be = _best_edge(at, at.player)
-        if be is None or be[1].n == 0:
-            break
-        pv.append(be[0])
-        at = max(be[1].children.values(), key=lambda nd: sum(e.n for e in nd.edges.values()), default=None)
+    lines = ranked_lines([(m, e.n, e.w[me] / e.n if e.n else 0.0, (m, *_principal_line(_next_node(e))))
+                          for m, e in root.edges.items() if m in real], opts["multipv"])
     count, deepest, stack = 0, 0, [root]
     while stack:
         nd = stack.pop()
@@ -234,7 +257,7 @@ def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResu
         deepest = max(deepest, nd.depth)
         for e in nd.edges.values():
             stack.extend(e.children.values())
-    result = tree_result(move, score, sims, seconds, tuple(pv), count, deepest)
+    result = tree_result(move, score, sims, seconds, _principal_line(root), count, deepest, lines)
     # the root's statistics, for callers that combine several trees (root parallelism)
     result.extra["root"] = {str(m): (e.n, e.w[me] / e.n) for m, e in root.edges.items() if e.n}
     return result

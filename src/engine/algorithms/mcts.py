@@ -24,9 +24,14 @@ Result: the most visited root move (ties: higher mean, then first expanded);
 ``score`` is its mean return for the player to move; ``pv`` the most visited
 line (stopping at a chance node); ``extra`` holds ``sims``, ``tree_nodes``,
 ``tree_depth``. Deterministic for a given ``seed`` (``random.Random(seed)``).
+``lines`` (``multipv=N``): the N most visited root moves in that order, each
+with its mean return for the player to move, its visits
+(``extra["visits"]``) and its most visited line; a less visited move may
+have the higher mean (fewer simulations, less trusted), so the scores need
+not decrease. ``searchmoves``: the root expands and selects only those moves.
 
-Options: `OPTIONS` (c, rollout, rollout_depth, evaluator; an evaluator
-implies rollout="eval").
+Options: `OPTIONS` (c, rollout, rollout_depth, evaluator, multipv,
+searchmoves; an evaluator implies rollout="eval").
 """
 
 from __future__ import annotations
@@ -40,8 +45,10 @@ from crossridor.engine.algorithms.common import (
     check_root,
     move_list,
     now,
+    ranked_lines,
     rollout,
     rollout_evaluation,
+    root_filter,
     sample_chance,
     sim_budget,
     traits_of,
@@ -49,12 +56,13 @@ from crossridor.engine.algorithms.common import (
     tree_setup,
 )
 from crossridor.engine.errors import UnsupportedGameError
+from crossridor.engine.options import ROOT_OPTIONS
 from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits, SearchResult
 from crossridor.engine.stop import stopped
 
 __all__ = ["search", "check_game", "Node", "OPTIONS"]
 
-OPTIONS = MCTS_OPTIONS
+OPTIONS = (*MCTS_OPTIONS, *ROOT_OPTIONS)
 
 
 def check_game(traits: GameTraits) -> None:
@@ -125,6 +133,7 @@ def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResu
     n_players = traits.num_players
     c = opts["c"]
     rdepth = opts["rollout_depth"]
+    allowed = root_filter(opts)
     rng, lo, span, max_depth, start, deadline = tree_setup(traits, limits, seed)
     log = math.log
     sqrt = math.sqrt
@@ -158,6 +167,8 @@ def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResu
                 continue
             if node.untried is None:
                 node.untried = move_list(st)[:]
+                if allowed is not None and node is root:
+                    node.untried = [m for m in node.untried if m in allowed]
                 rng.shuffle(node.untried)
             if node.untried:
                 m = node.untried.pop()
@@ -195,7 +206,9 @@ def search(state, limits: Limits, seed: int | None = None, **opts) -> SearchResu
     count, deepest = tree_stats(root)
     best = best_child(root)
     if best is None or best[1].n == 0:
-        move, score = move_list(st)[0], 0.0
+        move, score = move_list(st)[0] if allowed is None else opts["searchmoves"][0], 0.0
     else:
         move, score = best[0], best[1].mean(mover)
-    return tree_result(move, score, sims, seconds, principal_line(root), count, deepest)
+    lines = ranked_lines([(m, ch.n, ch.mean(mover), (m, *principal_line(ch))) for m, ch in root.children.items()],
+                         opts["multipv"])
+    return tree_result(move, score, sims, seconds, principal_line(root), count, deepest, lines)

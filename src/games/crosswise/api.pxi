@@ -287,27 +287,68 @@ cdef class CrosswiseCore:
         cdef cw_State s = self.s
         return cw_greedy(&s, buf)
 
+    def greedy_lines(self, only=None):
+        """The moves (every legal move, or those of the codes `only`) in the
+        greedy player's order (cw_greedy: its move first) as [(code, win,
+        threats, gain, value)]: win 1 for a six of the mover's team;
+        threats: the other team's threats of six after the move (fewer is
+        better); gain: what the move adds to own team - other team; value:
+        the squashed score difference after it (cw_squash, the search's
+        scale), 1.0 for a win."""
+        if self.s.over or self.s.nplayers == 0:
+            raise ValueError("crosswise: game over")
+        cdef int buf[CW_MAXMOVES]
+        cdef cw_State s = self.s
+        cdef cw_GreedyBase g
+        cdef int n = cw_gen_moves(&s, buf), i, win, key_t, key_d
+        cdef int diff = cw_team_score(&s, cw_team(cw_to_move(&s))) - cw_team_score(&s, 1 - cw_team(cw_to_move(&s)))
+        wanted = None if only is None else set(only)
+        cw_greedy_base(&s, &g)
+        rows = []
+        for i in range(n):
+            if wanted is not None and buf[i] not in wanted:
+                continue
+            win = cw_greedy_key(&s, &g, buf[i], &key_t, &key_d)
+            rows.append((buf[i], win, key_t, key_d, 1.0 if win else cw_squash(diff + key_d), i))
+        # cw_greedy's order: a win, then fewer threats, then more gain, then generation order
+        rows.sort(key=lambda r: (-r[1], r[2], -r[3], r[5]))
+        return [r[:5] for r in rows]
+
     def random_move(self, uint64_t seed):
         cdef uint64_t rng = seed
         if self.s.over:
             raise ValueError("crosswise: game over")
         return cw_random_move(&self.s, &rng)
 
-    def pimc(self, int sims, double seconds, uint64_t seed, int root_k, int halving, int infer):
+    def pimc(self, int sims, double seconds, uint64_t seed, int root_k, int halving, int infer,
+             int multipv=1, only=None):
         """Determinized search with greedy rollouts (cw_pimc) from the view
         of the player to move; root_k, halving and infer as the declared
-        ismcts options (crossridor.games.crosswise.search_options). Returns (best code, its mean value for the mover's team,
-        evaluations, leaf moves scored, [(code, evaluations, mean value)] of
-        the root candidates, best first)."""
+        ismcts options (crossridor.games.crosswise.search_options); multipv:
+        candidates kept to the end; only: the codes of the root moves to
+        search (None: every move). Returns (best code, its mean value for
+        the mover's team, evaluations, leaf moves scored, [(code,
+        evaluations, mean value)] of the root candidates evaluated, best
+        first: those alive after halving, then the others, each by mean)."""
+        cdef int nroot = 0, evals = 0, rc, i, nonly = 0
+        cdef int onlycodes[CW_MAXMOVES]
         if self.s.over:
             raise ValueError("crosswise: game over")
         if sims <= 0 and seconds <= 0:
             raise ValueError("crosswise: set sims or seconds")
+        if not (1 <= multipv <= CW_MAXMOVES):
+            raise ValueError(f"crosswise: multipv must be in 1..{CW_MAXMOVES}, got {multipv}")
+        if only is not None:
+            only = list(only)
+            if not only or len(only) > CW_MAXMOVES or not all(self.is_legal(c) for c in only):
+                raise ValueError("crosswise: the root moves to search must be legal moves, at least one")
+            for i in range(len(only)):
+                onlycodes[i] = only[i]
+            nonly = len(only)
         cdef int* rootmoves = <int*>malloc(CW_MAXMOVES * sizeof(int))
         cdef double* acc = <double*>malloc(CW_MAXMOVES * sizeof(double))
         cdef int* cnt = <int*>malloc(CW_MAXMOVES * sizeof(int))
         cdef int* alive = <int*>malloc(CW_MAXMOVES * sizeof(int))
-        cdef int nroot = 0, evals = 0, rc, i
         cdef long long leaves = 0
         cdef cw_State root = self.s
         cdef volatile int* stop = current_stop_flag()
@@ -317,7 +358,7 @@ cdef class CrosswiseCore:
         try:
             with nogil:
                 rc = cw_pimc(&root, sims, seconds, seed, root_k, halving, self.hist, self.nhist, infer,
-                             rootmoves, acc, cnt, alive, &nroot, &evals, &leaves, stop)
+                             multipv, onlycodes, nonly, rootmoves, acc, cnt, alive, &nroot, &evals, &leaves, stop)
             if rc < 0:
                 raise ValueError("crosswise: search failed (inconsistent state)")
             stats = [(rootmoves[i], cnt[i], acc[i] / cnt[i], i, alive[i]) for i in range(nroot)

@@ -66,7 +66,7 @@ from typing import Iterable
 
 from crossridor.engine.errors import CrossridorError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from crossridor.engine.options import C_INT
-from crossridor.engine.protocol import TERMINAL, GameTraits, SearchResult, play_moves
+from crossridor.engine.protocol import TERMINAL, GameTraits, Line, SearchResult, play_moves
 from crossridor.games.crosswise.notation import (
     ACTION_NAMES,
     KIND_MOVE,
@@ -433,7 +433,20 @@ class CrosswiseState(LearningState):
         defaults) 74.5%. sims counts evaluations (one root move in one
         deal); nodes = them.
         greedy: instant win, else block a six, else best score difference
-        (own team - other team); ties: first in generation order."""
+        (own team - other team); ties: first in generation order. Its score:
+        the squashed score difference after the move (1 for a six).
+
+        multipv=N (ismcts, greedy): the N best root moves as result.lines,
+        each with the move alone as its line (the mover cannot know how the
+        hidden tiles continue it). ismcts: halving and root_k keep at least
+        N candidates; lines rank the moves alive after halving first, then
+        the ones dropped earlier, each by its average over the deals it was
+        scored in (extra: deals, mean). greedy: the moves in greedy's order
+        (extra: threats, the other team's threats of six after the move;
+        gain, its score difference gain). A line's score is capped by the
+        one above it, so that scores never increase down the lines.
+        searchmoves: only those root moves are candidates (ismcts: root_k
+        and the wins and six blocks are chosen among them)."""
         if algorithm not in OPTIONS:
             return NotImplemented
         if self._c.over:
@@ -448,22 +461,46 @@ class CrosswiseState(LearningState):
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         seed = int(seed) % (1 << 64)
+        multipv = options.get("multipv", 1)
+        only = options.get("searchmoves")
+        codes = None if only is None else [m.code for m in only]
         t0 = time.perf_counter()
         extra = {}
+        ranked: list[tuple[int, float, dict]] = []     # (code, score, extra) of the lines, best first
         if algorithm == "greedy":
-            code, score, nodes = self._c.greedy(), 0.0, len(self._c.legal_codes())
+            rows = self._c.greedy_lines(codes)
+            code, score, nodes = rows[0][0], rows[0][4], len(rows)
+            ranked = [(m, value, {"threats": threats, "gain": gain})
+                      for m, _, threats, gain, value in rows[:multipv]]
         elif algorithm == "random":
             code, score, nodes = self._c.random_move(seed), 0.0, 1
         if algorithm == "ismcts":
             try:
                 code, score, nodes, leaves, stats = self._c.pimc(
-                    sims, secs or 0.0, seed, options["root_k"], options["halving"], options["infer"])
+                    sims, secs or 0.0, seed, options["root_k"], options["halving"], options["infer"],
+                    multipv, codes)
             except ValueError as e:
                 raise CrossridorError(str(e)) from None
             extra = {"evals": nodes, "leaf_moves": leaves,
                      "top": [(str(_move(m)), v, round(q, 4)) for m, v, q in stats[:5]]}
+            ranked = [(m, q, {"deals": n, "mean": q}) for m, n, q in stats[:multipv]]
         dt = time.perf_counter() - t0
         move = _move(code)
         score = max(-1.0, min(1.0, score))
         return SearchResult(move=move, score=score, depth=1, nodes=nodes, seconds=dt,
-                            nps=nodes / dt if dt > 0 else 0.0, pv=(move,), extra=extra)
+                            nps=nodes / dt if dt > 0 else 0.0, pv=(move,), extra=extra,
+                            lines=_lines(ranked))
+
+
+def _lines(ranked: list[tuple[int, float, dict]]) -> tuple[Line, ...]:
+    """Lines of one root move each from (code, score, extra), best first;
+    each score in -1..1 and no higher than the one above (the searches rank
+    by more than the score: greedy by threats of six first, PIMC by the
+    moves halving kept)."""
+    lines: list[Line] = []
+    cap = 1.0
+    for code, score, extra in ranked:
+        move = _move(code)
+        cap = max(-1.0, min(cap, score))
+        lines.append(Line(move, cap, 1, (move,), extra))
+    return tuple(lines)

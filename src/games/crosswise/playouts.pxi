@@ -115,64 +115,85 @@ cdef int cw_move_gain(cw_State* s, int code, int team) noexcept nogil:
     return gain
 
 
+ctypedef struct cw_GreedyBase:
+    int team                      # the mover's team
+    int rs[6]                     # row and column scores before the move
+    int cs[6]
+    int th[6]                     # threats of six in each line of the other team
+    int t0                        # their sum
+    const uint64_t* other         # the other team's lines
+
+cdef inline void cw_greedy_base(const cw_State* s, cw_GreedyBase* g) noexcept nogil:
+    """What cw_greedy_key compares every move against, taken once."""
+    cdef int i
+    g.team = cw_team(cw_to_move(s))
+    # the other team's lines: their threats of six are the first key
+    g.other = CW_ROW
+    if g.team == 0:
+        g.other = CW_COL
+    g.t0 = 0
+    for i in range(6):
+        g.rs[i] = cw_line_score(s, CW_ROW[i])
+        g.cs[i] = cw_line_score(s, CW_COL[i])
+        g.th[i] = cw_line_threat(s, g.other[i])
+        g.t0 += g.th[i]
+
+cdef inline int cw_greedy_key(cw_State* s, const cw_GreedyBase* g, int code,
+                              int* key_t, int* key_d) noexcept nogil:
+    """One move's keys for cw_greedy: key_t the other team's threats of six
+    after it, key_d its gain in own team - other team. The move is put on
+    the bitboards, only the lines through its cells are rescored, and it is
+    taken back. Returns 1 if it makes a six of the mover's team."""
+    cdef int kind = code >> 12, a, b, c2, sa, six, ra, ca, v, la, lb
+    if kind == CW_K_PASS:
+        key_t[0] = g.t0
+        key_d[0] = 0
+        return 0
+    a = code & 63
+    b = (code >> 6) & 63
+    c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
+    sa = s.cell[a]
+    six = cw_board_try(s, kind, a, b)
+    if six == g.team:
+        cw_board_untry(s, kind, a, b, sa)
+        key_t[0] = 0
+        key_d[0] = 0
+        return 1
+    ra = a // 6
+    ca = a % 6
+    v = (cw_line_score(s, CW_ROW[ra]) - g.rs[ra]) - (cw_line_score(s, CW_COL[ca]) - g.cs[ca])
+    if c2 >= 0:
+        if c2 // 6 != ra:
+            v += cw_line_score(s, CW_ROW[c2 // 6]) - g.rs[c2 // 6]
+        if c2 % 6 != ca:
+            v -= cw_line_score(s, CW_COL[c2 % 6]) - g.cs[c2 % 6]
+    key_d[0] = v if g.team == 0 else -v
+    la = ca if g.team == 0 else ra
+    key_t[0] = g.t0 - g.th[la] + cw_line_threat(s, g.other[la])
+    if c2 >= 0:
+        lb = c2 % 6 if g.team == 0 else c2 // 6
+        if lb != la:
+            key_t[0] += cw_line_threat(s, g.other[lb]) - g.th[lb]
+    cw_board_untry(s, kind, a, b, sa)
+    return 0
+
 cdef int cw_greedy(cw_State* s, int* buf) noexcept nogil:
     """The greedy player's move: an instant win (a six of its own team),
     else the fewest threats of six of the other team (cw_threats: block a
     six), else the best score difference own team - other team; ties go to
-    the first move in generation order. Computed on the board alone: each
-    move is applied to the bitboards, only the lines through its cells are
-    rescored (against the line scores and threats taken once before the
-    loop) and the move is taken back. tests/crosswise_reference.py states
-    the same rule in plain Python over the reference rules (its oracle)."""
+    the first move in generation order. Computed on the board alone
+    (cw_greedy_key). tests/crosswise_reference.py states the same rule in
+    plain Python over the reference rules (its oracle)."""
     cdef int n = cw_gen_moves(s, buf)
-    cdef int team = cw_team(cw_to_move(s))
-    cdef int i, code, kind, a, b, c2, sa, six, ra, ca, v, la, lb, t0 = 0
-    cdef int best = buf[0], key_t, key_d, best_t = 1 << 30, best_d = -(1 << 30)
-    cdef int rs[6]
-    cdef int cs[6]
-    cdef int th[6]
-    # the other team's lines: their threats of six are the first key
-    cdef uint64_t* other = CW_ROW
-    if team == 0:
-        other = CW_COL
-    for i in range(6):
-        rs[i] = cw_line_score(s, CW_ROW[i])
-        cs[i] = cw_line_score(s, CW_COL[i])
-        th[i] = cw_line_threat(s, other[i])
-        t0 += th[i]
+    cdef int i, key_t, key_d
+    cdef int best = buf[0], best_t = 1 << 30, best_d = -(1 << 30)
+    cdef cw_GreedyBase g
+    cw_greedy_base(s, &g)
     for i in range(n):
-        code = buf[i]
-        kind = code >> 12
-        if kind == CW_K_PASS:
-            key_t = t0
-            key_d = 0
-        else:
-            a = code & 63
-            b = (code >> 6) & 63
-            c2 = b if (kind == CW_K_MOVE or kind == CW_K_SWAP) else -1
-            sa = s.cell[a]
-            six = cw_board_try(s, kind, a, b)
-            if six == team:
-                cw_board_untry(s, kind, a, b, sa)
-                return code
-            ra = a // 6
-            ca = a % 6
-            v = (cw_line_score(s, CW_ROW[ra]) - rs[ra]) - (cw_line_score(s, CW_COL[ca]) - cs[ca])
-            if c2 >= 0:
-                if c2 // 6 != ra:
-                    v += cw_line_score(s, CW_ROW[c2 // 6]) - rs[c2 // 6]
-                if c2 % 6 != ca:
-                    v -= cw_line_score(s, CW_COL[c2 % 6]) - cs[c2 % 6]
-            key_d = v if team == 0 else -v
-            la = ca if team == 0 else ra
-            key_t = t0 - th[la] + cw_line_threat(s, other[la])
-            if c2 >= 0:
-                lb = c2 % 6 if team == 0 else c2 // 6
-                if lb != la:
-                    key_t += cw_line_threat(s, other[lb]) - th[lb]
-            cw_board_untry(s, kind, a, b, sa)
+        if cw_greedy_key(s, &g, buf[i], &key_t, &key_d):
+            return buf[i]
         if key_t < best_t or (key_t == best_t and key_d > best_d):
             best_t = key_t
             best_d = key_d
-            best = code
+            best = buf[i]
     return best

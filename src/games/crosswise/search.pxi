@@ -19,18 +19,25 @@ cdef int cw_root_gain(cw_State* d, int code, int team, int threat0) noexcept nog
         cw_unmake(d, &u)
     return g
 
-cdef int cw_root_candidates(cw_State* d, int viewer, int root_k, int rank_all,
+cdef int cw_root_candidates(cw_State* d, int viewer, int root_k, const int* only, int nonly,
                             int* rootmoves) noexcept nogil:
-    """The viewer's moves ranked by one-move gain (+500 for lowering the
-    other team's threat of six; generation order on ties); with root_k > 0
-    only the root_k best and every threat-lowering or winning move. Without
-    rank_all, moves that root_k does not prune stay in generation order.
-    Returns how many."""
+    """The viewer's moves (with nonly > 0: only those among only[0..nonly))
+    ranked by one-move gain (+500 for lowering the other team's threat of
+    six; generation order on ties); with root_k > 0 only the root_k best
+    and every threat-lowering or winning move. Returns how many."""
     cdef int nroot = cw_gen_moves(d, rootmoves)
     cdef int rootgain[CW_MAXMOVES]
     cdef int team = cw_team(viewer), threat0, i, j, g, best, ch, nkeep
-    if not rank_all and (root_k <= 0 or nroot <= root_k):
-        return nroot
+    if nonly > 0:
+        # the searched moves, kept in generation order
+        nkeep = 0
+        for i in range(nroot):
+            for j in range(nonly):
+                if rootmoves[i] == only[j]:
+                    rootmoves[nkeep] = rootmoves[i]
+                    nkeep += 1
+                    break
+        nroot = nkeep
     threat0 = cw_threats(d, 1 - team)
     for i in range(nroot):
         rootgain[i] = cw_root_gain(d, rootmoves[i], team, threat0)
@@ -191,8 +198,8 @@ cdef int cw_greedy_value(cw_State* e, int viewer, long long* leaves) noexcept no
 
 cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                  int root_k, int halving, const cw_Undo* hist, int nhist, int infer,
-                 int* rootmoves, double* acc, int* cnt, int* alive, int* nroot_out,
-                 int* evals_out, long long* leaves_out, volatile int* stop) noexcept nogil:
+                 int multipv, const int* only, int nonly, int* rootmoves, double* acc, int* cnt,
+                 int* alive, int* nroot_out, int* evals_out, long long* leaves_out, volatile int* stop) noexcept nogil:
     """PIMC search from the view of the player to move. One evaluation =
     one root move scored in one deal; the root moves are evaluated in turn,
     deal after deal, until `sims` evaluations or `seconds` (at least one
@@ -200,21 +207,27 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     value for the mover's team and evaluations. Returns 0, or -1 on an
     inconsistent root. With halving (sequential halving), the budget is cut
     into phases; after each phase only the better half of the alive root
-    moves (by mean value) stays alive, down to two; alive[i] is 1 for those
-    left. Wins and six blocks are never dropped: with few evaluations a
-    phase is too short to tell them from moves that leave a six open."""
+    moves (by mean value) stays alive, down to two (or multipv); alive[i]
+    is 1 for those left. Wins and six blocks are never dropped: with few evaluations a
+    phase is too short to tell them from moves that leave a six open.
+    multipv: root_k and halving keep at least that many candidates (the
+    lines asked for are all searched to the last phase); nonly > 0: only
+    the root moves in only[0..nonly) are candidates."""
     cdef int viewer = cw_to_move(root)
     cdef uint64_t rng = seed
     cdef cw_State d, e
     cdef cw_Undo u
     cdef int nroot, i, j, ev = 0, v, nalive, nphase = 1, phase = 0, keep, better
+    cdef int min_alive = multipv if multipv > 2 else 2     # halving stops at this many alive
     cdef double t0 = now_seconds(), frac, mi, mj
     cdef long long leaves = 0
     cdef StopCheck sc
     stop_check_init(&sc, stop, t0 + seconds if seconds > 0 else 0.0, 256)
     memcpy(&d, root, sizeof(cw_State))
     cdef int forcing[CW_MAXMOVES]
-    nroot = cw_root_candidates(&d, viewer, root_k, 1, rootmoves)
+    if 0 < root_k < multipv:
+        root_k = multipv
+    nroot = cw_root_candidates(&d, viewer, root_k, only, nonly, rootmoves)
     nroot_out[0] = nroot
     v = cw_threats(&d, 1 - cw_team(viewer))
     for i in range(nroot):
@@ -225,8 +238,10 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     nalive = nroot
     if halving:
         i = nroot
-        while i > 2:
+        while i > min_alive:
             i = (i + 1) // 2
+            if i < min_alive:
+                i = min_alive
             nphase += 1
     while True:
         if cw_infer_deal(root, hist, nhist, viewer, infer, &rng, &d) < 0:
@@ -255,7 +270,7 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
             break
         if sc.stopped:
             break
-        if phase < nphase - 1 and nalive > 2:
+        if phase < nphase - 1 and nalive > min_alive:
             frac = 0.0
             if sims > 0:
                 frac = ev / <double>sims
@@ -265,6 +280,8 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
                 # keep the better half: a move stays if fewer than keep alive
                 # moves beat it (mean value, then candidate order)
                 keep = (nalive + 1) // 2
+                if keep < min_alive:
+                    keep = min_alive
                 for i in range(nroot):
                     if not alive[i] or forcing[i]:
                         continue

@@ -5,7 +5,7 @@ reads them as given. Light: imports no compiled code."""
 
 from __future__ import annotations
 
-from crossridor.engine.options import C_INT, FLAG, Param
+from crossridor.engine.options import C_INT, FLAG, ROOT_OPTIONS, Param
 
 # ismcts is a determinized search (PIMC): root_k 30 with halving and infer 2
 # measured stronger than root_k 12 alone (docs/measurements.md, Crosswise);
@@ -17,6 +17,7 @@ ISMCTS = (
           "after each (sequential halving)"),
     Param("infer", (int, 0, 64), 2, "redeal the hidden tiles until the other team's last N moves are "
           "the greedy ones for the dealt hands (0: off)"),
+    *ROOT_OPTIONS,
 )
 
-OPTIONS: dict[str, tuple[Param, ...]] = {"ismcts": ISMCTS, "greedy": (), "random": ()}
+OPTIONS: dict[str, tuple[Param, ...]] = {"ismcts": ISMCTS, "greedy": ROOT_OPTIONS, "random": ()}

@@ -2,11 +2,13 @@
 `policy.heuristic_move`; "ismcts" runs the generic ISMCTS with the game's
 defaults (search_options.ISMCTS): prior = `policy.policy_move` (a
 progressive bias, weight 5) with the options deny and take_deny, and with
-rollout=auto and no evaluator, evaluator = `rollout.stage_evaluator`. Every
-other algorithm runs the generic module."""
+rollout=auto and no evaluator, evaluator = `rollout.stage_evaluator` playing
+from its own generator seeded with the search's seed (the same seed, the
+same search). Every other algorithm runs the generic module."""
 
 from __future__ import annotations
 
+import random
 import time
 from functools import partial
 
@@ -34,6 +36,6 @@ def native_search(state, algorithm, limits, seed, options, plan):
         if opts["prior"] is policy_move:
             opts["prior"] = partial(policy_move, deny=deny, take_deny=take_deny)
         if opts["rollout"] == "auto" and opts["evaluator"] is None:
-            opts["evaluator"] = stage_evaluator
+            opts["evaluator"] = partial(stage_evaluator, rng=random.Random(seed))
         return ismcts.search(state, limits, seed=seed, **opts)
     return NotImplemented

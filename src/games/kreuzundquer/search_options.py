@@ -9,7 +9,7 @@ import dataclasses
 
 from crossridor.engine.algorithms.common import MCTS_OPTIONS
 from crossridor.engine.algorithms.ismcts import BIAS_OPTIONS
-from crossridor.engine.options import Param
+from crossridor.engine.options import ROOT_OPTIONS, Param
 from crossridor.games.kreuzundquer.policy import DENY, TAKE_DENY, policy_move
 
 
@@ -33,6 +33,8 @@ ISMCTS = (
           "that costs at most this much (0: no such denial)"),
     Param("take_deny", (float, 0.0, 2.99), TAKE_DENY, "the prior takes such a face-up card (when "
           "none helps) if that costs at most this much (0: no such denial)"),
+    *ROOT_OPTIONS,
 )
 
+# greedy is a heuristic policy that picks one move and ranks none: no multipv, no searchmoves
 OPTIONS: dict[str, tuple[Param, ...]] = {"ismcts": ISMCTS, "greedy": ()}

@@ -516,6 +516,9 @@ class KState(PositionText, TableView, LearningState):
                 else:
                     rpool.extend(self.route[q])
                     shapes.append(("route", q, len(self.route[q])))
+        # from a canonical order: the deal depends on what `player` knows, never on where the
+        # unseen cards really are (the same seed, the same deal in states it cannot tell apart)
+        rpool.sort()
         rng.shuffle(rpool)
         i = 0
         for kind, q, k in shapes:

@@ -298,7 +298,7 @@ class QuoridorState(LearningState):
             return NotImplemented
         if options["table"] is not None:
             from crossridor.games.quoridor.solve import table_search
-            found = table_search(self, options["table"])
+            found = table_search(self, options["table"], options["multipv"], options["searchmoves"])
             if found is not None:
                 return found
         learned = self._learned_weights(algorithm, options)
@@ -351,6 +351,10 @@ class QuoridorState(LearningState):
     def move_for_code(self, code: int) -> Move:
         """The Move of one of the core's move codes (the compiled search's answers)."""
         return self._from_code[code]
+
+    def code_for_move(self, move: Move) -> int:
+        """The core's code of a move of this board (the compiled search's searchmoves)."""
+        return self._to_code[move]
 
     def native_perft(self, depth: int, divide: bool, hash_mb: int):
         if self.game.max_plies is not None and self.core.ply + depth > self.game.max_plies:

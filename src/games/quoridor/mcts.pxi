@@ -319,9 +319,64 @@ cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, int max_
     return <int>sims
 
 
+cdef int mt_keep_root_moves(MTree* t, const uint64_t* allowed) noexcept nogil:
+    """Leave only the `allowed` moves (a set of move codes) in the expanded
+    root's move list, in their order; how many are left."""
+    cdef MNode* root = &t.nodes[0]
+    cdef int i, n = 0, mv
+    for i in range(root.n_moves):
+        mv = t.arena[root.moves_at + i]
+        if (allowed[mv >> 6] >> (mv & 63)) & 1:
+            t.arena[root.moves_at + n] = <short>mv
+            n += 1
+    root.n_moves = n
+    return n
+
+
+cdef object mt_line(MTree* t, int node):
+    """The most visited path from `node` (a root child) down: its move
+    first (ties: the child tried first, the better prior)."""
+    cdef int best, child
+    pv = [t.nodes[node].move]
+    while t.nodes[node].n_children > 0:
+        best = child = t.nodes[node].first_child
+        while child >= 0:
+            if t.nodes[child].visits > t.nodes[best].visits:
+                best = child
+            child = t.nodes[child].next_sibling
+        if t.nodes[best].visits == 0:
+            break
+        pv.append(t.nodes[best].move)
+        node = best
+    return pv
+
+
+cdef object q_mcts_lines(state, MTree* t, int multipv):
+    """The `multipv` most visited root children (ties: the child tried
+    first), each as a Line: its mean return (the result's score), the most
+    visited path below it, its visits."""
+    from crossridor.engine.protocol import Line
+    children = []
+    cdef int child = t.nodes[0].first_child
+    while child >= 0:
+        if t.nodes[child].visits > 0:
+            children.append((-t.nodes[child].visits, len(children), child))
+        child = t.nodes[child].next_sibling
+    children.sort()     # ties keep the order tried
+    lines = []
+    for _, _, child in children[:multipv]:
+        pv = mt_line(t, child)
+        lines.append(Line(q_code_to_move(state, pv[0]), float(t.nodes[child].value / t.nodes[child].visits),
+                          len(pv), tuple(q_code_to_move(state, m) for m in pv),
+                          {"visits": t.nodes[child].visits}))
+    return tuple(lines)
+
+
 cdef object q_mcts_search(state, limits, seed, dict options, learned):
     """MCTS with the complete, checked options of search_options.MCTS;
-    `learned`: the learned evaluation's weights, or None (classic)."""
+    `learned`: the learned evaluation's weights, or None (classic).
+    multipv: the most visited root children; searchmoves: the root's only
+    children."""
     from crossridor.engine.protocol import SearchResult
     from crossridor.engine.errors import CrossridorError
     cdef QuoridorCore core = state.core
@@ -357,6 +412,8 @@ cdef object q_mcts_search(state, limits, seed, dict options, learned):
     t.n_nodes = 0
     t.n_arena = 0
     cdef int sims = 0, node, best, child
+    cdef uint64_t allowed[8]
+    searchmoves = options["searchmoves"]
     try:
         if s == NULL or t.nodes == NULL or t.arena == NULL:
             raise MemoryError()
@@ -369,6 +426,15 @@ cdef object q_mcts_search(state, limits, seed, dict options, learned):
         s.w_lone = S_LONE_WALL
         s.learned = learned_pointer(learned)
         mt_new_node(&t, -1, -1, -1)
+        if searchmoves is not None:
+            # the root expanded at once, with only these moves
+            memset(allowed, 0, sizeof(allowed))
+            for move in searchmoves:
+                code = state.code_for_move(move)
+                allowed[code >> 6] |= (<uint64_t>1) << (code & 63)
+            if mt_expand(&t, 0, s) != 0:
+                raise MemoryError()
+            mt_keep_root_moves(&t, allowed)
         with nogil:
             sims = q_mcts_run(s, &t, &rng, max_sims, max_depth, c, widening, mode, rollout_depth)
         elapsed = now_seconds() - start
@@ -393,14 +459,14 @@ cdef object q_mcts_search(state, limits, seed, dict options, learned):
         if pv:
             move_code = pv[0]
         else:
-            codes = core.legal_codes()
-            move_code = codes[0]
+            move_code = state.code_for_move(searchmoves[0]) if searchmoves is not None else core.legal_codes()[0]
             pv = [move_code]
         return SearchResult(q_code_to_move(state, move_code), float(score), len(pv), sims, elapsed,
                             sims / elapsed if elapsed > 0 else 0.0,
                             tuple(q_code_to_move(state, m) for m in pv),
                             {"sims": sims, "tree_nodes": t.n_nodes, "playout_plies": s.nodes,
-                             "root_visits": root_visits})
+                             "root_visits": root_visits},
+                            lines=q_mcts_lines(state, &t, options["multipv"]))
     finally:
         free(t.nodes)
         free(t.arena)

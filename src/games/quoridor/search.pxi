@@ -72,6 +72,9 @@ ctypedef struct QSearch:
     StopCheck check             # the stop flag (engine.stop) and the deadline; check.stopped: stop now
     volatile int* abort_flag    # set by the main thread when it is done (Lazy SMP helpers)
     int root_done               # root moves fully searched in the current iteration
+    int root_restricted         # some root moves are left out (root_skip): MultiPV, searchmoves
+    int root_first              # with root_restricted: the root move to search first (-1: the table's)
+    uint64_t root_skip[8]       # the root moves left out, as a set of move codes
     int draw_ply                # plies from the root to the game's max_plies draw; 0 = none
     int root_player
     int prune_walls             # selective walls below the root ...
@@ -414,6 +417,22 @@ cdef inline int q_pick_lazy(QSearch* s, int* moves, int i, int n, QOrder* o) noe
     return q_pick(moves, i, n)
 
 
+cdef inline bint q_in_set(const uint64_t* codes, int mv) noexcept nogil:
+    return (codes[mv >> 6] >> (mv & 63)) & 1
+
+
+cdef int q_drop_skipped(QSearch* s, int* moves, int k) noexcept nogil:
+    """The root's moves without those left out (root_skip), in order; the
+    moves searched are then counted (late-move reductions) as if the others
+    were not there."""
+    cdef int i, n = 0
+    for i in range(k):
+        if not q_in_set(s.root_skip, moves[i]):
+            moves[n] = moves[i]
+            n += 1
+    return n
+
+
 cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexcept nogil:
     """Score of the position for the side to move, within (alpha, beta)."""
     cdef QPos* p = &s.pos
@@ -470,6 +489,10 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     cdef int moves[Q_MAX_MOVES]
     cdef int k = q_gen_moves(p, moves)
     cdef QOrder order
+    if ply == 0 and s.root_restricted:
+        k = q_drop_skipped(s, moves, k)
+        if s.root_first >= 0:
+            tt_mv = s.root_first
     k = q_order_moves(s, moves, k, ply, tt_mv, s.prune_walls and ply >= s.select_ply, &order)
     cdef int i, mv, best = -S_INF, best_move = -1, a0 = alpha, my_side = q_side(s, p.to_move)
     cdef int flip, j, r, quiet
@@ -527,7 +550,8 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
                         for j in range(512):
                             s.history[p.to_move][j] //= 2
                     break
-    if te != NULL:
+    # a restricted root's value is not the position's: it is not stored
+    if te != NULL and not (ply == 0 and s.root_restricted):
         tt_data = tt_pack(q_score_to_tt(best, ply), best_move, depth,
                           TT_LOWER if best >= beta else (TT_EXACT if best > a0 else TT_UPPER))
         te.data = tt_data
@@ -705,10 +729,70 @@ cdef object q_time_plan(limits, plan):
     return 0.0, (limits.time if limits.time is not None else 0.0)
 
 
+cdef int q_search_window(QSearch* s, int depth, int center, int window) noexcept nogil:
+    """One root search at `depth` with an aspiration window of `window`
+    around `center`, widened on the side it fails (S_INF: a full window)."""
+    cdef int alpha = max(center - window, -S_INF), beta = min(center + window, S_INF), score
+    while True:
+        score = q_alphabeta(s, depth, 0, alpha, beta)
+        if s.check.stopped:
+            return score
+        if score <= alpha and alpha > -S_INF:
+            alpha = -S_INF
+        elif score >= beta and beta < S_INF:
+            beta = S_INF
+        else:
+            return score
+
+
+cdef object q_root_line(QSearch* s, int score, int depth):
+    """The root search's line: (move code, score, depth, pv codes)."""
+    return (s.pv[0][0], score, depth, [s.pv[0][i] for i in range(s.pv_len[0])])
+
+
+cdef object q_interrupted_lines(list found, object partial, list previous, int wanted):
+    """The lines of a depth that a stop cut short: those it finished, best
+    first, then the line it was searching (its best move so far, which beat
+    the move searched first), then the last complete depth's lines for the
+    other moves. The deeper search found none of the later lines better than
+    the lines before them, so a later line's score is capped at the one
+    before it (the lines stay best first)."""
+    out = sorted(found, key=q_line_rank)
+    chosen = {found_line[0] for found_line in out}
+    for kept in ([partial] if partial is not None else []) + previous:
+        if len(out) >= wanted:
+            break
+        if kept[0] in chosen:
+            continue
+        if out and kept[1] > out[len(out) - 1][1]:     # (no negative indices: wraparound=False)
+            kept = (kept[0], out[len(out) - 1][1], kept[2], kept[3])
+        out.append(kept)
+        chosen.add(kept[0])
+    return out
+
+
+def q_line_rank(line):
+    """Sort key of lines (code, score, depth, pv), best first."""
+    return -line[1]
+
+
+cdef object q_lines_result(state, lines):
+    from crossridor.engine.protocol import Line
+    return tuple(Line(q_code_to_move(state, code), score, depth, tuple(q_code_to_move(state, c) for c in pv))
+                 for code, score, depth, pv in lines)
+
+
 cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint greedy):
     """Alpha-beta with the complete options of search_options.ALPHABETA; greedy:
     the same search to depth 1, full width, without a table (the options of
-    search_options.GREEDY: the evaluation's)."""
+    search_options.GREEDY: the evaluation's).
+
+    MultiPV as Stockfish's: at each depth, the line of pv index k is a search
+    of the root without the moves of lines 0..k-1, with its own aspiration
+    window around the score of pv index k at the previous depth; the lines
+    are then sorted. `searchmoves` leaves the other root moves out of every
+    search. Lazy SMP helpers search the root of `searchmoves` (all moves
+    without it) with one line; the main thread searches the lines."""
     from crossridor.engine.protocol import SearchResult
     import threading
     cdef QuoridorCore core = state.core
@@ -723,6 +807,8 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
         threads = options["threads"]
         prune = options["prune_walls"]
         callback = options["on_iteration"]
+    cdef int multipv = options["multipv"]
+    searchmoves = options["searchmoves"]
     table_mb = hash_mb
     if q_draw_ply(state) > 0:
         hash_mb = 0     # with a move limit in reach, a position's value depends on its ply
@@ -745,9 +831,12 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
     cdef uint64_t entries = 1
     cdef double start = now_seconds(), soft, hard, now, iter_start, iter_time = 0, last_iter_time = 0
     cdef double changes = 0, ebf, elapsed
-    cdef int depth, max_depth, score = 0, last_score = 0, alpha, beta, window, i, n_root
-    cdef int best_code = -1, previous_best = -1
+    cdef int depth, max_depth, score = 0, window, center, line_window, i, k, n_root, n_searched, wanted
+    cdef int best_code = -1, previous_best = -1, static_restricted = 0
     cdef int root_moves[Q_MAX_MOVES]
+    cdef uint64_t static_skip[8]
+    cdef int saved_history[4][512]
+    cdef int saved_killers[S_MAX_PLY][2]
     cdef _Helper helper
     helpers = []
     taken = False
@@ -799,11 +888,24 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
             max_depth = 1
         # a legal move to fall back on, whatever happens
         n_root = q_gen_moves(&s.pos, root_moves)
-        if n_root > 0:
+        n_searched = n_root
+        s.root_first = -1
+        if searchmoves is not None:
+            allowed = {state.code_for_move(m) for m in searchmoves}
+            for i in range(n_root):
+                if root_moves[i] not in allowed:
+                    s.root_skip[root_moves[i] >> 6] |= (<uint64_t>1) << (root_moves[i] & 63)
+                    s.root_restricted = 1
+            n_searched = len(allowed)
+            best_code = state.code_for_move(searchmoves[0])
+        elif n_root > 0:
             best_code = root_moves[0]
-        # helpers: a copy of the main search (position, options, shared table),
-        # no node limit, stopped by the main thread when it is done (which
-        # the stop token stops)
+        static_restricted = s.root_restricted
+        memcpy(static_skip, s.root_skip, sizeof(static_skip))
+        wanted = min(multipv, n_searched)
+        # helpers: a copy of the main search (position, options, shared table,
+        # searchmoves' root), no node limit, stopped by the main thread when
+        # it is done (which the stop token stops)
         for i in range(1, threads):
             memcpy(&s[i], &s[0], sizeof(QSearch))
             s[i].node_limit = 0
@@ -823,48 +925,70 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
                 q_atomic_add(&group.refs, -1)
                 raise
             helpers.append(thread)
-        pv = []
+        lines = []          # the last complete depth's: (code, score, depth, pv codes), best first
+        centers = [0]       # the score of each pv index at the last complete depth
         done_depth = 0
         for depth in range(1, max_depth + 1):
             iter_start = now_seconds()
             window = 60 if depth >= 4 else S_INF
-            alpha = max(last_score - window, -S_INF)
-            beta = min(last_score + window, S_INF)
-            while True:
+            found = []          # this depth's lines, by pv index
+            partial = None
+            for k in range(wanted):
+                if k > 0:
+                    # the move of the line before is left out; the lines after
+                    # the first leave the move-ordering heuristics as the first
+                    # left them, so that it is the one-line search whatever N
+                    code = found[k - 1][0]
+                    s.root_skip[code >> 6] |= (<uint64_t>1) << (code & 63)
+                    s.root_restricted = 1
+                    s.root_first = -1
+                    for line in lines:
+                        if not q_in_set(s.root_skip, line[0]):
+                            s.root_first = line[0]
+                            break
+                    if k == 1:
+                        memcpy(saved_history, s.history, sizeof(saved_history))
+                        memcpy(saved_killers, s.killers, sizeof(saved_killers))
+                center, line_window = (centers[k], window) if k < len(centers) else (0, S_INF)
                 with nogil:
-                    score = q_alphabeta(s, depth, 0, alpha, beta)
+                    score = q_search_window(s, depth, center, line_window)
+                if k > 0:
+                    memcpy(s.history, saved_history, sizeof(saved_history))
+                    memcpy(s.killers, saved_killers, sizeof(saved_killers))
                 if s.check.stopped:
+                    # A partly searched line: its first root move (the last
+                    # best, ordered first) was searched fully, so a move that
+                    # beat it is the better move at this depth.
+                    if s.root_done > 0 and s.pv_len[0] > 0:
+                        partial = q_root_line(s, score, done_depth)
                     break
-                if score <= alpha and alpha > -S_INF:
-                    alpha = -S_INF
-                elif score >= beta and beta < S_INF:
-                    beta = S_INF
+                if s.pv_len[0] > 0:
+                    found.append(q_root_line(s, score, depth))
+                elif k == 0:
+                    found.append((best_code, score, depth, lines[0][3] if lines else []))
                 else:
                     break
+            memcpy(s.root_skip, static_skip, sizeof(static_skip))
+            s.root_restricted = static_restricted
+            s.root_first = -1
             if s.check.stopped:
-                # A partly searched depth: the first root move (the last best
-                # move, ordered first) was searched fully, so a move that
-                # beat it is the better move at this depth.
-                if s.root_done > 0 and s.pv_len[0] > 0:
-                    best_code = s.pv[0][0]
-                    last_score = score
-                    pv = [s.pv[0][i] for i in range(s.pv_len[0])]
+                lines = q_interrupted_lines(found, partial, lines, wanted)
                 break
-            last_score = score
+            centers = [line[1] for line in found]
+            lines = sorted(found, key=q_line_rank)
+            best_code = lines[0][0]
             done_depth = depth
-            if s.pv_len[0] > 0:
-                best_code = s.pv[0][0]
-                pv = [s.pv[0][i] for i in range(s.pv_len[0])]
             now = now_seconds()
             elapsed = now - start
             last_iter_time, iter_time = iter_time, now - iter_start
             if callback is not None:
-                callback(SearchResult(q_code_to_move(state, best_code), last_score, depth,
+                callback(SearchResult(q_code_to_move(state, best_code), lines[0][1], depth,
                                       q_total_nodes(s, threads), elapsed,
                                       q_total_nodes(s, threads) / elapsed if elapsed > 0 else 0.0,
-                                      tuple(q_code_to_move(state, c) for c in pv)))
-            if abs(score) > S_WIN_BOUND and depth >= S_WIN - abs(score):
-                break   # a forced win or loss found within the full width
+                                      tuple(q_code_to_move(state, c) for c in lines[0][3]),
+                                      lines=q_lines_result(state, lines)))
+            if all(abs(line[1]) > S_WIN_BOUND and depth >= S_WIN - abs(line[1]) for line in lines):
+                break   # a forced win or loss found within the full width, for every line
             if hard > 0 and n_root == 1:
                 break   # one legal move: nothing to think about on the clock
             # the instability of the best move: more time while it changes
@@ -878,17 +1002,20 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
                 if elapsed + ebf * iter_time > hard:
                     break   # the next depth would not finish by the hard limit
         elapsed = now_seconds() - start
-        if not pv and best_code >= 0:
-            pv = [best_code]
+        if not lines:
+            lines = [(best_code, 0, 0, [best_code])]
+        elif not lines[0][3]:
+            lines[0] = (lines[0][0], lines[0][1], lines[0][2], [lines[0][0]])
         group.abort = 1
         nodes = q_total_nodes(s, threads)   # the helpers' counts: as far as they have got
         extra = {"seldepth": s.sel_depth}
         if threads > 1:
             extra["threads"] = threads
             extra["main_nodes"] = s.nodes   # the main thread's share of `nodes`
-        return SearchResult(q_code_to_move(state, best_code), last_score, done_depth, nodes,
-                            elapsed, nodes / elapsed if elapsed > 0 else 0.0,
-                            tuple(q_code_to_move(state, c) for c in pv), extra)
+        found_lines = q_lines_result(state, lines)
+        return SearchResult(found_lines[0].move, lines[0][1], done_depth, nodes,
+                            elapsed, nodes / elapsed if elapsed > 0 else 0.0, found_lines[0].pv, extra,
+                            lines=found_lines)
     finally:
         group.abort = 1
         if taken:

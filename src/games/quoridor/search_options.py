@@ -5,7 +5,7 @@ core reads them as given. Light: imports no compiled code."""
 
 from __future__ import annotations
 
-from crossridor.engine.options import CALLABLE_OR_NONE, Param
+from crossridor.engine.options import CALLABLE_OR_NONE, ROOT_OPTIONS, Param
 from crossridor.engine.protocol import SearchMemory
 
 # The evaluation's weights and the walls per player are bounded so that no
@@ -54,8 +54,9 @@ ALPHABETA = (
           python_only=True),
     Param("memory", SearchMemory, None, "the game's search memory (search_api.search_memory): the table "
           "kept from one move to the next", python_only=True),
+    *ROOT_OPTIONS,
 )
-GREEDY = (EVAL, EVAL_FILE, *CLASSIC_WEIGHT_OPTIONS, TABLE)
+GREEDY = (EVAL, EVAL_FILE, *CLASSIC_WEIGHT_OPTIONS, TABLE, *ROOT_OPTIONS)
 MCTS = (
     Param("rollout", ("eval", "random"), "eval",
           "leaf values: eval = rollout_depth random plies, then the evaluation; random = random play to the end"),
@@ -64,7 +65,7 @@ MCTS = (
           "progressive widening: a node with n visits tries its first 2 + widening * sqrt(n) moves "
           "in move-ordering order"),
     Param("rollout_depth", (int, 0, 1000), 0, "rollout=eval: random plies before the evaluation"),
-    EVAL, EVAL_FILE, TABLE,
+    EVAL, EVAL_FILE, TABLE, *ROOT_OPTIONS,
 )
 
 OPTIONS: dict[str, tuple[Param, ...]] = {"alphabeta": ALPHABETA, "greedy": GREEDY, "mcts": MCTS}

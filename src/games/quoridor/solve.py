@@ -27,7 +27,7 @@ import numpy as np
 from crossridor.engine import stop as _stop
 from crossridor.engine._core import WIN_SCORE, QuoridorSolver
 from crossridor.engine.errors import CrossridorError, UnsupportedGameError
-from crossridor.engine.protocol import SearchResult
+from crossridor.engine.protocol import Line, SearchResult
 from crossridor.games.quoridor.solve_table import TableError, TableFolder
 
 GB = 1 << 30
@@ -133,6 +133,28 @@ class Solver:
             value = self._lookup(key, level, node)
         assert value is not None        # its layers are solved now
         return value
+
+    def held_value(self, core) -> int | None:
+        """The core value of a position if it is held (or the game is
+        over), else None (nothing is solved)."""
+        if core.winner >= 0:
+            return 1 if core.winner == core.to_move else -1
+        return self._lookup(*self._core.locate(core))
+
+    def held_children(self, core) -> list[tuple[int, int, object]] | None:
+        """(move code, value for the side to move after it, the position
+        after it) for every legal move of `core`, if every one is held;
+        else None (nothing is solved)."""
+        out = []
+        for code in core.legal_codes():
+            child = core.clone()
+            child.play(code)
+            v = self.held_value(child)
+            if v is None:
+                return None
+            v = -v                          # the opponent's value, turned round
+            out.append((code, v + 1 if v > 0 else v - 1 if v < 0 else 0, child))
+        return out
 
     def _lookup(self, key, level: int, node: int) -> int | None:
         for run in self._runs:
@@ -401,20 +423,60 @@ def _table(path: str) -> Solver:
     return Solver.read(path)
 
 
-def table_search(state, path: str) -> SearchResult | None:
+def table_search(state, path: str, multipv: int = 1, searchmoves=None) -> SearchResult | None:
     """The search option `table=DIR` (best --table, match engine specs): the
     table's perfect move when the position is in it, with extra
     source=table, winner (seat from 1) and plies; None when it is not (the
     search then runs). The score is the alpha-beta's: WIN_SCORE - plies for
-    a win, its negation for a loss, 0 for a draw."""
+    a win, its negation for a loss, 0 for a draw.
+
+    `multipv`: the N best moves by their perfect values (wins faster first,
+    then draws, then losses slower first; ties in notation order, so the
+    first is the one-line answer's move), each with its score, its plies as
+    depth and its perfect line; `searchmoves`: only these moves (winner and
+    plies are then the best of them's). None when a move's value is not in
+    the table."""
     check_solvable(state)
     solver = _table(str(path))
     if solver.size != state.game.size or not solver.knows(state):
         return None
     start = time.perf_counter()
-    outcome, plies = decode(solver.value(state.core))
-    move = solver.best_move(state)
-    winner = winner_seat(state.core.to_move, outcome)
-    return SearchResult(move=move, score=outcome * (WIN_SCORE - plies) if outcome else 0,
-                        depth=plies or 0, nodes=0, seconds=time.perf_counter() - start, nps=0.0,
-                        pv=(move,), extra={"source": "table", "winner": winner, "plies": plies})
+    children = solver.held_children(state.core)
+    if children is None:
+        return None
+    move = state.move_for_code
+    if searchmoves is not None:
+        children = [c for c in children if move(c[0]) in searchmoves]
+    children.sort(key=lambda c: _best_first(c[1], move(c[0])))
+    lines = tuple(_table_line(solver, move, code, value, child) for code, value, child in children[:multipv])
+    best = lines[0]
+    outcome, plies = decode(children[0][1])
+    return SearchResult(move=best.move, score=best.score, depth=best.depth, nodes=0,
+                        seconds=time.perf_counter() - start, nps=0.0, pv=best.pv,
+                        extra={"source": "table", "winner": winner_seat(state.core.to_move, outcome),
+                               "plies": plies},
+                        lines=lines)
+
+
+def _best_first(value: int, move) -> tuple:
+    """Sort key of moves by their values, best first, ties in notation
+    order (`Solver.best_move`'s choice first)."""
+    return (*(-x for x in _rank(value)), str(move))
+
+
+def _table_line(solver: Solver, move, code: int, value: int, child) -> Line:
+    """A root move's line from the table (`move`: a move code's Move): its
+    score as alpha-beta's, its plies to the end as depth, and the perfect
+    line after it (at each ply the move `Solver.best_move` picks) while the
+    table holds it; a draw's line is the move alone (perfect play may go
+    round forever)."""
+    outcome, plies = decode(value)
+    pv = [move(code)]
+    position = child
+    for _ in range((plies or 1) - 1):
+        replies = None if position.winner >= 0 else solver.held_children(position)
+        if not replies:
+            break
+        code, _, position = min(replies, key=lambda c: _best_first(c[1], move(c[0])))
+        pv.append(move(code))
+    return Line(pv[0], outcome * (WIN_SCORE - plies) if outcome else 0, plies or 0, tuple(pv))

@@ -25,7 +25,7 @@ import random
 from crossridor.games.qwatrobat.rules import Setup
 from crossridor.games.qwatrobat.solver import solve_value
 
-__all__ = ["SETUP_VALUES", "compute_setup_values", "table_setup"]
+__all__ = ["SETUP_VALUES", "compute_setup_values", "ranked_setups", "table_setup"]
 
 
 def compute_setup_values(game, opponents: int, seed: int, layouts=None) -> dict:
@@ -42,15 +42,22 @@ def compute_setup_values(game, opponents: int, seed: int, layouts=None) -> dict:
     return out
 
 
-def table_setup(game, top: int, rng):
-    """A layout drawn uniformly among the `top` best of the table, or None
+def ranked_setups(game) -> list[str] | None:
+    """The layouts of the table as texts, best first (ties by text), or None
     when the game's rules are not those the table was computed for."""
     p = game.params
     if (p["cards"], p["clear_four"], p["last_round_points"]) != (8, True, 6):
         return None
-    ranked = sorted(SETUP_VALUES, key=lambda k: (-SETUP_VALUES[k], k))
-    best = ranked[:top]
-    return Setup.parse(rng.choice(best))
+    return sorted(SETUP_VALUES, key=lambda k: (-SETUP_VALUES[k], k))
+
+
+def table_setup(game, top: int, rng):
+    """A layout drawn uniformly among the `top` best of the table, or None
+    when the game's rules are not those the table was computed for."""
+    ranked = ranked_setups(game)
+    if ranked is None:
+        return None
+    return Setup.parse(rng.choice(ranked[:top]))
 
 
 SETUP_VALUES = {   # 22 opponent layouts; best first

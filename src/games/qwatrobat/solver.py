@@ -1,6 +1,7 @@
 """Qwatrobat's exact solver: alpha-beta with a transposition table over the
 open game (both layouts known, from the start of play on). `solve` gives the
-value and best move of a position, `solve_value` its value for player 0."""
+value and best move of a position (with multipv or searchmoves, the exact
+value of every push asked for), `solve_value` its value for player 0."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import time as _time
 from functools import lru_cache
 
 from crossridor.engine.errors import UnsupportedGameError
-from crossridor.engine.protocol import CHANCE, SearchResult
+from crossridor.engine.protocol import CHANCE, Line, SearchResult
 from crossridor.engine.stop import stopped
 from crossridor.games.qwatrobat.rules import Push, resolve_field
+
+_RESULT = {1: "win", 0: "draw", -1: "loss"}
 
 
 @lru_cache(maxsize=None)
@@ -136,9 +139,9 @@ class _Solver:
     def exact(self, pos):
         return self.value(pos, -10 ** 6, 10 ** 6)
 
-    def best(self, pos):
-        """(value for player 0, best column or None, pv columns)."""
-        v = self.exact(pos)
+    def line(self, pos, v):
+        """The pv columns from `pos` of value `v`: at each position the first
+        move that keeps the value, until the game is over or decided."""
         pv = []
         cur = pos
         while cur[3] < self.g.rounds and (self.margin or abs(cur[6]) <= self.rest[cur[3]]):
@@ -150,6 +153,24 @@ class _Solver:
                     break
             else:  # pragma: no cover - cannot happen with exact values
                 break
+        return pv
+
+    def root_values(self, pos, cols):
+        """(column, value for player 0, pv columns) of each root move whose
+        column is in `cols` (None: every one), in column order: each valued
+        exactly, with a full window."""
+        _, kids = self.children(*pos)
+        out = []
+        for c, child in kids:
+            if cols is None or c in cols:
+                v = self.exact(child)
+                out.append((c, v, [c, *self.line(child, v)]))
+        return out
+
+    def best(self, pos):
+        """(value for player 0, best column or None, pv columns)."""
+        v = self.exact(pos)
+        pv = self.line(pos, v)
         if not pv and pos[3] < self.g.rounds:
             # decided before the end: every move keeps the value; take the first
             _, kids = self.children(*pos)
@@ -162,12 +183,15 @@ def _solver_pos(state):
             state.first, state.scores[0] - state.scores[1])
 
 
-def solve(state, objective: str = "result") -> SearchResult:
+def solve(state, objective: str = "result", multipv: int = 1, searchmoves=None) -> SearchResult:
     """Exact value and best move of an open position in play.
 
     `score` is from the point of view of the player to move: +1 win, 0 draw,
     -1 loss (objective "result"), or the final point difference under
-    optimal play (objective "margin")."""
+    optimal play (objective "margin"). `multipv` > 1 or `searchmoves` (the
+    pushes to consider): every such push is valued exactly (a full-window
+    solve of each, sharing one table), and `lines` holds the `multipv` best,
+    ties in column order (as the single best move's own choice)."""
     if state.layout[0] is None or state.layout[1] is None or state.first is None:
         raise UnsupportedGameError("qwatrobat: solve() needs both layouts and the first player")
     if state.is_terminal():
@@ -176,11 +200,14 @@ def solve(state, objective: str = "result") -> SearchResult:
     sv = _Solver(state.game, state.layout, objective)
     pos = _solver_pos(state)
     try:
-        v0, col, pv_cols = sv.best(pos)
+        if multipv == 1 and searchmoves is None:
+            v0, col, pv_cols = sv.best(pos)
+        else:
+            return _solve_lines(state, sv, pos, multipv, searchmoves, t0)
     except SolverStopped:
-        # no value yet: the first legal push, marked unsolved
+        # no value yet: the first legal push (or the first one asked for), marked unsolved
         dt = _time.perf_counter() - t0
-        move = state.legal_moves()[0]
+        move = state.legal_moves()[0] if searchmoves is None else searchmoves[0]
         return SearchResult(move=move, score=0.0, depth=0, nodes=sv.nodes, seconds=dt,
                             nps=sv.nodes / dt if dt > 0 else 0.0, pv=(move,),
                             extra={"solved": False, "objective": objective})
@@ -196,10 +223,26 @@ def solve(state, objective: str = "result") -> SearchResult:
     dt = _time.perf_counter() - t0
     extra = {"solved": True, "objective": objective}
     if objective == "result":
-        extra["value"] = {1: "win", 0: "draw", -1: "loss"}[v]
+        extra["value"] = _RESULT[v]
     return SearchResult(move=Push(col) if col is not None else None, score=float(v), depth=len(pv),
                         nodes=sv.nodes, seconds=dt, nps=sv.nodes / dt if dt > 0 else 0.0,
                         pv=tuple(pv), extra=extra)
+
+
+def _solve_lines(state, sv, pos, multipv, searchmoves, t0) -> SearchResult:
+    """`solve` with its root moves valued one by one: the MultiPV lines."""
+    sign = 1 if state.current_player == 0 else -1
+    cols = None if searchmoves is None else {m.col for m in searchmoves}
+    ranked = sorted(sv.root_values(pos, cols), key=lambda r: -sign * r[1])   # stable: column order
+    objective = "margin" if sv.margin else "result"
+    lines = tuple(Line(Push(c), float(sign * v), len(cols_pv), tuple(Push(x) for x in cols_pv),
+                       {"value": _RESULT[sign * v]} if objective == "result" else {})
+                  for c, v, cols_pv in ranked[:multipv])
+    best = lines[0]
+    extra = {"solved": True, "objective": objective, **best.extra}
+    dt = _time.perf_counter() - t0
+    return SearchResult(move=best.move, score=best.score, depth=best.depth, nodes=sv.nodes, seconds=dt,
+                        nps=sv.nodes / dt if dt > 0 else 0.0, pv=best.pv, lines=lines, extra=extra)
 
 
 def solve_value(state, objective: str = "result") -> float:

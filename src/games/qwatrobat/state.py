@@ -255,7 +255,9 @@ class QState(LearningState):
         n = self.game.ncols
         front, back = list(lay.front), list(lay.back)
         slots = [("f", c) for c in range(n) if s.rem[o][c] == 2] + [("b", c) for c in range(n) if s.rem[o][c] >= 1]
-        cards = [front[c] if k == "f" else back[c] for k, c in slots]
+        # sorted first: the deal depends on what `player` knows, never on where the unseen cards
+        # really are (the same seed, the same deal in states it cannot tell apart)
+        cards = sorted(front[c] if k == "f" else back[c] for k, c in slots)
         rng.shuffle(cards)
         for (k, c), v in zip(slots, cards):
             (front if k == "f" else back)[c] = v
