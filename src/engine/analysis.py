@@ -211,7 +211,7 @@ def _searched(state: State, task: _PlyTask, algorithm: str, stop: _stop.Stop | N
 
 def _proven(view: Any) -> int:
     """+1: a proven win for the mover, -1: a proven loss, 0: neither."""
-    if view.result_in is None or view.expected == 0.5:
+    if not (view.proven or view.result_in is not None) or view.expected == 0.5:
         return 0
     return 1 if view.expected > 0.5 else -1
 
@@ -232,8 +232,8 @@ def review_ply(task: _PlyTask, stop: _stop.Stop | None = None) -> PlyReview:
         after = best
     else:
         after = _searched(state, task, algorithm, stop, searchmoves=[played])
-    before_view = outlook(state, algorithm, best.score)
-    after_view = outlook(state, algorithm, after.score)
+    before_view = outlook(state, algorithm, best.score, best.extra)
+    after_view = outlook(state, algorithm, after.score, after.extra)
     loss = max(0.0, before_view.expected - after_view.expected)
     thrown = _proven(before_view) > 0 and _proven(after_view) < 0
     return PlyReview(

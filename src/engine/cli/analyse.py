@@ -20,9 +20,11 @@ from crossridor.engine.files import open_for_writing
 from crossridor.engine.protocol import CHANCE, Limits
 from crossridor.engine.registry import algorithm_names
 
-# Limits per search when none is given: a 9x9 Quoridor game (about 60-80 plies, up to
-# two searches each) is reviewed in about a minute on one core (docs/analysis.md).
-DEFAULT_DEPTH = 4
+# Limits per search when none is given: a 9x9 Quoridor game (about 60 plies, up to two
+# searches each) is reviewed in under a minute on one core (docs/analysis.md); the node
+# cap bounds the deeper trees of four players.
+DEFAULT_DEPTH = 12
+DEFAULT_NODES = 1_000_000
 DEFAULT_SIMS = 2000
 
 
@@ -108,7 +110,8 @@ def _limits(args, algorithm: str | None) -> Limits:
     fields = {k: getattr(args, k) for k in ("time", "depth", "nodes", "sims") if getattr(args, k) is not None}
     if not fields:
         # a tree search reads depth as its tree's depth: give it simulations only
-        fields = {"sims": DEFAULT_SIMS} if algorithm is not None and "mcts" in algorithm else {"depth": DEFAULT_DEPTH}
+        fields = {"sims": DEFAULT_SIMS} if algorithm is not None and "mcts" in algorithm else \
+            {"depth": DEFAULT_DEPTH, "nodes": DEFAULT_NODES}
     try:
         return Limits(**fields)
     except ValueError as exc:
@@ -238,7 +241,8 @@ def add_parsers(sub) -> None:
     p.add_argument("-e", "--engine-option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of the algorithm on this game, e.g. -e hash=64 (repeatable)")
     p.add_argument("--time", type=float, help="seconds per search")
-    p.add_argument("--depth", type=int, help=f"search depth in plies (default {DEFAULT_DEPTH} without any limit)")
+    p.add_argument("--depth", type=int, help=f"search depth in plies (without any limit: {DEFAULT_DEPTH}, "
+                                             f"and at most {DEFAULT_NODES} nodes)")
     p.add_argument("--nodes", type=int, help="node budget per search")
     p.add_argument("--sims", type=int, help=f"MCTS simulations per search (default {DEFAULT_SIMS} without any limit)")
     p.add_argument("--concurrency", type=int, default=1, metavar="N",
