@@ -83,8 +83,7 @@ def _from_file(args) -> _Source:
         name, deal_seed, index = record.tags.get("Game", ""), record.deal_seed, record.tags.get("Index")
         refuse_file_options(record.option_texts, where)
         params = record.params
-    wanted = game_key(args.game)
-    if name.lower() != wanted:
+    if not name or game_key(name) != game_key(args.game):
         raise UsageError(f"{where} is {name or 'of no game'!r}, not {args.game!r}")
     game = resolve_game(name, params, where)
     origin = {"file": args.file, "game_index": k, "record_index": index}
