@@ -228,6 +228,10 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     path, _ = records_of(tmp_path, "quoridor", {"size": 5}, ["random", "random"], seed=1)
     assert "unknown game" in one_line_error("analyse", "nosuchgame", "--moves", "e2")
     assert "line 1: not a game record" in one_line_error("analyse", "quoridor", str(corrupt))
+    record = json.loads(path.read_text())
+    named = tmp_path / "named.jsonl"
+    named.write_text(json.dumps(dict(record, game="kuq", params={"deck_file": "/etc/hostname"})) + "\n")
+    assert "option deck_file reads a file" in one_line_error("analyse", "kuq", str(named))
     assert "no such file" in one_line_error("analyse", "quoridor", str(tmp_path / "missing.jsonl")).lower()
     assert "move 2 ('c2')" in one_line_error("analyse", "quoridor", "--size", "5", "--moves", "c2 c2")
     assert "--game-index must be 1..1" in one_line_error("analyse", "quoridor", str(path), "--game-index", "2")
