@@ -87,6 +87,7 @@ READERS = {
     "selfplay --records --resume": lambda path, tmp: ("selfplay", "quoridor", "--size", "5", "--games", "1",
                                                       "--records", path, "--resume", "--out", f"{tmp}/d.npz"),
     "train": lambda path, tmp: ("train", "quoridor", path, "--out", f"{tmp}/w.bin"),
+    "analyse FILE": lambda path, tmp: ("analyse", "quoridor", path),
 }
 
 
@@ -105,6 +106,10 @@ WRITERS = {
     "selfplay --out": lambda path, tmp: ("selfplay", "quoridor", "--size", "5", "--games", "1", "--out", path),
     "train --curve": lambda path, tmp: ("train", "quoridor", f"{tmp}/d.npz", "--out", f"{tmp}/w.bin",
                                         "--curve", path, "--epochs", "1"),
+    "analyse --svg": lambda path, tmp: ("analyse", "quoridor", "--size", "5", "--moves", "c2", "--depth", "1",
+                                        "--svg", path),
+    "analyse --pgn-out": lambda path, tmp: ("analyse", "quoridor", "--size", "5", "--moves", "c2", "--depth",
+                                            "1", "--pgn-out", path),
 }
 
 
