@@ -84,7 +84,7 @@ def test_best_text():
     assert status == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == "bestmove e9"
-    assert lines[1].startswith("score +99999  depth 1  nodes ")
+    assert lines[1].startswith("score +99999  wins in 1 ply  depth 1  nodes ")
     assert lines[2] == "pv e9"
 
 

@@ -57,6 +57,7 @@ def test_games_page_and_static_files(client):
 def test_best_and_bad_input(client):
     r = client.post("/api/best", json={"game": "quoridor", "moves": "e2 e8", "engine": "alphabeta:depth=3"})
     assert r.status_code == 200 and r.json()["depth"] == 3
+    assert sum(r.json()["wdl"]) == 1000 and 0 <= r.json()["expected"] <= 1 and r.json()["result_in"] is None
     state = crossridor.load_game("quoridor").new_state("e2 e8")
     assert state.parse_move(r.json()["move"])
     for body, words in [({"game": "chess"}, "unknown game"),
@@ -132,6 +133,8 @@ def test_analysis_streams_info_lines_and_stops(client):
             infos.append(m)
         assert [i["depth"] for i in infos] == [1, 2, 3, 4, 5]
         assert m["move"] == infos[-1]["pv"][0] and "<svg" in m["svg"]
+        # what each score means for the side to move (the page's evaluation bar)
+        assert all(sum(i["wdl"]) == 1000 and 0 <= i["expected"] <= 1 for i in [*infos, m])
         # open-ended: runs until stopped
         ws.send_json({"type": "analyse", "game": "quoridor", "moves": "e2 e8", "engine": "alphabeta"})
         assert ws.receive_json()["type"] == "state"

@@ -197,17 +197,23 @@ class Line:
     """One line of a MultiPV search (`multipv=N`): a root move, its score
     (as `SearchResult.score`: from the side to move's point of view), the
     depth it was searched to, and its principal variation, first move
-    first. `extra`: figures of the algorithm (an MCTS root child's visits)."""
+    first. `extra`: figures of the algorithm (an MCTS root child's visits).
+    `outlook`: what the score means to a person (`crossridor.engine.outlook.
+    Outlook`: expected score, win/draw/loss chances, a proven result),
+    attached by `search_api.search`."""
 
     move: Any
     score: float
     depth: int = 0
     pv: tuple[Any, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    outlook: Any = None     # an Outlook (typed loosely: outlook.py imports this module)
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"move": str(self.move), "score": self.score, "depth": self.depth,
                              "pv": [str(m) for m in self.pv]}
+        if self.outlook is not None:
+            d.update(self.outlook.as_dict())
         d.update(self.extra)
         return d
 
@@ -230,6 +236,12 @@ class SearchResult:
     # `search_api.search` always fills it (one line when the algorithm gave none).
     lines: tuple[Line, ...] = ()
 
+    @property
+    def outlook(self) -> Any:
+        """The best line's Outlook (expected score, win/draw/loss chances,
+        a proven result), or None where nothing attached one."""
+        return self.lines[0].outlook if self.lines else None
+
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "move": None if self.move is None else str(self.move),
@@ -240,6 +252,8 @@ class SearchResult:
             "nps": round(self.nps, 1),
             "pv": [str(m) for m in self.pv],
         }
+        if self.outlook is not None:
+            d.update(self.outlook.as_dict())     # the best line's, at the top as its move and score are
         d.update(self.extra)
         if self.lines:
             d["lines"] = [line.as_dict() for line in self.lines]

@@ -59,8 +59,10 @@ class GameEntry:
     `picture(view, last_move=True, arrows=())` draws `state.view(viewer)` as
     SVG text, and `click_paths(move)` lists the ids of the picture's
     elements to click, in order, to make a move (the web page). `codec(game)`
-    is the game's learning codec (`crossridor.games.learning`), and
-    `environment` its reinforcement-learning declaration."""
+    is the game's learning codec (`crossridor.games.learning`),
+    `environment` its reinforcement-learning declaration, and `outlook()`
+    its `crossridor.engine.outlook.Calibration` (what its searches' scores
+    mean: fitted constants, proven results), loaded on first use."""
 
     name: str
     load: Callable[..., Game]
@@ -73,6 +75,7 @@ class GameEntry:
     click_paths: Callable[[str], list[list[str]]] | None = None
     codec: Callable[[Any], Any] | None = None
     environment: EnvDeclaration | None = None
+    outlook: Callable[[], Any] | None = None
 
 
 _GAMES: dict[str, GameEntry] = {}

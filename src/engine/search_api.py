@@ -13,7 +13,8 @@ from typing import Any
 from crossridor.engine import stop as _stop
 from crossridor.engine.errors import CrossridorError, UnknownGameError
 from crossridor.engine.options import Param, check_params
-from crossridor.engine.protocol import Limits, Line, SearchMemory, SearchResult, State, TimePlan
+from crossridor.engine.outlook import with_outlook
+from crossridor.engine.protocol import Limits, SearchMemory, SearchResult, State, TimePlan
 from crossridor.engine.registry import algorithm_entry, algorithm_options
 from crossridor.engine.registry import algorithm_names as algorithm_names  # re-exported for the doors
 
@@ -83,7 +84,9 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
     first line's). `searchmoves=[...]`: only these root moves are searched
     (moves or their texts; the doors' `go searchmoves`, a game review's
     value of the move played). `result.lines` always holds at least the
-    best move's line."""
+    best move's line, and every line its `outlook`
+    (`crossridor.engine.outlook`: the expected score, the win/draw/loss
+    chances and a proven result, for the side to move)."""
     declared = search_options(state, algorithm)
     if limits is None:
         limits = Limits(time=1.0)
@@ -117,8 +120,7 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
         result = _run(state, algorithm, limits, seed, checked, plan)
         if token.is_set():
             result = dataclasses.replace(result, extra={**result.extra, "stopped": True})
-    if not result.lines:
-        result = dataclasses.replace(result, lines=(Line(result.move, result.score, result.depth, result.pv),))
+    result = with_outlook(state, algorithm, result)      # one line of the result's own when it has none
     if report is not None and not calls:
         report(result)
     return result

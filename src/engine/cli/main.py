@@ -214,7 +214,8 @@ def cmd_best(args) -> int:
     else:
         pv = " ".join(str(m) for m in result.pv)
         print(f"bestmove {result.move}")
-        print(f"score {format_score(result.score)}  depth {result.depth}  nodes {result.nodes}  "
+        seen = f"  {result.outlook.text()}" if result.outlook is not None else ""
+        print(f"score {format_score(result.score)}{seen}  depth {result.depth}  nodes {result.nodes}  "
               f"nps {result.nps:.0f}  time {result.seconds:.3f}s")
         print(f"pv {pv}")
         if "source" in result.extra:

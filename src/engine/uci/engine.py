@@ -8,9 +8,12 @@ written down in docs/matches.md ("crossridor uci"). In short:
     isready                  -> readyok once the commands before it are done
                                 (at once during a search)
     ucinewgame               -> back to the start position
-    setoption name N value V -> Algorithm, or an option of the current game and
-                                algorithm (the `option` lines: Hash, Threads and
-                                the others of `crossridor best -e`, e.g. prune_walls)
+    setoption name N value V -> Algorithm, UCI_ShowWDL (true: every info line with
+                                a score adds `wdl W D L`, the chances of a win, a
+                                draw and a loss for the side to move in permille),
+                                or an option of the current game and algorithm (the
+                                `option` lines: Hash, Threads and the others of
+                                `crossridor best -e`, e.g. prune_walls)
     position startpos [moves m1 m2 ...]
     position pos <position string> [moves ...]
     go [movetime MS] [depth D] [nodes N] [sims N] [wtime MS btime MS winc MS binc MS
@@ -62,6 +65,7 @@ from typing import Any, TextIO
 
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import Param, refuse_file_options
+from crossridor.engine.outlook import outlook, score_text
 from crossridor.engine.protocol import Clock, Limits
 from crossridor.engine.search_api import (
     algorithm_names,
@@ -111,23 +115,6 @@ class UciError(Exception):
     """A bad command: reported as `info string error ...`."""
 
 
-def score_text(state, algorithm: str, score) -> str:
-    """`cp X`, or `win N` / `loss N` for a forced result in N plies."""
-    if algorithm in ("mcts", "ismcts"):
-        return f"cp {round(100 * float(score))}"      # mean return in [-1, 1], times 100
-    if algorithm != "alphabeta":
-        return f"cp {round(float(score))}"
-    if state.game.traits.name == "quoridor":
-        from crossridor.engine._core import WIN_BOUND, WIN_SCORE
-    else:
-        from crossridor.engine.algorithms.alphabeta import MATE_BAND as WIN_BOUND
-        from crossridor.engine.algorithms.alphabeta import WIN as WIN_SCORE
-    if abs(score) > WIN_BOUND:
-        plies = round(WIN_SCORE - abs(score))
-        return f"win {plies}" if score > 0 else f"loss {plies}"
-    return f"cp {round(float(score))}"
-
-
 class UciSession:
     """One engine session: the position, the options, the running search."""
 
@@ -136,6 +123,7 @@ class UciSession:
         self.out = out
         self._lock = threading.Lock()
         self.algorithm = "ismcts" if game.traits.hidden_information else "alphabeta"
+        self.show_wdl = False           # UCI_ShowWDL
         # values given by setoption, by option name; a search gets those its
         # algorithm declares
         self.options: dict[str, Any] = {}
@@ -250,6 +238,7 @@ class UciSession:
                 self.send(option_line(capped(param)))
         self.send(f"option name Algorithm type combo default {self.algorithm}"
                   + "".join(f" var {name}" for name in algorithm_names()))
+        self.send("option name UCI_ShowWDL type check default false")
         self.send("uciok")
 
     def declared(self) -> dict[str, Param]:
@@ -280,6 +269,11 @@ class UciSession:
                 raise UciError(f"Algorithm: unknown algorithm {value!r} (known: {', '.join(algorithm_names())})")
             self.algorithm = value
             return
+        if key == "uci_showwdl":
+            if value.lower() not in ("true", "false", ""):
+                raise UciError(f"UCI_ShowWDL: expected true or false, got {value!r}")
+            self.show_wdl = value.lower() == "true"
+            return
         refuse_file_options([key], "UCI")
         declared = self.declared()
         param = declared.get(key)
@@ -290,7 +284,7 @@ class UciSession:
             offered = sorted(UCI_NAMES.get(p.name, p.name) for p in declared.values()
                              if not (p.file or p.python_only))
             raise UciError(f"{name}: not an option of {self.game.traits.name} {self.algorithm} "
-                           f"(options: {', '.join(offered) or 'none'}, Algorithm)")
+                           f"(options: {', '.join(offered) or 'none'}, Algorithm, UCI_ShowWDL)")
         if value == "":
             self.options.pop(key, None)     # an empty value restores the default
             return
@@ -374,7 +368,10 @@ class UciSession:
             raise UciError(str(exc)) from None
 
     def info_line(self, state, algorithm: str, info) -> str:
-        line = (f"info depth {info.depth} score {score_text(state, algorithm, info.score)} "
+        score = score_text(state, algorithm, info.score, info.extra)
+        if self.show_wdl:
+            score += " wdl " + " ".join(str(x) for x in outlook(state, algorithm, info.score, info.extra).wdl)
+        line = (f"info depth {info.depth} score {score} "
                 f"nodes {info.nodes} nps {round(info.nps)} time {round(1000 * info.seconds)}")
         if info.pv:
             line += " pv " + " ".join(_move_token(m) for m in info.pv)

@@ -22,6 +22,7 @@ from functools import cache
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.specs import EngineSpec
 from crossridor.engine.options import refuse_file_options
+from crossridor.engine.outlook import with_outlook
 from crossridor.engine.protocol import Limits, SearchResult
 from crossridor.engine.registry import algorithm_options, game_names
 from crossridor.engine.search_api import algorithm_names, module_options, search
@@ -155,11 +156,14 @@ class Stopped(Exception):
 def stoppable_search(state, spec: EngineSpec, seed: int | None, stop: Stop,
                      on_info: Callable[[SearchResult], None] | None = None) -> SearchResult | None:
     """Search `state` (a copy the caller will not touch) with `spec`; None if
-    stopped before any result. `on_info` gets each finished depth or chunk."""
+    stopped before any result. `on_info` gets each finished depth or chunk.
+    Every result and info carries its outlook (`result.outlook`: expected
+    score, win/draw/loss chances, a proven result; in `as_dict()`)."""
     options = dict(spec.options)
     last: list[SearchResult] = []
 
     def report(info: SearchResult) -> None:
+        info = with_outlook(state, spec.algorithm, info)
         last[:] = [info]
         if on_info is not None:
             on_info(info)

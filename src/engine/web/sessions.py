@@ -351,6 +351,8 @@ class Tab:
         msg = {"type": kind, "move": None if info.move is None else str(info.move), "depth": info.depth,
                "score": info.score, "nodes": info.nodes, "nps": round(info.nps), "seconds": round(info.seconds, 3),
                "pv": pv}
+        if info.outlook is not None:
+            msg.update(info.outlook.as_dict())      # expected, wdl, result_in, proven
         arrows = state.pv_arrows(pv[:4]) if hasattr(state, "pv_arrows") else ()
         msg["svg"] = picture(state.view(None), arrows=arrows)
         return msg

@@ -24,6 +24,11 @@ def search_options():
     return OPTIONS
 
 
+def outlook():
+    from crossridor.games.crosswise.outlook import OUTLOOK
+    return OUTLOOK
+
+
 def picture(view, last_move=True, arrows=()):
     from crossridor.games.crosswise.svg import crosswise_svg
     return crosswise_svg(view, last_move=last_move, arrows=arrows)
@@ -47,5 +52,6 @@ ENTRY = GameEntry(
     doc="Crosswise: two teams lay symbol tiles in rows and columns from hidden hands (2 to 4 players)",
     options=LazyOptions(search_options, ("ismcts", "greedy", "random")),
     rules_file="crosswise.md", picture=picture, click_paths=click_paths, codec=codec, environment=ENVIRONMENT,
+    outlook=outlook,
 )
 register_game(ENTRY)

@@ -31,6 +31,11 @@ def search_options():
     return OPTIONS
 
 
+def outlook():
+    from crossridor.games.kreuzundquer.outlook import OUTLOOK
+    return OUTLOOK
+
+
 def picture(view, last_move=True, arrows=()):
     from crossridor.games.kreuzundquer.svg import kreuzundquer_svg
     return kreuzundquer_svg(view, last_move=last_move)    # no arrows on this picture
@@ -55,5 +60,6 @@ ENTRY = GameEntry(
     doc="Kreuz & Quer: build a route of cards, collect terrain to walk it, race to the goal (2 to 4 players)",
     options=LazyOptions(search_options, ("greedy", "ismcts")),
     rules_file="kreuzundquer.md", picture=picture, click_paths=click_paths, codec=codec, environment=ENVIRONMENT,
+    outlook=outlook,
 )
 register_game(ENTRY)

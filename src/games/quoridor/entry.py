@@ -27,6 +27,11 @@ def search_options():
     return OPTIONS
 
 
+def outlook():
+    from crossridor.games.quoridor.outlook import OUTLOOK
+    return OUTLOOK
+
+
 def picture(view, last_move=True, arrows=()):
     from crossridor.games.quoridor.svg import quoridor_svg
     return quoridor_svg(view, last_move=last_move, arrows=arrows)
@@ -62,5 +67,6 @@ ENTRY = GameEntry(
     doc="Quoridor: race a pawn across the board, walls block the way (2 or 4 players, boards 3x3 to 9x9)",
     options=LazyOptions(search_options, ("alphabeta", "greedy", "mcts")),
     rules_file="quoridor.md", picture=picture, click_paths=click_paths, codec=codec, environment=ENVIRONMENT,
+    outlook=outlook,
 )
 register_game(ENTRY)

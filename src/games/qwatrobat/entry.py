@@ -31,6 +31,11 @@ def search_options():
     return OPTIONS
 
 
+def outlook():
+    from crossridor.games.qwatrobat.outlook import OUTLOOK
+    return OUTLOOK
+
+
 def picture(view, last_move=True, arrows=()):
     from crossridor.games.qwatrobat.svg import qwatrobat_svg
     return qwatrobat_svg(view, last_move=last_move)       # no arrows on this picture
@@ -59,5 +64,6 @@ ENTRY = GameEntry(
     doc="Qwatrobat: a two-player card battle over secret layouts, four rounds of pushes",
     options=LazyOptions(search_options, ("alphabeta", "greedy", "ismcts")),
     rules_file="qwatrobat.md", picture=picture, click_paths=click_paths, codec=codec, environment=ENVIRONMENT,
+    outlook=outlook,
 )
 register_game(ENTRY)
