@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import signal
 import sys
@@ -121,6 +122,17 @@ def state_from_args(game, args):
     if seed is not None:
         return game.new_state(args.moves or None, seed=seed)
     return game.new_state(args.moves or None)
+
+
+def check_writable(path: str, option: str) -> None:
+    """Refuse an output path whose folder does not exist before the work, not after it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise UsageError(f"{option} {path!r}: cannot write in {folder!r}")
+    if os.path.isdir(path):
+        raise UsageError(f"{option} {path!r} is a folder")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise UsageError(f"{option} {path!r} is not a regular file")
 
 
 def print_json(obj) -> None:

@@ -6,12 +6,12 @@ fit the evaluation)."""
 from __future__ import annotations
 
 import csv
-import os
 import sys
 
 from crossridor.engine.cli.common import (
     UsageError,
     add_game_arguments,
+    check_writable,
     game_params,
     run_stoppable,
 )
@@ -20,17 +20,6 @@ from crossridor.engine.files import open_for_writing
 
 DEFAULT_SELFPLAY_ENGINE = "alphabeta:depth=2"
 DEFAULT_HIDDEN = 0
-
-
-def _writable(path: str, option: str) -> None:
-    """Refuse an output path whose folder does not exist before the work, not after it."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise UsageError(f"{option} {path!r}: cannot write in {folder!r}")
-    if os.path.isdir(path):
-        raise UsageError(f"{option} {path!r} is a folder")
-    if os.path.exists(path) and not os.path.isfile(path):
-        raise UsageError(f"{option} {path!r} is not a regular file")
 
 
 def _only_quoridor(args) -> None:
@@ -62,7 +51,7 @@ def cmd_selfplay(args) -> int:
         raise UsageError(f"--out must name a .npz file, got {args.out!r}")
     if args.resume and not args.records:
         raise UsageError("--resume needs --records FILE")
-    _writable(args.out, "--out")
+    check_writable(args.out, "--out")
     scheduler = scheduler_from_args(args)
     match = selfplay_match(EngineSpec.parse(args.engine), args.games, game_params(args), args.concurrency,
                            args.seed, args.random_openings, args.max_plies, args.records, args.resume)
@@ -125,9 +114,9 @@ def cmd_train(args) -> int:
     for name, value, low in (("--epochs", args.epochs, 1), ("--hidden", args.hidden, 0), ("--passes", args.passes, 1)):
         if value < low:
             raise UsageError(f"{name} must be >= {low}, got {value}")
-    _writable(args.out, "--out")
+    check_writable(args.out, "--out")
     if args.curve is not None:
-        _writable(args.curve, "--curve")
+        check_writable(args.curve, "--curve")
     data = load_data(args.data)
     shown = {"phase": None, "bar": None}      # the progress bar of the phase running now
     curve = _Curve(args.curve) if args.curve is not None else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
+from crossridor.engine.cli import analyse as cli_analyse
 from crossridor.engine.cli import learn as cli_learn
 from crossridor.engine.cli import match as cli_match
 from crossridor.engine.cli import options as cli_options
@@ -378,6 +379,7 @@ def build_parser() -> ArgumentParser:
     cli_match.add_parsers(sub)
     cli_learn.add_parsers(sub)
     cli_solve.add_parsers(sub)
+    cli_analyse.add_parsers(sub)
     return parser
 
 

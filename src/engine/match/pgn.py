@@ -43,6 +43,7 @@ SEPARATOR = " | "
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _RESULT = re.compile(r"^(1/2-1/2|draw|\*|[01](-[01])+)$")
 _NUMBER = re.compile(r"^\d+\.+$")
+_NAG = re.compile(r"^\$\d+$")             # an annotation ($2: a mistake), not a move
 
 
 def _quote(value) -> str:
@@ -83,14 +84,23 @@ def game_text(record, round_number: int, engines: list, event: str = "crossridor
     if record.failure:
         f = record.failure
         tags.append(("Failure", f"seat {f['seat']} {f['engine']}: {f['detail']}"))
+    return tagged_text(tags, record.moves, len(record.seats), record.result)
+
+
+def tagged_text(tags: list, moves: list, per: int, result: str, notes: list | None = None) -> str:
+    """One PGN-style game from its tags ((name, value) pairs, in order), its
+    moves in notation, the number of moves in a turn (`per`, the players)
+    and its result. `notes[i]`, when given and not empty, follows move i:
+    NAGs (`$2`) and `{comments}` (without braces inside)."""
     lines = [f'[{key} "{_quote(value)}"]' for key, value in tags]
-    per = len(record.seats)
     tokens = []
-    for i, move in enumerate(record.moves):
+    for i, move in enumerate(moves):
         if i % per == 0:
             tokens.append(f"{i // per + 1}.")
         tokens.append(move.replace(" ", "_"))
-    tokens.append(record.result)
+        if notes and notes[i]:
+            tokens.append(notes[i])
+    tokens.append(result)
     lines.append("")
     line = ""
     for token in tokens:                       # wrap the movetext at 80 columns
@@ -162,7 +172,7 @@ def read_games(text: str, source: str = "pgn") -> list[PgnGame]:
             result = None
             moves = []
             for token in text_moves:
-                if _NUMBER.match(token):
+                if _NUMBER.match(token) or _NAG.match(token):
                     continue
                 if _RESULT.match(token):
                     result = token
