@@ -414,9 +414,13 @@ function showReview(data) {
     });
     row.onclick = () => goPly(p.ply);
   }
-  $("rv-summary").textContent = data.summary.map((s) => `${seatName(s.seat)}: ${s.moves} moves, mean loss ` +
-    `${s.mean_loss === null ? "-" : s.mean_loss.toFixed(3)}, ${s.marks.inaccuracy} inaccuracies, ` +
-    `${s.marks.mistake} mistakes, ${s.marks.blunder} blunders`).join("; ");
+  $("rv-summary").textContent = data.summary.map((s) => `${seatName(s.seat)}: ${count(s.moves, "move")}, ` +
+    `mean loss ${s.mean_loss === null ? "-" : s.mean_loss.toFixed(3)}, ${count(s.marks.inaccuracy, "inaccuracy")}, ` +
+    `${count(s.marks.mistake, "mistake")}, ${count(s.marks.blunder, "blunder")}`).join("; ");
+}
+
+function count(n, word) {
+  return `${n} ${n === 1 ? word : word.endsWith("y") ? word.slice(0, -1) + "ies" : word + "s"}`;
 }
 
 function svgEl(tag, attrs, parent) {
@@ -433,13 +437,16 @@ const SEAT_COLOURS = ["#1f5fa8", "#2e8b57", "#8e44ad", "#b9770e"];
 // move), a line per seat (one for seat 1 when two sides play), marks as
 // coloured dots; clicking a point shows the position after that ply.
 function drawGraph(data) {
-  const W = 720, H = 220, L = 40, R = 12, T = 12, B = 28;
+  const W = 720, H = 236, L = 40, R = 12, T = 28, B = 28;
   const n = Math.max(data.moves, 1);
   const x = (ply) => (L + (W - L - R) * ply / n).toFixed(1);
   const y = (v) => (T + (H - T - B) * (1 - v)).toFixed(1);
   const svg = svgEl("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, "font-size": 11, "font-family": "sans-serif" });
-  svgEl("title", {}, svg).textContent = data.two_sides ? `expected score of ${seatName(1)} after each ply` :
-    "expected score of each seat after its moves";
+  const caption = data.two_sides ? `expected score of ${seatName(1)} after each ply` :
+    "expected score of each seat after its own moves";
+  svgEl("title", {}, svg).textContent = caption;
+  svgEl("text", { x: L, y: 14, "font-size": 12 }, svg).textContent = caption +
+    " (click a point for the position after it)";
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     svgEl("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0.5 ? "#888" : "#ddd" }, svg);
     svgEl("text", { x: L - 4, y: Number(y(v)) + 4, "text-anchor": "end" }, svg).textContent = String(v);
