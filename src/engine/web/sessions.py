@@ -1,10 +1,13 @@
-"""A browser tab's game: play (human seats against the engine) or analysis.
+"""A browser tab's game: play (human seats against the engine) or analysis,
+and the review of a finished or replayed game.
 
 Everything a tab is sent is built by `state_message` from `state.view(seat)`,
 the games' one filter of what a seat may see (`crossridor show --viewer`
 uses it too); the picture is drawn from that view alone. The full state,
 the seed of a deal and the engine's thoughts about hidden cards stay on the
-server.
+server: a review of a hidden-information game is sent as the seat saw the
+others' plies (`reviewing.review_message`), and the engine's evaluation in
+play only where nothing is hidden.
 """
 
 from __future__ import annotations
