@@ -73,11 +73,12 @@ function showState(msg) {
   $("status").textContent = status;
   $("board").dataset.plies = v.history.length;
   if (msg.message) say(msg.message); else if (!msg.thinking) say("");
-  if (msg.mode === "play") setBar(msg.eval || null);
+  if (msg.mode === "play") setBar(msg.eval || null, msg.view.game);
 }
 
 // --- the evaluation bar ------------------------------------------------------
-function seatName(seat) { return `${gameName() === "quoridor" ? "player" : "seat"} ${seat}`; }
+// a seat as the game names it (a review's game may not be the one the setup shows)
+function seatName(seat, game) { return `${(game || gameName()) === "quoridor" ? "player" : "seat"} ${seat}`; }
 
 function outlookText(o) {
   if (o.result_in === 0) return o.expected >= 0.5 ? "has won" : "has lost";     // decided: the game is over
@@ -90,12 +91,12 @@ function outlookText(o) {
 
 // {seat, expected, result_in}: the expected score of that seat (seat 1 when two
 // sides play for one result), null when there is none to show
-function setBar(ev) {
+function setBar(ev, game) {
   const bar = $("evalbar");
   bar.classList.toggle("unknown", !ev);
   bar.dataset.expected = ev ? ev.expected : "";
   $("eval-fill").style.height = ev ? `${Math.round(100 * ev.expected)}%` : "0";
-  $("eval-text").textContent = ev ? `${seatName(ev.seat)}: ${outlookText(ev)}` : "";
+  $("eval-text").textContent = ev ? `${seatName(ev.seat, game)}: ${outlookText(ev)}` : "";
 }
 
 function statusText(v) {
@@ -405,7 +406,7 @@ function showReview(data) {
     if (p.mark) row.className = p.mark;
     const value = p.expected_before === undefined || p.expected_before === null ? "" :
       `${p.expected_before.toFixed(2)} → ${p.expected_after.toFixed(2)}`;
-    const cells = [p.ply, p.chance ? "chance" : seatName(p.seat), p.played, p.best || "", value,
+    const cells = [p.ply, p.chance ? "chance" : seatName(p.seat, data.game), p.played, p.best || "", value,
                    typeof p.loss === "number" ? p.loss.toFixed(2) : "", p.mark || ""];
     cells.forEach((text, i) => {
       const cell = row.insertCell();
@@ -414,7 +415,7 @@ function showReview(data) {
     });
     row.onclick = () => goPly(p.ply);
   }
-  $("rv-summary").textContent = data.summary.map((s) => `${seatName(s.seat)}: ${count(s.moves, "move")}, ` +
+  $("rv-summary").textContent = data.summary.map((s) => `${seatName(s.seat, data.game)}: ${count(s.moves, "move")}, ` +
     `mean loss ${s.mean_loss === null ? "-" : s.mean_loss.toFixed(3)}, ${count(s.marks.inaccuracy, "inaccuracy")}, ` +
     `${count(s.marks.mistake, "mistake")}, ${count(s.marks.blunder, "blunder")}`).join("; ");
 }
@@ -442,7 +443,7 @@ function drawGraph(data) {
   const x = (ply) => (L + (W - L - R) * ply / n).toFixed(1);
   const y = (v) => (T + (H - T - B) * (1 - v)).toFixed(1);
   const svg = svgEl("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, "font-size": 11, "font-family": "sans-serif" });
-  const caption = data.two_sides ? `expected score of ${seatName(1)} after each ply` :
+  const caption = data.two_sides ? `expected score of ${seatName(1, data.game)} after each ply` :
     "expected score of each seat after its own moves";
   svgEl("title", {}, svg).textContent = caption;
   svgEl("text", { x: L, y: 14, "font-size": 12 }, svg).textContent = caption +
@@ -471,8 +472,8 @@ function drawGraph(data) {
                                 fill: q.p.mark ? MARK_COLOURS[q.p.mark] : SEAT_COLOURS[(q.line - 1) % SEAT_COLOURS.length],
                                 stroke: "#333", "stroke-width": q.p.mark ? 1 : 0,
                                 class: `pt${q.p.mark ? " mark " + q.p.mark : ""}`, "data-ply": q.p.ply }, svg);
-    svgEl("title", {}, c).textContent = `ply ${q.p.ply}, ${seatName(q.p.seat)}: ${q.p.played}` +
-      (q.p.mark ? ` (${q.p.mark}; best ${q.p.best})` : "") + ` - ${seatName(q.v.seat)} ${outlookText(q.v)}`;
+    svgEl("title", {}, c).textContent = `ply ${q.p.ply}, ${seatName(q.p.seat, data.game)}: ${q.p.played}` +
+      (q.p.mark ? ` (${q.p.mark}; best ${q.p.best})` : "") + ` - ${seatName(q.v.seat, data.game)} ${outlookText(q.v)}`;
     c.addEventListener("click", () => goPly(q.p.ply));
   }
   $("rv-graph").innerHTML = "";
@@ -486,7 +487,7 @@ function goPly(k) {
   else if (mode === "play") send({ type: "show", ply: k });
   const p = review.data.plies.find((q) => q.ply === k);
   const v = p ? plyValue(review.data, p) : null;
-  if (v) setBar(v);
+  if (v) setBar(v, review.data.game);
   markPly(k);
 }
 
