@@ -48,7 +48,7 @@ ENGINES = ["alphabeta:depth=1", "alphabeta:time=0.01", "mcts:sims=20", "ismcts:t
            "alphabeta:depth=2147483647", "alphabeta:tc=9999999+0", "alphabeta:threads=256,time=0.01",
            "alphabeta:hash=65536,depth=1", "alphabeta:eval_file=/dev/zero,eval=learned,depth=1", "uci:/bin/sh",
            "mcts:sims=4611686018427387904", "nosuch", "alphabeta:time=nan", "alphabeta:time=1e309", ":", ""]
-TYPES = ["new", "move", "undo", "hint", "analyse", "stop", "nosuch", None, 3, ["new"]]
+TYPES = ["new", "move", "undo", "hint", "analyse", "stop", "review", "show", "nosuch", None, 3, ["new"]]
 SENTINEL = json.dumps({"type": "analyse", "game": "quoridor", "run": False})
 
 
@@ -104,10 +104,11 @@ def message(rng: random.Random) -> dict:
     changed, half random fields."""
     if rng.random() < 0.5:
         k = rng.randrange(len(VALID))
-        msg = {"type": rng.choice(["new", "analyse", "move", "hint", "undo"]), "game": VALID[k][0],
+        msg = {"type": rng.choice(["new", "analyse", "move", "hint", "undo", "review"]), "game": VALID[k][0],
                "options": dict(VALID[k][1]), "seed": 0, "moves": list(legal_line(k, rng.randrange(20))),
                "engine": rng.choice(ENGINES[:6]), "viewer": rng.choice([None, 1, 2, "spectator"]), "legal": True}
-        key = rng.choice(["seed", "engine", "viewer", "moves", "options", "search_seed", "seats", "move", "run"])
+        key = rng.choice(["seed", "engine", "viewer", "moves", "options", "search_seed", "seats", "move", "run",
+                          "multipv"])
         msg[key] = rng.choice(ENGINES) if key == "engine" else value(rng)
         return msg
     msg = {"type": rng.choice(TYPES), "game": rng.choice(GAMES)}
@@ -116,7 +117,8 @@ def message(rng: random.Random) -> dict:
     if rng.random() < 0.6:
         msg["moves"] = rng.choice([[rng.choice(MOVES) for _ in range(rng.randrange(8))], " ".join(MOVES[:4]),
                                    value(rng)])
-    for key in ("seed", "search_seed", "engine", "seats", "position", "viewer", "legal", "run", "move"):
+    for key in ("seed", "search_seed", "engine", "seats", "position", "viewer", "legal", "run", "move", "multipv",
+                "ply"):
         if rng.random() < 0.25:
             msg[key] = rng.choice(ENGINES) if key == "engine" and rng.random() < 0.7 else value(rng)
     return msg

@@ -3,7 +3,10 @@ driven by Playwright through its executable path. Plays a short Quoridor
 game by clicking, checks that the board updates and that an illegal click
 is refused, takes a screenshot, and replays an uploaded records file; a
 records file naming code is refused, and nothing on the page breaks the
-server's Content-Security-Policy. Skips, saying why, without Chromium.
+server's Content-Security-Policy. Analysis for people: the MultiPV lines,
+their arrows and the evaluation bar; a game played in the page and a
+replayed record reviewed, their graphs' points and marks, and a point
+clicked shows its ply. Skips, saying why, without Chromium.
 
 The page's policy forbids eval, which Playwright's wait_for_function uses:
 `until` polls with page.evaluate instead."""
@@ -191,6 +194,97 @@ def test_replay_a_records_file(page, tmp_path):
     page.wait_for_selector(".message.refused")
     assert "line 1: not JSON" in page.text_content("#message")
     page.click("#tab-play")
+
+
+# a 3x3 Quoridor game in which player 1 could win at ply 5 (a2-a3 reaches its
+# goal row) and walks back to a1 instead; player 2 then wins
+THROWN = ["a1", "c3", "a2", "c2", "a1", "c1"]
+
+
+def review_in_page(page, plies: int) -> None:
+    """Ask for the review of the game shown and wait for its graph."""
+    page.fill("#rv-engine", "alphabeta:depth=3")
+    page.click("#review-game")
+    page.wait_for_selector("#rv-graph svg")
+    assert page.text_content("#rv-progress") == f"reviewed {plies} plies"
+
+
+def test_analyse_shows_multipv_lines_and_the_bar(page):
+    page.click("#tab-analyse")
+    page.select_option("#game", "quoridor")
+    page.select_option("#opt-size", "5")
+    page.fill("#an-moves", "c2 c4")
+    page.fill("#an-engine", "alphabeta:depth=3")
+    page.fill("#an-multipv", "3")
+    page.click("#analyse")
+    until(page, "document.querySelector('#info').textContent.includes('bestmove')")
+    rows = page.locator("#lines tbody tr")
+    assert rows.count() == 3
+    assert [rows.nth(k).locator("td").first.text_content() for k in range(3)] == ["1", "2", "3"]
+    assert page.locator("#board .arrow.faint").count() == 2            # the other two lines, paler
+    assert page.locator("#board .arrow:not(.faint)").count() >= 1       # the best line
+    assert "unknown" not in page.get_attribute("#evalbar", "class")
+    assert page.text_content("#eval-text").startswith("player 1: ")
+    page.click("#tab-play")
+
+
+def test_review_a_game_played_in_the_page(page):
+    """Both seats are people: player 1 walks away from a won position; the
+    review marks it, and a graph point shows the position after its ply."""
+    page.click("#tab-play")
+    page.select_option("#game", "quoridor")
+    page.select_option("#opt-size", "3")
+    page.check("#seat-2")
+    page.click("#new-game")
+    until(page, "document.querySelector('#board').dataset.plies == '0'")
+    page.wait_for_selector("#sq-a1.legal")
+    for k, square in enumerate(THROWN, 1):
+        page.click(f"#sq-{square}")
+        until(page, f"document.querySelector('#board').dataset.plies == '{k}'")
+    page.wait_for_selector("#status:text-matches('game over')")
+    review_in_page(page, len(THROWN))
+    points = page.locator("#rv-graph .pt")
+    assert [points.nth(k).get_attribute("data-ply") for k in range(points.count())] == ["1", "2", "3", "4", "5", "6"]
+    blunders = page.locator("#rv-graph .pt.mark.blunder")
+    assert "5" in [blunders.nth(k).get_attribute("data-ply") for k in range(blunders.count())]
+    row = page.locator('#rv-marks tr[data-ply="5"] td')
+    assert [row.nth(k).text_content() for k in (0, 1, 2, 3, 6)] == ["5", "player 1", "a1", "a3", "blunder"]
+    assert page.locator("#rv-marks tbody tr").count() == 6
+    assert page.text_content("#rv-summary").startswith("player 1: 3 moves, mean loss 0.333, 0 inaccuracies, "
+                                                       "0 mistakes, 1 blunder; player 2: 3 moves")
+    # a point: the board shows the position after its ply (player 1 on a2 after ply 3)
+    page.click('#rv-graph .pt[data-ply="3"]')
+    until(page, "document.querySelector('#board').dataset.plies == '3'")
+    centre = page.evaluate("(() => { const r = document.querySelector('#sq-a2');"
+                           " return Number(r.getAttribute('x')) + Number(r.getAttribute('width')) / 2; })()")
+    assert abs(float(page.get_attribute("#pawn-1", "cx")) - centre) < 0.01
+    assert "after ply 3 of 6" in page.text_content("#status")
+    assert page.locator('#rv-graph .pt.current[data-ply="3"]').count() == 1
+    assert "unknown" not in page.get_attribute("#evalbar", "class")
+    # and the blunder's point: player 1 back on a1, lost
+    page.click('#rv-graph .pt[data-ply="5"]')
+    until(page, "document.querySelector('#board').dataset.plies == '5'")
+    assert page.text_content("#eval-text") == "player 1: loses in 1 ply"
+
+
+def test_review_a_replayed_records_line(page, tmp_path):
+    record = {"index": 0, "seed": 1, "deal_seed": None, "seats": [0, 1], "engines": ["someone", "another"],
+              "result": "0-1", "returns": [-1.0, 1.0], "winner": 1, "winner_engine": 1, "reason": "terminal",
+              "moves": THROWN, "opening_plies": 0, "plies": 6, "seconds": 1.0, "game": "quoridor",
+              "params": {"size": 3}}
+    records = tmp_path / "thrown.jsonl"
+    records.write_text(json.dumps(record) + "\n")
+    page.click("#tab-replay")
+    page.set_input_files("#records", str(records))
+    page.wait_for_selector("#rp-ply:text-is('move 0 of 6')")
+    review_in_page(page, len(THROWN))
+    assert page.locator("#rv-graph .pt").count() == 6
+    assert page.locator('#rv-marks tr.blunder[data-ply="5"]').count() == 1
+    page.click('#rv-graph .pt[data-ply="5"]')
+    page.wait_for_selector("#rp-ply:text-is('move 5 of 6')")
+    assert page.locator("#rp-moves span.current").text_content() == "a1"
+    page.click("#tab-play")
+    assert page.locator("#rv-graph svg").count() == 0         # the review belongs to the replayed game
 
 
 def test_replay_refuses_a_file_naming_code(page, tmp_path):

@@ -51,9 +51,9 @@ def document(width, height, body: list[str], title: str = "") -> str:
     return head + t + defs + el("rect", x=0, y=0, width=width, height=height, fill=PAPER) + "".join(body) + "</svg>"
 
 
-def arrow(x1, y1, x2, y2, colour="#15781b", width=6, opacity=0.75) -> str:
+def arrow(x1, y1, x2, y2, colour="#15781b", width=6, opacity=0.75, class_="arrow") -> str:
     return el("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=colour, stroke_width=width,
-              stroke_linecap="round", opacity=opacity, marker_end="url(#arrowhead)", class_="arrow")
+              stroke_linecap="round", opacity=opacity, marker_end="url(#arrowhead)", class_=class_)
 
 
 def card_back(x, y, w, h, **kw) -> str:

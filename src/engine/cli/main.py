@@ -391,7 +391,7 @@ def build_parser() -> ArgumentParser:
                         "(repeatable; see SECURITY.md)")
     p.add_argument("--max-time", type=float, default=30.0, metavar="SECONDS",
                    help="longest search a page may ask for (default 30); depth, nodes, sims, threads, "
-                        "hash and clocks are capped to match")
+                        "hash and clocks are capped to match, a game review to 10 x this in all")
     p.add_argument("--max-tabs", type=int, default=32, metavar="N",
                    help="open WebSockets (browser tabs) at most (default 32)")
     p.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",

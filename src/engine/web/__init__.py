@@ -5,5 +5,7 @@
 - `sessions.py`  a tab's game (play or analyse): seats, engine, undo, hint, and
                  the messages it sends, built only from `state.view(seat)`
 - `searching.py` searches in worker threads, stopped when the tab goes away
+- `reviewing.py` game reviews in a worker thread within the caps, and a review
+                 as the page may see it (a seat's own view of a hidden game)
 - `static/`      the page (HTML, CSS, JavaScript; no outside libraries)
 """

@@ -37,8 +37,9 @@ ANALYSIS_CHUNKS = (0.25, 0.5, 1.0, 2.0)   # open-ended analysis: chunk lengths, 
 
 @dataclass(frozen=True)
 class Caps:
-    """What a page may ask of a search or a replay (serve --max-time sets
-    `time`; the others follow from it: no search or replay can outlast `time`)."""
+    """What a page may ask of a search, a replay or a game review (serve
+    --max-time sets `time`; the others follow from it: no search or replay
+    can outlast `time`, no review `review_time`)."""
     time: float = 30.0                 # seconds of one search, and of an open-ended analysis
     depth: int = 64
     counts: int = 10 ** 9              # nodes or simulations
@@ -46,6 +47,8 @@ class Caps:
     hash: int = 256                    # MB
     clock_factor: float = 10.0         # a clock (tc) of at most factor * time per game
     plies: int = 200_000               # moves replayed by one /api/replay (all its records together)
+    multipv: int = 5                   # lines of one analysis (the root option multipv)
+    review_plies: int = 400            # plies of one game review (each searched once or twice)
 
     def check(self, text: str) -> EngineSpec:
         """An engine spec from a page, within the caps, with `time` always
@@ -62,6 +65,7 @@ class Caps:
                 raise CrossridorError(f"engine {text!r}: option {name} is not offered here")
         for name, value, cap in (("time", lim.time, self.time), ("depth", lim.depth, self.depth),
                                  ("nodes", lim.nodes, self.counts), ("sims", lim.sims, self.counts),
+                                 ("multipv", options.get("multipv"), self.multipv),
                                  *((name, options.get(name), cap) for name, cap in budget.items())):
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value > cap:
                 raise CrossridorError(f"engine {text!r}: {name} is at most {cap:g} here")
@@ -70,6 +74,11 @@ class Caps:
             raise CrossridorError(f"engine {text!r}: tc is at most {self.clock_factor * self.time:g} s here")
         return replace(spec, limits=replace(lim, time=min(lim.time or self.time, self.time)))
 
+    @property
+    def review_time(self) -> float:
+        """Seconds of one game review in all: it ends there, keeping the
+        plies done (each position's search is within `time` too)."""
+        return self.clock_factor * self.time
 
     def budget(self) -> dict[str, float]:
         """The caps on the options that bound a search's memory or work

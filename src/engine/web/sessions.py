@@ -1,16 +1,20 @@
-"""A browser tab's game: play (human seats against the engine) or analysis.
+"""A browser tab's game: play (human seats against the engine) or analysis,
+and the review of a finished or replayed game.
 
 Everything a tab is sent is built by `state_message` from `state.view(seat)`,
 the games' one filter of what a seat may see (`crossridor show --viewer`
 uses it too); the picture is drawn from that view alone. The full state,
 the seed of a deal and the engine's thoughts about hidden cards stay on the
-server.
+server: a review of a hidden-information game is sent as the seat saw the
+others' plies (`reviewing.review_message`), and the engine's evaluation in
+play only where nothing is hidden.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+from dataclasses import replace
 from typing import Any, Awaitable, Callable
 
 from crossridor.engine.errors import CrossridorError
@@ -19,8 +23,10 @@ from crossridor.engine.match.specs import EngineSpec
 from crossridor.engine.options import refuse_file_options
 from crossridor.engine.protocol import CHANCE, SearchResult
 from crossridor.engine.registry import click_paths, load_game, picture, read_params
+from crossridor.engine.search_api import search_options
 from crossridor.engine.stop import Stop
 from crossridor.engine.views import player_index, seat, view_in_seats
+from crossridor.engine.web.reviewing import review_message, review_moves, review_spec, run_review, seat_bar
 from crossridor.engine.web.searching import Caps, analyse, stoppable_search, submit
 
 MAX_PLIES = 1000           # a game longer than this is stopped (a draw)
@@ -88,6 +94,40 @@ def default_engine(state) -> str:
     return default_engine_for(state.game.traits)
 
 
+def default_review_engine(state) -> str:
+    """A short search per position: a review searches every ply once or twice."""
+    return default_engine(state).partition(":")[0] + ":time=0.25"
+
+
+def evaluation(state, info: SearchResult | None, played: bool = False) -> dict | None:
+    """The page's evaluation bar for a search of `state` (`seat_bar`), None
+    without a score people can read. `played`: the bar is shown after the
+    search's move was played, one ply nearer a proven result (0: the game
+    is decided)."""
+    outlook = None if info is None else info.outlook
+    if outlook is None or state.current_player < 0:
+        return None
+    result_in = outlook.result_in
+    if played and result_in is not None:
+        result_in -= 1 if result_in > 0 else -1
+    return seat_bar(state.game.traits, state.current_player, outlook.expected, result_in)
+
+
+def with_multipv(state, spec: EngineSpec, value, caps: Caps) -> EngineSpec:
+    """`spec` asking for `value` lines (the analysis's number field), where
+    its algorithm declares multipv (the others give their one line); an
+    engine spec that names multipv itself keeps its own."""
+    if value is None:
+        return spec
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= caps.multipv:
+        raise CrossridorError(f"multipv must be an integer in 1..{caps.multipv}, got {str(value)[:40]}")
+    options = dict(spec.options)
+    if "multipv" in options or value == 1 or \
+            "multipv" not in {p.name for p in search_options(state, spec.algorithm)}:
+        return spec
+    return replace(spec, options=tuple(sorted({**options, "multipv": value}.items())))
+
+
 def legal_list(state, game_name: str) -> list[dict]:
     return [{"move": str(m), "paths": click_paths(game_name, str(m))} for m in state.legal_moves()]
 
@@ -140,12 +180,15 @@ class Tab:
         self.task: asyncio.Task | None = None
         self.stop = Stop()
         self.chance = DealtChance(self.seed)
+        self.bar: dict | None = None     # the engine's last evaluation in play (perfect information)
+        self.reviewing = False
 
     # --- lifetime
     async def cancel(self) -> None:
         """Stop the running search (its thread ends at its next check) and
         the task waiting for it."""
         self.stop.set()
+        self.reviewing = False
         task, self.task = self.task, None
         if task is not None and not task.done():
             task.cancel()
@@ -188,7 +231,8 @@ class Tab:
     async def handle(self, msg: dict) -> None:
         kind = msg.get("type")
         handler = {"new": self.new_game, "move": self.move, "undo": self.undo, "hint": self.hint,
-                   "analyse": self.analyse, "stop": self.stop_search}.get(str(kind))
+                   "analyse": self.analyse, "stop": self.stop_search, "review": self.review,
+                   "show": self.show}.get(str(kind))
         if handler is None:
             raise CrossridorError(f"unknown message type {kind!r}")
         await handler(msg)
@@ -215,6 +259,7 @@ class Tab:
         self.plies = 0
         self.human_plies = []
         self.chance = DealtChance(self.seed)
+        self.bar = None
         self.start(self.advance())
 
     def _viewer(self):
@@ -231,6 +276,8 @@ class Tab:
         msg = state_message(st, viewer, legal=mine, mode="play", seat=seat(viewer),
                             humans=[seat(p) for p in self.humans],
                             thinking=thinking, engine=str(self.spec), **extra)
+        if self.bar is not None:
+            msg["eval"] = self.bar
         if st.is_terminal():
             msg["result"] = result_text(st, self.humans)
         elif self.plies >= MAX_PLIES:
@@ -253,6 +300,9 @@ class Tab:
                 if result is None:
                     return
                 move = result.move
+                # the engine's own evaluation reads its hidden cards: shown only where nothing is hidden
+                if not st.game.traits.hidden_information:
+                    self.bar = evaluation(st, result, played=True)
             st.play(move)
             self.plies += 1
         await self.send(self._play_message())
@@ -287,6 +337,7 @@ class Tab:
             self.state.undo()
             self.plies -= 1
         self.chance.undo_to(target)
+        self.bar = None
         await self.send(self._play_message(message="took back your last move"))
 
     async def hint(self, msg: dict) -> None:
@@ -313,6 +364,7 @@ class Tab:
         await self.cancel()
         state = make_state(msg)
         spec = self.caps.check(str(msg.get("engine") or default_engine(state).partition(":")[0]))
+        spec = with_multipv(state, spec, msg.get("multipv"), self.caps)
         search_seed = seed_value(msg.get("search_seed"), "search_seed")
         self.mode, self.state, self.spec = "analyse", state, spec
         await self.send(state_message(state, None, legal=True, mode="analyse",
@@ -348,17 +400,107 @@ class Tab:
     @staticmethod
     def _info(state, info: SearchResult, kind: str) -> dict:
         pv = [str(m) for m in info.pv]
-        msg = {"type": kind, "move": None if info.move is None else str(info.move), "depth": info.depth,
+        msg: dict[str, Any] = {"type": kind, "move": None if info.move is None else str(info.move), "depth": info.depth,
                "score": info.score, "nodes": info.nodes, "nps": round(info.nps), "seconds": round(info.seconds, 3),
                "pv": pv}
         if info.outlook is not None:
             msg.update(info.outlook.as_dict())      # expected, wdl, result_in, proven
-        arrows = state.pv_arrows(pv[:4]) if hasattr(state, "pv_arrows") else ()
+        # the lines best first, each ranked (multipv), and the bar's reading of the best
+        msg["lines"] = [{"rank": k, **line.as_dict()} for k, line in enumerate(info.lines, 1)]
+        msg["eval"] = evaluation(state, info)
+        arrows: list = []
+        if hasattr(state, "pv_arrows"):
+            # the other lines' first moves fainter, under the best line's first plies
+            for line in info.lines[1:]:
+                arrows += [{"arrow": a, "faint": True} for a in state.pv_arrows([str(line.move)])]
+            arrows += state.pv_arrows(pv[:4])
         msg["svg"] = picture(state.view(None), arrows=arrows)
         return msg
 
     async def stop_search(self, msg: dict) -> None:
-        """Stop an analysis (it still reports its best move). A game's engine
-        is not stopped: the page sends stop whenever it changes mode."""
-        if self.mode == "analyse":
+        """Stop an analysis (it still reports its best move) or a review (it
+        still reports the plies done). A game's engine is not stopped: the
+        page sends stop whenever it changes mode."""
+        if self.mode == "analyse" or self.reviewing:
             self.stop.set()
+
+    # --- reviews
+    async def review(self, msg: dict) -> None:
+        """Review a game: {"game", "options", "moves", "seed"}, moves the page
+        gives (a replayed record: it sees everything), or without "game" the
+        tab's own game once it is over (seen from its human seats). Progress
+        messages, then one review message (`reviewing.review_message`)."""
+        busy = self.task is not None and not self.task.done()
+        if busy and self.mode == "play" and not self.reviewing:
+            await self.send({"type": "refused", "message": "wait: the engine is thinking"})
+            return
+        search_seed = seed_value(msg.get("search_seed"), "search_seed")
+        if msg.get("game") is not None:
+            moves = review_moves(msg.get("moves"), self.caps)
+            deal_seed = seed_value(msg.get("seed"))
+            state = make_state({"game": msg.get("game"), "options": msg.get("options"), "moves": moves,
+                                "seed": deal_seed})
+            shown = history = None
+        else:
+            if self.mode != "play" or self.state is None:
+                raise CrossridorError("review: no game to review: play one, or give game and moves")
+            state = self.state
+            if not state.is_terminal() and self.plies < MAX_PLIES:
+                await self.send({"type": "refused", "message": "the game is not over: review it when it ends"})
+                return
+            moves = review_moves([str(m) for m in state.view(None)["history"]], self.caps)
+            hidden = state.game.traits.hidden_information
+            deal_seed = self.seed if hidden else None
+            shown = set(self.humans) if hidden else None
+            history = [str(m) for m in state.view(self.viewer)["history"]] if hidden else None
+        spec = review_spec(str(msg.get("engine") or default_review_engine(state)), self.caps, state)
+        if search_seed is None:
+            search_seed = secrets.randbits(63)
+        await self.cancel()
+        stop, total, game = self.stop, len(moves), state.game
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue = asyncio.Queue()
+
+        def on_ply(_ply) -> None:       # in the search thread: only that a ply is done leaves it
+            loop.call_soon_threadsafe(queue.put_nowait, 1)
+
+        async def run():
+            try:
+                job = asyncio.ensure_future(self.search(run_review, game, moves, spec, search_seed, deal_seed,
+                                                        stop, self.caps, on_ply))
+                # a review cancelled with its tab still ends in its thread: its outcome concerns no one
+                job.add_done_callback(lambda f: f.cancelled() or f.exception())
+                done = 0
+                while not (job.done() and queue.empty()):
+                    try:
+                        done += await asyncio.wait_for(queue.get(), 0.1)
+                    except asyncio.TimeoutError:
+                        continue
+                    await self.send({"type": "review_progress", "done": done, "total": total,
+                                     "text": f"ply {done} of {total}"})
+                rev, why = job.result()
+            finally:
+                self.reviewing = False
+                stop.set()
+            await self.send(review_message(rev, shown, history, why))
+        await self.send({"type": "review_progress", "done": 0, "total": total, "text": f"ply 0 of {total}"})
+        self.reviewing = True           # from now on a stop message stops it
+        self.start(run())
+
+    async def show(self, msg: dict) -> None:
+        """The position after ply `ply` of the tab's game once it is over
+        (a review's graph point), as the seat saw it then."""
+        st = self.state
+        if self.mode != "play" or st is None or not (st.is_terminal() or self.plies >= MAX_PLIES):
+            await self.send({"type": "refused", "message": "show: only the plies of a finished game"})
+            return
+        moves = [str(m) for m in st.view(None)["history"]]
+        ply = msg.get("ply")
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(moves):
+            raise CrossridorError(f"show: ply must be an integer in 0..{len(moves)}")
+        game = st.game
+        then = game.new_state(None, seed=self.seed) if game.traits.hidden_information else game.new_state()
+        for move in moves[:ply]:
+            then.play(move)
+        await self.send(state_message(then, self.viewer, legal=False, mode="play", ply=ply,
+                                      **{"type": "position"}))

@@ -427,7 +427,8 @@ class QuoridorState(LearningState):
     def to_svg(self, viewer: int | None = None, last_move: bool = True, arrows=()) -> str:
         """The board as SVG text (quoridor/svg.py). `arrows`: moves
         ('e4': from the pawn to move; 'e3h': a ghost wall) or (from, to)
-        square pairs, e.g. the principal variation from `pv_arrows`."""
+        square pairs, e.g. the principal variation from `pv_arrows`; any of
+        them as {"arrow": item, "faint": True} is drawn paler (another line's move)."""
         from crossridor.games.quoridor.svg import quoridor_svg
         return quoridor_svg(self.view(viewer), last_move=last_move, arrows=arrows)
 

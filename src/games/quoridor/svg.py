@@ -96,10 +96,15 @@ def quoridor_svg(view: dict, last_move: bool = True, arrows=()) -> str:
                       stroke_width=3 if moving else 1.5, id=f"pawn-{p + 1}", class_="pawn"))
         out.append(text(cx, cy, p + 1, size=14, fill="#fff", weight="bold"))
     for item in arrows:
+        # {"arrow": item, "faint": True}: a weaker line's move (MultiPV), drawn thinner and paler
+        faint = isinstance(item, dict) and bool(item.get("faint"))
+        if isinstance(item, dict):
+            item = item["arrow"]
         if isinstance(item, str) and item.endswith(("h", "v")):
             x, y, w, h = _wall_rect(item, n)
-            out.append(el("rect", x=x + 1, y=y + 1, width=w - 2, height=h - 2, rx=2, fill="#15781b",
-                          opacity=0.55, class_="arrow"))
+            out.append(el("rect", x=x + 1, y=y + 1, width=w - 2, height=h - 2, rx=2,
+                          fill="#8fd694" if faint else "#15781b", opacity=0.7 if faint else 0.55,
+                          class_="arrow faint" if faint else "arrow"))
             continue
         if isinstance(item, str):
             if view["to_move"] is None:
@@ -108,7 +113,9 @@ def quoridor_svg(view: dict, last_move: bool = True, arrows=()) -> str:
         (x1, y1), (x2, y2) = _centre(item[0], n), _centre(item[1], n)
         d = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
         k = S * 0.4 / d          # start at the pawn's rim, not over its number
-        out.append(arrow(x1 + (x2 - x1) * k, y1 + (y2 - y1) * k, x2, y2))
+        out.append(arrow(x1 + (x2 - x1) * k, y1 + (y2 - y1) * k, x2, y2,
+                         **({"colour": "#8fd694", "width": 4, "opacity": 0.7, "class_": "arrow faint"}
+                            if faint else {})))
     # walls in hand: players 1 and 3 below, 2 and 4 above
     for p, left in enumerate(view["walls_left"]):
         top = p % 2 == 1

@@ -14,6 +14,8 @@ let history = [];        // analysis: the moves of the position shown
 let replayGames = [];
 let replayGame = null;
 let replayPly = 0;
+let review = null;       // the review shown: the server's review message, and the mode it belongs to
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 function say(text, refused) {
   const m = $("message");
@@ -38,10 +40,19 @@ function send(msg) {
 function receive(msg) {
   switch (msg.type) {
     case "state": showState(msg); break;
-    case "refused": say(msg.message, true); prefix = []; highlight(); break;
-    case "error": say(msg.message, true); break;
+    case "refused":
+      say(msg.message, true); prefix = []; highlight();
+      if (review && !review.data) $("rv-progress").textContent = "";
+      break;
+    case "error":
+      say(msg.message, true);
+      if (review && !review.data) $("rv-progress").textContent = "";      // the review was refused
+      break;
     case "hint": showHint(msg); break;
     case "info": case "bestmove": showInfo(msg); break;
+    case "review_progress": $("rv-progress").textContent = `reviewing: ${msg.text}`; break;
+    case "review": showReview(msg); break;
+    case "position": showPosition(msg); break;
   }
 }
 
@@ -62,6 +73,30 @@ function showState(msg) {
   $("status").textContent = status;
   $("board").dataset.plies = v.history.length;
   if (msg.message) say(msg.message); else if (!msg.thinking) say("");
+  if (msg.mode === "play") setBar(msg.eval || null, msg.view.game);
+}
+
+// --- the evaluation bar ------------------------------------------------------
+// a seat as the game names it (a review's game may not be the one the setup shows)
+function seatName(seat, game) { return `${(game || gameName()) === "quoridor" ? "player" : "seat"} ${seat}`; }
+
+function outlookText(o) {
+  if (o.result_in === 0) return o.expected >= 0.5 ? "has won" : "has lost";     // decided: the game is over
+  if (o.result_in !== null && o.result_in !== undefined) {
+    const n = Math.abs(o.result_in);
+    return `${o.result_in > 0 ? "wins" : "loses"} in ${n} pl${n === 1 ? "y" : "ies"}`;
+  }
+  return typeof o.expected === "number" ? o.expected.toFixed(2) : "";
+}
+
+// {seat, expected, result_in}: the expected score of that seat (seat 1 when two
+// sides play for one result), null when there is none to show
+function setBar(ev, game) {
+  const bar = $("evalbar");
+  bar.classList.toggle("unknown", !ev);
+  bar.dataset.expected = ev ? ev.expected : "";
+  $("eval-fill").style.height = ev ? `${Math.round(100 * ev.expected)}%` : "0";
+  $("eval-text").textContent = ev ? `${seatName(ev.seat, game)}: ${outlookText(ev)}` : "";
 }
 
 function statusText(v) {
@@ -228,12 +263,33 @@ function analyse(moves) {
   else msg.moves = moves === undefined ? splitMoves($("an-moves").value) : moves;
   if (moves !== undefined) $("an-position").value = "";
   if (seed) msg.seed = Number(seed);
+  const lines = Number($("an-multipv").value);
+  if (Number.isInteger(lines) && lines >= 1) msg.multipv = lines;    // the server says if it is too many
+  showLines([]);
+  setBar(null);
   send(msg);
+}
+
+function showLines(lines) {
+  const body = $("lines").tBodies[0];
+  body.innerHTML = "";
+  for (const l of lines || []) {
+    const row = body.insertRow();
+    row.className = `rank-${l.rank}`;
+    const score = typeof l.score === "number" && !Number.isInteger(l.score) ? l.score.toFixed(3) : l.score;
+    for (const [text, cls] of [[l.rank], [l.move], [score], [outlookText(l)], [l.depth], [l.pv.join(" "), "pv"]]) {
+      const cell = row.insertCell();
+      cell.textContent = String(text);
+      if (cls) cell.className = cls;
+    }
+  }
 }
 
 function showInfo(msg) {
   if (mode !== "analyse") return;
   if (msg.move === null) { $("info").textContent += "stopped\n"; return; }
+  showLines(msg.lines);
+  setBar(msg.eval || null);
   const score = typeof msg.score === "number" && !Number.isInteger(msg.score) ? msg.score.toFixed(3) : msg.score;
   const line = msg.type === "bestmove" ? `bestmove ${msg.move}` :
     `depth ${msg.depth} score ${score} nodes ${msg.nodes} nps ${msg.nps} time ${msg.seconds} pv ${msg.pv.join(" ")}`;
@@ -268,7 +324,7 @@ async function loadRecords(file) {
   if (data.games.length) { list.value = 0; pickReplay(0); }
 }
 
-function pickReplay(i) { replayGame = replayGames[i]; replayPly = 0; showReplay(); }
+function pickReplay(i) { replayGame = replayGames[i]; replayPly = 0; clearReview(); showReplay(); }
 
 async function showReplay() {
   const g = replayGame;
@@ -279,6 +335,8 @@ async function showReplay() {
   const data = await r.json();
   if (!r.ok) { say(data.error, true); return; }
   $("board").innerHTML = data.svg;
+  $("board").dataset.plies = replayPly;
+  markPly(replayPly);
   $("status").textContent = `${g.engines.join(" vs ")}: ${g.result} (${g.reason})`;
   $("rp-ply").textContent = `move ${replayPly} of ${g.moves.length}`;
   const box = $("rp-moves");
@@ -292,6 +350,165 @@ async function showReplay() {
   });
 }
 
+// --- game review -------------------------------------------------------------------
+// Play: the tab's game once it is over (the server knows it); Replay: the game
+// shown (the page sends its moves). The server searches every ply again.
+function askReview() {
+  const msg = { type: "review", engine: $("rv-engine").value.trim() };
+  if (mode === "replay") {
+    const g = replayGame;
+    if (!g) { say("open a records file first", true); return; }
+    Object.assign(msg, { game: g.game, options: g.options, seed: g.seed, moves: g.moves });
+  }
+  clearReview();
+  review = { mode: mode, data: null };
+  $("rv-progress").textContent = "reviewing…";
+  send(msg);
+}
+
+function clearReview() {
+  review = null;
+  $("rv-graph").innerHTML = "";
+  $("rv-summary").textContent = "";
+  $("rv-marks").tBodies[0].innerHTML = "";
+  $("rv-progress").textContent = "";
+}
+
+// seat 1's expected score after ply p (two sides: the other side's is its
+// complement), or the mover's own; null where the page was not sent one
+function plyValue(data, p) {
+  if (p.expected_after === null || p.expected_after === undefined) return null;
+  if (!data.two_sides) return { seat: p.seat, expected: p.expected_after, result_in: shifted(p.result_in_after) };
+  const mine = data.sides.findIndex((side) => side.includes(1));
+  const theirs = data.sides.findIndex((side) => side.includes(p.seat));
+  const flip = mine !== theirs;
+  const r = shifted(p.result_in_after);
+  return { seat: 1, expected: flip ? 1 - p.expected_after : p.expected_after,
+           result_in: r === null ? null : (flip ? -r : r) };
+}
+
+// a proven result counted from before the ply's move, counted from after it (0: the game is decided)
+function shifted(r) {
+  if (r === null || r === undefined) return null;
+  return r > 0 ? r - 1 : r + 1;
+}
+
+function showReview(data) {
+  if (!review || review.mode !== mode) return;          // a review of another mode's game
+  review.data = data;
+  $("rv-progress").textContent = data.message || `reviewed ${data.plies.length} plies`;
+  drawGraph(data);
+  const marks = $("rv-marks").tBodies[0];
+  marks.innerHTML = "";
+  for (const p of data.plies) {
+    const row = marks.insertRow();
+    row.dataset.ply = p.ply;
+    if (p.mark) row.className = p.mark;
+    const value = p.expected_before === undefined || p.expected_before === null ? "" :
+      `${p.expected_before.toFixed(2)} → ${p.expected_after.toFixed(2)}`;
+    const cells = [p.ply, p.chance ? "chance" : seatName(p.seat, data.game), p.played, p.best || "", value,
+                   typeof p.loss === "number" ? p.loss.toFixed(2) : "", p.mark || ""];
+    cells.forEach((text, i) => {
+      const cell = row.insertCell();
+      cell.textContent = String(text);
+      if (i === 6) cell.className = "mark";
+    });
+    row.onclick = () => goPly(p.ply);
+  }
+  $("rv-summary").textContent = data.summary.map((s) => `${seatName(s.seat, data.game)}: ${count(s.moves, "move")}, ` +
+    `mean loss ${s.mean_loss === null ? "-" : s.mean_loss.toFixed(3)}, ${count(s.marks.inaccuracy, "inaccuracy")}, ` +
+    `${count(s.marks.mistake, "mistake")}, ${count(s.marks.blunder, "blunder")}`).join("; ");
+}
+
+function count(n, word) {
+  return `${n} ${n === 1 ? word : word.endsWith("y") ? word.slice(0, -1) + "ies" : word + "s"}`;
+}
+
+function svgEl(tag, attrs, parent) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+const MARK_COLOURS = { inaccuracy: "#e0b000", mistake: "#e67e22", blunder: "#c0392b" };
+const SEAT_COLOURS = ["#1f5fa8", "#2e8b57", "#8e44ad", "#b9770e"];
+
+// The evaluation over the game: one point per judged ply (the value after its
+// move), a line per seat (one for seat 1 when two sides play), marks as
+// coloured dots; clicking a point shows the position after that ply.
+function drawGraph(data) {
+  const W = 720, H = 236, L = 40, R = 12, T = 28, B = 28;
+  const n = Math.max(data.moves, 1);
+  const x = (ply) => (L + (W - L - R) * ply / n).toFixed(1);
+  const y = (v) => (T + (H - T - B) * (1 - v)).toFixed(1);
+  const svg = svgEl("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, "font-size": 11, "font-family": "sans-serif" });
+  const caption = data.two_sides ? `expected score of ${seatName(1, data.game)} after each ply` :
+    "expected score of each seat after its own moves";
+  svgEl("title", {}, svg).textContent = caption;
+  svgEl("text", { x: L, y: 14, "font-size": 12 }, svg).textContent = caption +
+    " (click a point for the position after it)";
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    svgEl("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0.5 ? "#888" : "#ddd" }, svg);
+    svgEl("text", { x: L - 4, y: Number(y(v)) + 4, "text-anchor": "end" }, svg).textContent = String(v);
+  }
+  const step = Math.max(1, Math.ceil(n / 12));
+  for (let ply = 0; ply <= n; ply += step) {
+    svgEl("text", { x: x(ply), y: H - 10, "text-anchor": "middle" }, svg).textContent = String(ply);
+  }
+  const points = [];
+  for (const p of data.plies) {
+    const v = plyValue(data, p);
+    if (v) points.push({ p: p, v: v, line: data.two_sides ? 1 : p.seat });
+  }
+  for (const line of [...new Set(points.map((q) => q.line))]) {
+    const mine = points.filter((q) => q.line === line);
+    svgEl("polyline", { points: mine.map((q) => `${x(q.p.ply)},${y(q.v.expected)}`).join(" "), fill: "none",
+                        stroke: SEAT_COLOURS[(line - 1) % SEAT_COLOURS.length], "stroke-width": 2,
+                        class: `seat-${line}` }, svg);
+  }
+  for (const q of points) {
+    const c = svgEl("circle", { cx: x(q.p.ply), cy: y(q.v.expected), r: q.p.mark ? 6 : 3.5,
+                                fill: q.p.mark ? MARK_COLOURS[q.p.mark] : SEAT_COLOURS[(q.line - 1) % SEAT_COLOURS.length],
+                                stroke: "#333", "stroke-width": q.p.mark ? 1 : 0,
+                                class: `pt${q.p.mark ? " mark " + q.p.mark : ""}`, "data-ply": q.p.ply }, svg);
+    svgEl("title", {}, c).textContent = `ply ${q.p.ply}, ${seatName(q.p.seat, data.game)}: ${q.p.played}` +
+      (q.p.mark ? ` (${q.p.mark}; best ${q.p.best})` : "") + ` - ${seatName(q.v.seat, data.game)} ${outlookText(q.v)}`;
+    c.addEventListener("click", () => goPly(q.p.ply));
+  }
+  $("rv-graph").innerHTML = "";
+  $("rv-graph").appendChild(svg);
+}
+
+// The position after ply k on the board, its point and row highlighted, the bar at its value.
+function goPly(k) {
+  if (!review || !review.data) return;
+  if (mode === "replay") { replayPly = k; showReplay(); }
+  else if (mode === "play") send({ type: "show", ply: k });
+  const p = review.data.plies.find((q) => q.ply === k);
+  const v = p ? plyValue(review.data, p) : null;
+  if (v) setBar(v, review.data.game);
+  markPly(k);
+}
+
+function markPly(k) {
+  for (const e of document.querySelectorAll("#rv-graph .pt.current, #rv-marks tr.current")) e.classList.remove("current");
+  for (const e of document.querySelectorAll(`#rv-graph .pt[data-ply="${k}"], #rv-marks tr[data-ply="${k}"]`)) {
+    e.classList.add("current");
+  }
+}
+
+function showPosition(msg) {
+  if (mode !== "play") return;
+  $("board").innerHTML = msg.svg;
+  $("board").dataset.plies = msg.ply;
+  legal = [];
+  prefix = [];
+  fillMoveBox();
+  $("status").textContent = `after ply ${msg.ply} of ${current ? current.view.history.length : msg.ply}` +
+    (current && current.result ? ` (game over: ${current.result})` : "");
+}
+
 // --- wiring ------------------------------------------------------------------
 function setMode(m) {
   mode = m;
@@ -302,6 +519,8 @@ function setMode(m) {
   fillMoveBox();
   $("status").textContent = "";
   say("");
+  clearReview();
+  setBar(null);
   send({ type: "stop" });
   if (m === "replay" && replayGame) showReplay();
 }
@@ -315,7 +534,9 @@ async function init() {
   renderOptions();
   for (const b of document.querySelectorAll("nav button")) b.onclick = () => setMode(b.dataset.mode);
   $("board").addEventListener("click", onBoardClick);
-  $("new-game").onclick = newGame;
+  $("new-game").onclick = () => { clearReview(); newGame(); };
+  $("review-game").onclick = askReview;
+  $("rv-stop").onclick = () => send({ type: "stop" });
   $("undo").onclick = () => send({ type: "undo" });
   $("hint").onclick = () => send({ type: "hint" });
   $("analyse").onclick = () => analyse();
