@@ -213,7 +213,7 @@ def test_kreuzundquer_greedy_takes_no_root_options():
         with pytest.raises(CrossridorError, match="unknown option"):
             crossridor.search(s, "greedy", Limits(depth=1), **option)
     assert "unknown option" in one_line_error("best", "kreuzundquer", "--seed", "3", "--algorithm", "greedy",
-                                                 "-e", "multipv=2")
+                                                 "--multipv", "2")
 
 
 def test_bad_searchmoves_on_the_card_games():

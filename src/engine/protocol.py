@@ -207,7 +207,9 @@ class Line:
     depth: int = 0
     pv: tuple[Any, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
-    outlook: Any = None     # an Outlook (typed loosely: outlook.py imports this module)
+    # an Outlook (typed loosely: outlook.py imports this module); read from the score, so
+    # two lines are equal whatever their outlooks
+    outlook: Any = field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"move": str(self.move), "score": self.score, "depth": self.depth,

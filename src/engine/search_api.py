@@ -112,9 +112,11 @@ def search(state: State, algorithm: str = "alphabeta", limits: Limits | None = N
             limits = clock_as_time(limits)
     calls: list[SearchResult] = []
     if report is not None and "on_iteration" in checked:
+        root = state.clone()    # a search may be playing moves on `state` when it reports
+
         def reported(info: SearchResult) -> None:
             calls.append(info)
-            report(info)
+            report(with_outlook(root, algorithm, info))
         checked["on_iteration"] = reported
     with _stop.scope(stop) as token:
         result = _run(state, algorithm, limits, seed, checked, plan)
