@@ -27,8 +27,8 @@ def _graphed_seats(rev: Review) -> list[int]:
 def review_svg(rev: Review) -> str:
     """The evaluation over the game as an SVG document: the expected score
     (0..1) of seat 1 by ply (of every seat, each at its side's moves, when
-    the game has more than two sides), a dot for each marked move where the
-    curve goes after it, axes with labels and a legend."""
+    the game has more than two sides), a dot for each marked move on the
+    curve just after it, axes with labels and a legend."""
     last = max(len(rev.moves) + 1, 2)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
@@ -68,12 +68,18 @@ def review_svg(rev: Review) -> str:
             out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2" '
                        f'class="seat-{s}"/>')
     side_of = {p: i for i, side in enumerate(rev.sides) for p in side}
+    curves = {s: dict(expected_curve(rev, s)) for s in seats}
     for p in rev.plies:
         if p.mark is None or p.expected_after is None or p.seat is None:
             continue
         value = p.expected_after
+        curve = curves.get(p.seat, {})
         if seats == [1] and side_of.get(p.seat - 1) != side_of.get(0):
             value = 1.0 - value
+            curve = curves[1]
+        # on the curve where it has a point after the move (the next position's
+        # own search), else the value of the move played
+        value = curve.get(p.ply + 1, value)
         tip = (f"ply {p.ply}, seat {p.seat}: {p.played} is a {p.mark} (best {p.best}; expected "
                f"{p.expected_before:.2f} -> {p.expected_after:.2f})")
         out.append(f'<circle cx="{x(p.ply + 1)}" cy="{y(value)}" r="5" fill="{MARK_COLOURS[p.mark]}" '
