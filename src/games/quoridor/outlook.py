@@ -24,8 +24,7 @@ def _alphabeta(state, score, extra) -> Proof | None:
 
 
 def _variants(game) -> tuple[str, ...]:
-    # the 9x9 fits serve the smaller boards of the same players too (not measured there: the scores
-    # are centi-steps on every board, but a step counts for more on a small one)
+    # the 9x9 fits serve the boards without their own (centi-steps on every board; not measured there)
     return (f"{game.size}x{game.size} {game.players}p", f"9x9 {game.players}p")
 
 
@@ -34,6 +33,8 @@ OUTLOOK = Calibration(
     models={
         # quoridor --nodes 20000 --games 150 --seed 1: 7272 samples of 140 games
         ("alphabeta", "9x9 2p"): Model(a=0.0, b=130.2),
+        # quoridor -o size=7 --nodes 20000 --games 100 --seed 1: 2103 samples of 100 games
+        ("alphabeta", "7x7 2p"): Model(a=0.0, b=180.6),
         # quoridor -o players=4 --nodes 10000 --games 100 --seed 1: 6961 samples of 98 games
         ("alphabeta", "9x9 4p"): Model(a=-37.63, b=280.5),
         # quoridor --algorithm mcts --sims 5000 --games 150 --seed 1: 7534 samples of 150 games (b = 1: the
