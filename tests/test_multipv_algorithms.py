@@ -266,5 +266,5 @@ def test_random_takes_no_root_options():
     for option in (dict(multipv=3), dict(searchmoves=[0])):
         with pytest.raises(CrossridorError, match="unknown option"):
             crossridor.search(state, "random", Limits(depth=1), seed=1, **option)
-    err = one_line_error("best", "quoridor", "--algorithm", "random", "-e", "multipv=3")
+    err = one_line_error("best", "quoridor", "--algorithm", "random", "--multipv", "3")
     assert "unknown option" in err and "multipv" in err
