@@ -42,7 +42,8 @@ from crossridor.engine.protocol import CHANCE, Game, Limits, State
 from crossridor.engine.search_api import default_algorithm, search, search_options
 from crossridor.engine.views import seat
 
-__all__ = ["MARK_NAMES", "Marks", "PlyReview", "Review", "SeatSummary", "expected_curve", "review", "summarize"]
+__all__ = ["MARK_NAMES", "Marks", "PlyReview", "Review", "SeatSummary", "expected_curve", "review", "start_state",
+           "summarize"]
 
 MARK_NAMES = ("inaccuracy", "mistake", "blunder")
 
@@ -198,7 +199,10 @@ class _Stopped(Exception):
     """A search of the ply was stopped: the ply is left out."""
 
 
-def _start_state(game: Game, position: str | None, deal_seed: int | None) -> State:
+def start_state(game: Game, position: str | None = None, deal_seed: int | None = None) -> State:
+    """Where a review starts: `position`, or the start of `game` (dealt from
+    `deal_seed` for a game with chance or hidden information, as a match
+    deals it)."""
     if position is not None:
         return game.state_from_position(position)
     return new_game_state(game, (), deal_seed)
@@ -220,7 +224,7 @@ def _proven(view: Any) -> int:
 
 def review_ply(task: _PlyTask, stop: _stop.Stop | None = None) -> PlyReview:
     """The review of one ply (in this process or a worker's)."""
-    state = _start_state(task.game, task.position, task.deal_seed)
+    state = start_state(task.game, task.position, task.deal_seed)
     for move in task.before:
         state.play(move)
     ply = len(task.before) + 1
@@ -257,7 +261,7 @@ def review_ply(task: _PlyTask, stop: _stop.Stop | None = None) -> PlyReview:
 def _replayed(game: Game, moves: list[str], position: str | None, deal_seed: int | None) -> State:
     """The start with every move played: CrossridorError naming the first
     move that is not legal (before any search)."""
-    state = _start_state(game, position, deal_seed)
+    state = start_state(game, position, deal_seed)
     for ply, text in enumerate(moves, 1):
         if state.is_terminal():
             raise CrossridorError(f"move {ply} ({text[:40]!r}): the game is over before it")
@@ -272,7 +276,7 @@ def _check_searchable(game: Game, moves: list[str], position: str | None, deal_s
                       algorithm: str | None) -> None:
     """The algorithm must take `searchmoves` (the value of the move played)
     wherever it reviews a move: checked at the first judged position."""
-    state = _start_state(game, position, deal_seed)
+    state = start_state(game, position, deal_seed)
     for text in moves:
         if state.current_player != CHANCE:
             name = algorithm or default_algorithm(state)
