@@ -7,12 +7,14 @@ score for the mover (`crossridor.engine.outlook`), the expected score lost
 and a mark; per seat a summary.
 
 How the move played is valued: the mover's search of the position before
-the move gives the best move and its value; when another move was played,
-a second search of the same position, with the same limits and seed, is
-restricted to it (the root option `searchmoves`). Both are the mover's
-own searches, so this holds for any number of players and for hidden
-information: the searches of the hidden-information games (ISMCTS, PIMC)
-determinize from the mover's view and read nothing the mover could not see.
+the move gives the best move; when it is the move played, that search's
+score is the value of both. When another move was played, each of the
+two is valued by the same search (same limits, same seed) restricted to
+it (the root option `searchmoves`), so that both values come from
+searches alike. All are the mover's own searches, so this holds for any
+number of players and for hidden information: the searches of the
+hidden-information games (ISMCTS, PIMC) determinize from the mover's view
+and read nothing the mover could not see.
 
 Marks, by the expected score lost (`Marks`, docs/analysis.md "Game review"):
 an inaccuracy from 0.05, a mistake from 0.10, a blunder from 0.15, and a
@@ -40,7 +42,8 @@ from crossridor.engine.protocol import CHANCE, Game, Limits, State
 from crossridor.engine.search_api import default_algorithm, search, search_options
 from crossridor.engine.views import seat
 
-__all__ = ["MARK_NAMES", "Marks", "PlyReview", "Review", "SeatSummary", "expected_curve", "review", "summarize"]
+__all__ = ["MARK_NAMES", "Marks", "PlyReview", "Review", "SeatSummary", "expected_curve", "review", "start_state",
+           "summarize"]
 
 MARK_NAMES = ("inaccuracy", "mistake", "blunder")
 
@@ -196,7 +199,10 @@ class _Stopped(Exception):
     """A search of the ply was stopped: the ply is left out."""
 
 
-def _start_state(game: Game, position: str | None, deal_seed: int | None) -> State:
+def start_state(game: Game, position: str | None = None, deal_seed: int | None = None) -> State:
+    """Where a review starts: `position`, or the start of `game` (dealt from
+    `deal_seed` for a game with chance or hidden information, as a match
+    deals it)."""
     if position is not None:
         return game.state_from_position(position)
     return new_game_state(game, (), deal_seed)
@@ -218,7 +224,7 @@ def _proven(view: Any) -> int:
 
 def review_ply(task: _PlyTask, stop: _stop.Stop | None = None) -> PlyReview:
     """The review of one ply (in this process or a worker's)."""
-    state = _start_state(task.game, task.position, task.deal_seed)
+    state = start_state(task.game, task.position, task.deal_seed)
     for move in task.before:
         state.play(move)
     ply = len(task.before) + 1
@@ -227,19 +233,24 @@ def review_ply(task: _PlyTask, stop: _stop.Stop | None = None) -> PlyReview:
         return PlyReview(ply, None, task.played)
     played = state.parse_move(task.played)
     algorithm = task.algorithm or default_algorithm(state)
-    best = _searched(state, task, algorithm, stop)
-    if best.move == played:
-        after = best
+    found = _searched(state, task, algorithm, stop)
+    if found.move == played:
+        before = after = found
     else:
+        # Both moves valued alike, each by the search restricted to it: a search of every
+        # move prunes otherwise than one of a single move (Quoridor's alpha-beta at depth 12
+        # gave its best move 41 where the same move alone got 26), which would count the
+        # difference of the two searches as a loss.
+        before = _searched(state, task, algorithm, stop, searchmoves=[found.move])
         after = _searched(state, task, algorithm, stop, searchmoves=[played])
-    before_view = outlook(state, algorithm, best.score, best.extra)
+    before_view = outlook(state, algorithm, before.score, before.extra)
     after_view = outlook(state, algorithm, after.score, after.extra)
     loss = max(0.0, before_view.expected - after_view.expected)
     thrown = _proven(before_view) > 0 and _proven(after_view) < 0
     return PlyReview(
-        ply=ply, seat=seat(mover), played=str(played), best=str(best.move),
-        pv=tuple(str(m) for m in (best.pv or (best.move,))), algorithm=algorithm,
-        score_before=best.score, score_after=after.score,
+        ply=ply, seat=seat(mover), played=str(played), best=str(found.move),
+        pv=tuple(str(m) for m in (before.pv or (found.move,))), algorithm=algorithm,
+        score_before=before.score, score_after=after.score,
         expected_before=before_view.expected, expected_after=after_view.expected,
         result_in_before=before_view.result_in, result_in_after=after_view.result_in,
         loss=loss, mark=task.marks.of(loss, thrown))
@@ -250,7 +261,7 @@ def review_ply(task: _PlyTask, stop: _stop.Stop | None = None) -> PlyReview:
 def _replayed(game: Game, moves: list[str], position: str | None, deal_seed: int | None) -> State:
     """The start with every move played: CrossridorError naming the first
     move that is not legal (before any search)."""
-    state = _start_state(game, position, deal_seed)
+    state = start_state(game, position, deal_seed)
     for ply, text in enumerate(moves, 1):
         if state.is_terminal():
             raise CrossridorError(f"move {ply} ({text[:40]!r}): the game is over before it")
@@ -265,7 +276,7 @@ def _check_searchable(game: Game, moves: list[str], position: str | None, deal_s
                       algorithm: str | None) -> None:
     """The algorithm must take `searchmoves` (the value of the move played)
     wherever it reviews a move: checked at the first judged position."""
-    state = _start_state(game, position, deal_seed)
+    state = start_state(game, position, deal_seed)
     for text in moves:
         if state.current_player != CHANCE:
             name = algorithm or default_algorithm(state)

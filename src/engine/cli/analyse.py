@@ -120,8 +120,8 @@ def _limits(args, algorithm: str | None) -> Limits:
 def _first_decision(source: _Source):
     """The first position of the review where someone chooses (the options
     are read against its algorithm), or None if every ply is a deal."""
-    from crossridor.engine.analysis import _replayed
-    state = _replayed(source.game, [], source.position, source.deal_seed)
+    from crossridor.engine.analysis import start_state
+    state = start_state(source.game, source.position, source.deal_seed)
     for text in source.moves:
         if state.is_terminal():
             return None
