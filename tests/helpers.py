@@ -12,8 +12,10 @@ import time
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 
 import crossridor
+from crossridor.engine.algorithms.alphabeta import WIN
 from crossridor.engine.cli import main as cli
 from crossridor.engine.cli.play import PlaySession
+from crossridor.engine.protocol import CHANCE, TERMINAL
 
 
 def run_cli(*argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -229,3 +231,32 @@ def selfplay_arrays(**replaced) -> dict:
               "ply": np.tile(np.arange(n // 4), 4).astype(np.int32), "size": np.int64(5)}
     arrays["features"][:, 0] = 1.0
     return {**arrays, **replaced}
+
+
+def reference_value(state, depth, root, sign, mate, ply=0):
+    """Plain (paranoid expecti-)minimax, no pruning, scored like alphabeta:
+    root player's point of view, win-in-n in games without chance."""
+    p = state.current_player
+    if p == TERMINAL:
+        r = state.returns()[root]
+        if mate and r >= 1:
+            return WIN - ply
+        if mate and r <= -1:
+            return ply - WIN
+        return 100.0 * r
+    if p == CHANCE:
+        total = 0.0
+        for m, prob in state.chance_outcomes():
+            state.play(m)
+            total += prob * reference_value(state, depth, root, sign, mate, ply + 1)
+            state.undo()
+        return total
+    if depth == 0:
+        ev = getattr(state, "evaluate", None)
+        return 100.0 * ev()[root] if ev else 0.0
+    values = []
+    for m in list(state.legal_moves()):
+        state.play(m)
+        values.append(reference_value(state, depth - 1, root, sign, mate, ply + 1))
+        state.undo()
+    return max(values) if sign[p] > 0 else min(values)

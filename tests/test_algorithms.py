@@ -14,6 +14,7 @@ import crossridor
 from crossridor.engine.algorithms import alphabeta, common, greedy, ismcts, mcts, random_player
 from crossridor.engine.errors import CrossridorError, UnsupportedGameError
 from crossridor.engine.protocol import CHANCE, TERMINAL, GameTraits, Limits
+from helpers import reference_value
 from toy_games import ALL_GAMES, ChanceToy, Nim, NimMove, Peek, Race, RandomTree, Sticks, TicTacToe
 
 WIN = alphabeta.WIN
@@ -27,35 +28,6 @@ def search_with(algorithm, state, limits, seed=None, **options):
     """The algorithm as `crossridor.search` runs it: its options checked and
     completed with their declared defaults."""
     return crossridor.search(state, algorithm, limits, seed=seed, **options)
-
-
-def reference_value(state, depth, root, sign, mate, ply=0):
-    """Plain (paranoid expecti-)minimax, no pruning, scored like alphabeta:
-    root player's point of view, win-in-n in games without chance."""
-    p = state.current_player
-    if p == TERMINAL:
-        r = state.returns()[root]
-        if mate and r >= 1:
-            return WIN - ply
-        if mate and r <= -1:
-            return ply - WIN
-        return 100.0 * r
-    if p == CHANCE:
-        total = 0.0
-        for m, prob in state.chance_outcomes():
-            state.play(m)
-            total += prob * reference_value(state, depth, root, sign, mate, ply + 1)
-            state.undo()
-        return total
-    if depth == 0:
-        ev = getattr(state, "evaluate", None)
-        return 100.0 * ev()[root] if ev else 0.0
-    values = []
-    for m in list(state.legal_moves()):
-        state.play(m)
-        values.append(reference_value(state, depth - 1, root, sign, mate, ply + 1))
-        state.undo()
-    return max(values) if sign[p] > 0 else min(values)
 
 
 def ref(state, depth):

@@ -10,40 +10,11 @@ import pytest
 
 import crossridor
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.protocol import CHANCE, TERMINAL, Limits
-from helpers import one_line_error
+from crossridor.engine.protocol import Limits
+from helpers import one_line_error, reference_value
 from toy_games import ChanceToy, Nim, NimMove, Peek, Race, RandomTree, Sticks, TicTacToe
 
 WIN = 1_000_000.0
-
-
-def minimax(state, depth, root, sign, mate, ply):
-    """Plain (paranoid expecti-)minimax without pruning, scored as alphabeta
-    scores: the root player's view, win-in-n in games without chance."""
-    p = state.current_player
-    if p == TERMINAL:
-        r = state.returns()[root]
-        if mate and r >= 1:
-            return WIN - ply
-        if mate and r <= -1:
-            return ply - WIN
-        return 100.0 * r
-    if p == CHANCE:
-        total = 0.0
-        for m, prob in state.chance_outcomes():
-            state.play(m)
-            total += prob * minimax(state, depth, root, sign, mate, ply + 1)
-            state.undo()
-        return total
-    if depth == 0:
-        ev = getattr(state, "evaluate", None)
-        return 100.0 * ev()[root] if ev else 0.0
-    values = []
-    for m in list(state.legal_moves()):
-        state.play(m)
-        values.append(minimax(state, depth - 1, root, sign, mate, ply + 1))
-        state.undo()
-    return max(values) if sign[p] > 0 else min(values)
 
 
 def root_values(state, depth):
@@ -55,7 +26,7 @@ def root_values(state, depth):
     out = {}
     for m in list(st.legal_moves()):
         st.play(m)
-        out[m] = minimax(st, depth - 1, root, sign, not traits.chance, 1)
+        out[m] = reference_value(st, depth - 1, root, sign, not traits.chance, 1)
         st.undo()
     return out
 
