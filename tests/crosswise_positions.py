@@ -44,3 +44,17 @@ def tiles_of(st):
     for i, k in enumerate(st._c.played()):
         c["MRPS"[i]] += k
     return c
+
+
+def hidden_hand_twins():
+    """Two 4-player states seat 1 cannot tell apart (the bag empty: the three
+    hidden hands split the same tiles differently), after the same three
+    moves (which `infer` reads)."""
+    board = dict(zip([f + r for r in "12345" for f in "abcdef"], "123456" * 4 + "56"))
+    a = load(board, players=4, turn="2", hands=("1234", "1256", "1256", "3344"), played="MMMRRRPPPSSS", bag="-")
+    b = load(board, players=4, turn="2", hands=("1234", "1156", "2256", "3344"), played="MMMRRRPPPSSS", bag="-")
+    for st in (a, b):
+        for m in ("5@c5", "6@d5", "3@a6"):
+            st.play(st.parse_move(m))
+    assert a.information_state(0) == b.information_state(0) and a.position() != b.position()
+    return a, b

@@ -8,7 +8,7 @@ import pytest
 
 import crossridor
 from crossridor import Limits
-from crosswise_positions import load
+from crosswise_positions import hidden_hand_twins, load
 from helpers import TIME_SLACK
 
 
@@ -174,13 +174,7 @@ def test_inferred_deals_guess_a_greedy_opponents_hand_better():
 def test_inference_does_not_look_at_hidden_tiles():
     # four players, the bag empty: the three hidden hands split the same tiles
     # differently in a and b, and every move since is the same in both
-    board = dict(zip([f + r for r in "12345" for f in "abcdef"], "123456" * 4 + "56"))
-    a = load(board, players=4, turn="2", hands=("1234", "1256", "1256", "3344"), played="MMMRRRPPPSSS", bag="-")
-    b = load(board, players=4, turn="2", hands=("1234", "1156", "2256", "3344"), played="MMMRRRPPPSSS", bag="-")
-    for st in (a, b):
-        for m in ("5@c5", "6@d5", "3@a6"):
-            st.play(st.parse_move(m))
-    assert a.information_state(0) == b.information_state(0) and a.position() != b.position()
+    a, b = hidden_hand_twins()
     ra = crossridor.search(a, "ismcts", Limits(sims=150), seed=2, infer=2)
     rb = crossridor.search(b, "ismcts", Limits(sims=150), seed=2, infer=2)
     assert ra.move == rb.move and ra.extra == rb.extra

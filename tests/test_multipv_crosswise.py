@@ -7,7 +7,7 @@ import pytest
 
 import crossridor
 from crossridor import Limits
-from crosswise_positions import load
+from crosswise_positions import hidden_hand_twins, load
 
 PIMC_VARIANTS = [dict(), dict(root_k=12, halving=0, infer=0), dict(halving=1, infer=0),
                  dict(halving=0, infer=2)]
@@ -129,13 +129,7 @@ def test_lines_do_not_look_at_hidden_tiles(opts):
 def test_lines_do_not_look_at_hidden_tiles_after_moves():
     # four players, the bag empty: the three hidden hands split the same tiles
     # differently in a and b, and the moves since (read by infer) are the same
-    board = dict(zip([f + r for r in "12345" for f in "abcdef"], "123456" * 4 + "56"))
-    a = load(board, players=4, turn="2", hands=("1234", "1256", "1256", "3344"), played="MMMRRRPPPSSS", bag="-")
-    b = load(board, players=4, turn="2", hands=("1234", "1156", "2256", "3344"), played="MMMRRRPPPSSS", bag="-")
-    for st in (a, b):
-        for m in ("5@c5", "6@d5", "3@a6"):
-            st.play(st.parse_move(m))
-    assert a.information_state(0) == b.information_state(0) and a.position() != b.position()
+    a, b = hidden_hand_twins()
     ra = crossridor.search(a, "ismcts", Limits(sims=150), seed=2, multipv=3)
     rb = crossridor.search(b, "ismcts", Limits(sims=150), seed=2, multipv=3)
     assert ra.lines == rb.lines and len(ra.lines) == 3
