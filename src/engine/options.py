@@ -9,6 +9,8 @@ An option's kind is one of:
 * a class: an instance of it (an object only Python code can pass);
 * `str`: a non-empty text (a file name, say);
 * a tuple of allowed strings, or of allowed integers (`(2, 4)`);
+* a `BoardKind`: a board's columns and rows, N (N x N) or W x H, within
+  bounds;
 * `(int, low, high)` or `(float, low, high)`: a number in [low, high]. Float
   options take ints too and come back as floats; NaN and infinities are
   refused. The bounds of an option that goes into C fit its C type (`C_INT`,
@@ -50,10 +52,65 @@ def refuse_file_options(options: Iterable[str], where: str) -> None:
                               f"for the command line and the Python API only")
 
 
+@dataclass(frozen=True)
+class BoardKind:
+    """The kind of a board-size option: `widths` and `heights` as (low, high).
+    A value is N (N x N), text 'N' or 'WxH', or a pair (W, H); the checked
+    value has one spelling per board: the int N for a square, 'WxH' text for
+    any other (`board_shape` reads either back)."""
+
+    widths: tuple[int, int]
+    heights: tuple[int, int]
+
+    def describe_range(self) -> str:
+        (w0, w1), (h0, h1) = self.widths, self.heights
+        return f"N or WxH, {w0} to {w1} columns wide and {h0} to {h1} rows high"
+
+    def check(self, value: Any) -> int | str | None:
+        """The checked value, or None when `value` is not a board in range."""
+        try:
+            w, h = board_shape(value)
+        except ValueError:
+            return None
+        if not (self.widths[0] <= w <= self.widths[1] and self.heights[0] <= h <= self.heights[1]):
+            return None
+        return w if w == h else f"{w}x{h}"
+
+
+def board_shape(value: Any) -> tuple[int, int]:
+    """(columns, rows) of a board-size value: N, 'N', 'WxH' or (W, H);
+    ValueError when it is none of these."""
+    if isinstance(value, str):
+        parts = value.strip().lower().split("x")
+        if len(parts) not in (1, 2) or not all(p.isdigit() and len(p) <= 3 for p in parts):
+            raise ValueError(f"not a board size: {value!r}")
+        value = tuple(int(p) for p in parts)
+        if len(value) == 1:
+            value = value[0]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value, value
+    if isinstance(value, (tuple, list)) and len(value) == 2 \
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return value[0], value[1]
+    raise ValueError(f"not a board size: {value!r}")
+
+
+def board_text(value: Any) -> str:
+    """A board-size value as 'WxH' text ('9x9', '4x7')."""
+    w, h = board_shape(value)
+    return f"{w}x{h}"
+
+
 def check_value(algorithm: str, name: str, value: Any, kind: Any) -> Any:
     """One option's value, checked (and a float kind's converted to float)."""
     def bad(what: str) -> CrossridorError:
         return CrossridorError(f"{algorithm}: option {name} must be {what}, got {value!r}")
+
+    if isinstance(kind, BoardKind):
+        board = kind.check(value)
+        if board is None:
+            raise bad(kind.describe_range())
+        return board
 
     if kind is bool:
         if not isinstance(value, bool):
@@ -193,6 +250,8 @@ class Param:
             d.update(type=kind[0].__name__, min=kind[1], max=kind[2])
         elif isinstance(kind, tuple) and (all(isinstance(k, str) for k in kind) or is_int_choice(kind)):
             d.update(type="choice", choices=list(kind))
+        elif isinstance(kind, BoardKind):
+            d.update(type="board", widths=list(kind.widths), heights=list(kind.heights))
         elif kind is str:
             d["type"] = "text"
         elif kind is tuple:

@@ -60,7 +60,7 @@ def add_game_arguments(parser: argparse.ArgumentParser, moves: bool = True,
         parser.add_argument("game", help=f"one of {games}")
     else:
         parser.add_argument("game", nargs="?", default=default_game, help=f"one of {games} (default {default_game})")
-    parser.add_argument("--size", type=int, help="board size (Quoridor: odd, 3..9)")
+    parser.add_argument("--size", help="the board (Quoridor: N for N x N, or WxH like 4x7)")
     parser.add_argument("--players", type=int, help="number of players")
     parser.add_argument("--walls", type=int, help="walls per player (Quoridor)")
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",

@@ -10,23 +10,24 @@ cdef class QuoridorCore:
     cdef QPos pos
     cdef QUndo* hist
     cdef int hist_cap
-    cdef readonly int size
+    cdef readonly int width
+    cdef readonly int height
     cdef readonly int players
     cdef readonly int walls
 
-    def __cinit__(self, int size=9, int players=2, int walls=-1):
-        if size < 3 or size > 9 or size % 2 == 0:
-            raise ValueError(f"size must be odd, 3..9, got {size}")
-        if players != 2 and players != 4:
-            raise ValueError(f"players must be 2 or 4, got {players}")
+    def __cinit__(self, int width=9, int height=9, int players=2, int walls=-1):
+        error = q_board_error(width, height, players)
+        if error is not None:
+            raise ValueError(error)
         if walls == -1:
             walls = 10 if players == 2 else 5
         if walls < 0 or walls > 1000:
             raise ValueError(f"walls must be 0..1000, got {walls}")
-        self.size = size
+        self.width = width
+        self.height = height
         self.players = players
         self.walls = walls
-        q_reset(&self.pos, q_geom(size, players), walls)
+        q_reset(&self.pos, q_geom(width, height, players), walls)
         self.hist_cap = 64
         self.hist = <QUndo*>malloc(self.hist_cap * sizeof(QUndo))
         if self.hist == NULL:
@@ -39,7 +40,7 @@ cdef class QuoridorCore:
         return &self.pos
 
     def clone(self):
-        cdef QuoridorCore c = QuoridorCore(self.size, self.players, self.walls)
+        cdef QuoridorCore c = QuoridorCore(self.width, self.height, self.players, self.walls)
         c.pos = self.pos
         cdef QUndo* h = <QUndo*>realloc(c.hist, self.hist_cap * sizeof(QUndo))
         if h == NULL:

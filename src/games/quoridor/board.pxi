@@ -36,7 +36,9 @@ cdef enum:
     AS = 8                 # anchor stride: bit = row * AS + col
 
 ctypedef struct QGeom:
-    int n, m, nsq, nplayers
+    int w, h               # columns and rows (2 players: any 2..9 x 3..9; 4 players: odd squares)
+    int mw, mh             # anchor columns and rows (w - 1, h - 1)
+    int nsq, nplayers
     u128 board
     u128 goal[4]
     int start[4]
@@ -73,8 +75,10 @@ ctypedef struct QUndo:
     u128 walk[4]           # the mover's walk before a pawn move
 
 
-# Geometries for every (size, players): sizes 3, 5, 7, 9 x players 2, 4.
-cdef QGeom Q_GEOMS[4][2]
+# Geometries: two players on every board 2..9 wide and 3..9 high, four
+# players on the odd squares.
+cdef QGeom Q_GEOMS2[8][7]
+cdef QGeom Q_GEOMS4[4]
 cdef uint64_t Z_PAWN[4][81]
 cdef uint64_t Z_HWALL[64]
 cdef uint64_t Z_VWALL[64]
@@ -82,53 +86,58 @@ cdef uint64_t Z_TURN[4]
 cdef uint64_t Z_WALLS[4][128]
 
 
-cdef void q_init_geom(QGeom* g, int n, int nplayers) noexcept nogil:
-    cdef int r, c, a, m = n - 1
+cdef void q_init_geom(QGeom* g, int w, int h, int nplayers) noexcept nogil:
+    cdef int r, c, a, mw = w - 1, mh = h - 1
     memset(g, 0, sizeof(QGeom))
-    g.n = n
-    g.m = m
-    g.nsq = n * n
+    g.w = w
+    g.h = h
+    g.mw = mw
+    g.mh = mh
+    g.nsq = w * h
     g.nplayers = nplayers
     cdef u128 row0 = 0, row_last = 0, col0 = 0, col_last = 0
-    for r in range(n):
-        for c in range(n):
+    for r in range(h):
+        for c in range(w):
             g.board |= bb_bit(r * SQ + c)
-    for c in range(n):
+    for c in range(w):
         row0 |= bb_bit(c)
-        row_last |= bb_bit((n - 1) * SQ + c)
-    for r in range(n):
+        row_last |= bb_bit((h - 1) * SQ + c)
+    for r in range(h):
         col0 |= bb_bit(r * SQ)
-        col_last |= bb_bit(r * SQ + n - 1)
+        col_last |= bb_bit(r * SQ + w - 1)
     g.init_n = g.board & ~row_last
     g.init_s = g.board & ~row0
     g.init_e = g.board & ~col_last
     g.init_w = g.board & ~col0
-    cdef int mid = n // 2
+    # the middle file; on even widths the right one of the two middle files
+    # for both pawns (the same file: the convention the published table of
+    # solved boards fixes, docs/rules/quoridor.md)
+    cdef int mid = w // 2
     if nplayers == 2:
         g.start[0] = mid                   # e1
-        g.start[1] = (n - 1) * SQ + mid    # e9
+        g.start[1] = (h - 1) * SQ + mid    # e9
         g.goal[0] = row_last
         g.goal[1] = row0
     else:
         g.start[0] = mid                   # e1 -> row N
         g.start[1] = mid * SQ              # a5 -> column N
-        g.start[2] = (n - 1) * SQ + mid    # e9 -> row 1
-        g.start[3] = mid * SQ + n - 1      # i5 -> column a
+        g.start[2] = (h - 1) * SQ + mid    # e9 -> row 1
+        g.start[3] = mid * SQ + w - 1      # i5 -> column a
         g.goal[0] = row_last
         g.goal[1] = col_last
         g.goal[2] = row0
         g.goal[3] = col0
-    for r in range(m):
-        for c in range(m):
+    for r in range(mh):
+        for c in range(mw):
             a = r * AS + c
             g.anchors |= (<uint64_t>1) << a
             if c == 0:
                 g.acol0 |= (<uint64_t>1) << a
-            if c == m - 1:
+            if c == mw - 1:
                 g.acol_last |= (<uint64_t>1) << a
             if r == 0:
                 g.arow0 |= (<uint64_t>1) << a
-            if r == m - 1:
+            if r == mh - 1:
                 g.arow_last |= (<uint64_t>1) << a
             g.h_n[a] = bb_bit(r * SQ + c) | bb_bit(r * SQ + c + 1)
             g.h_s[a] = bb_bit((r + 1) * SQ + c) | bb_bit((r + 1) * SQ + c + 1)
@@ -148,15 +157,34 @@ cdef void q_init_tables() noexcept nogil:
     for j in range(64):
         Z_HWALL[j] = splitmix64(&seed)
         Z_VWALL[j] = splitmix64(&seed)
+    for i in range(8):
+        for j in range(7):
+            q_init_geom(&Q_GEOMS2[i][j], i + 2, j + 3, 2)
     for i in range(4):
-        q_init_geom(&Q_GEOMS[i][0], 2 * i + 3, 2)
-        q_init_geom(&Q_GEOMS[i][1], 2 * i + 3, 4)
+        q_init_geom(&Q_GEOMS4[i], 2 * i + 3, 2 * i + 3, 4)
 
 q_init_tables()
 
 
-cdef inline const QGeom* q_geom(int n, int nplayers) noexcept nogil:
-    return &Q_GEOMS[(n - 3) // 2][0 if nplayers == 2 else 1]
+cdef inline const QGeom* q_geom(int w, int h, int nplayers) noexcept nogil:
+    """The geometry of a board the caller has checked (q_board_error)."""
+    if nplayers == 2:
+        return &Q_GEOMS2[w - 2][h - 3]
+    return &Q_GEOMS4[(w - 3) // 2]
+
+
+def q_board_error(int w, int h, int nplayers):
+    """Why a board cannot be played, or None: two players on any board 2
+    to 9 columns wide and 3 to 9 rows high, four on the odd squares 3 to 9."""
+    if nplayers == 2:
+        if not (2 <= w <= 9 and 3 <= h <= 9):
+            return f"a two-player board is 2 to 9 columns wide and 3 to 9 rows high, got {w}x{h}"
+    elif nplayers == 4:
+        if not (w == h and w in (3, 5, 7, 9)):
+            return f"a four-player board is square and odd (3, 5, 7 or 9), got {w}x{h}"
+    else:
+        return f"players must be 2 or 4, got {nplayers}"
+    return None
 
 
 cdef inline int q_walls_key(int w) noexcept nogil:
@@ -401,6 +429,13 @@ cdef bint q_wall_keeps_paths(QPos* p, int horizontal, int a) noexcept nogil:
     return True
 
 
+cdef inline bint q_may_cut(const QGeom* g, uint64_t hw, uint64_t vw) noexcept nogil:
+    """May a free wall slot take a path away? Not on an empty board at least
+    3 wide: one wall, two squares long, cannot cut it (on a board 2 wide a
+    horizontal wall spans the whole width)."""
+    return hw != 0 or vw != 0 or g.w < 3
+
+
 cdef inline void q_free_slots(const QGeom* g, uint64_t hw, uint64_t vw, uint64_t* av_h, uint64_t* av_v) noexcept nogil:
     """Wall slots, as anchor sets, neither overlapping nor crossing a placed
     wall (the legal walls before the path rule)."""
@@ -422,7 +457,7 @@ cdef void q_legal_walls(QPos* p, uint64_t* out_h, uint64_t* out_v) noexcept nogi
     q_free_slots(g, hw, vw, &av_h, &av_v)
     out_h[0] = av_h
     out_v[0] = av_v
-    if hw == 0 and vw == 0:
+    if not q_may_cut(g, hw, vw):
         return
     cdef uint64_t risky_h, risky_v, bits
     cdef int a

@@ -87,7 +87,7 @@ ctypedef struct QEvalSlot:
 cdef inline uint64_t q_anchor_at(const QGeom* g, int sq, int dc, int dr) noexcept nogil:
     """The anchor bit of square sq moved by (dc, dr), 0 off the anchors."""
     cdef int c = sq % SQ + dc, r = sq // SQ + dr
-    if c < 0 or r < 0 or c >= g.m or r >= g.m:
+    if c < 0 or r < 0 or c >= g.mw or r >= g.mh:
         return 0
     return (<uint64_t>1) << (r * AS + c)
 

@@ -13,13 +13,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from crossridor.engine._core import QuoridorCore, QuoridorSearchMemory, q_native_search
+from crossridor.engine._core import QuoridorCore, QuoridorSearchMemory, q_board_error, q_native_search
 from crossridor.engine.errors import (
     CrossridorError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
 )
+from crossridor.engine.options import board_shape
 from crossridor.engine.protocol import TERMINAL, GameTraits, SearchMemory
 from crossridor.games.learning import LearningGame, LearningState
 from crossridor.games.quoridor import search_options
@@ -81,16 +82,15 @@ PASS = Move("--")
 
 
 @lru_cache(maxsize=None)
-def _code_table(size: int) -> tuple[dict, dict]:
-    """Move <-> core code, for one board size."""
+def _code_table(width: int, height: int) -> tuple[dict, dict]:
+    """Move <-> core code, for one board."""
     to_code, from_code = {}, {}
-    for row in range(size):
-        for col in range(size):
+    for row in range(height):
+        for col in range(width):
             mv = Move("", col, row)
             to_code[mv] = _STEP | (row * SQ + col)
-    m = size - 1
-    for row in range(m):
-        for col in range(m):
+    for row in range(height - 1):
+        for col in range(width - 1):
             to_code[Move("h", col, row)] = _HWALL | (row * AS + col)
             to_code[Move("v", col, row)] = _VWALL | (row * AS + col)
     to_code[PASS] = _PASS
@@ -115,16 +115,32 @@ def split_moves(moves) -> list:
 
 @dataclass(frozen=True)
 class QuoridorGame(LearningGame):
-    """Quoridor with its options: size (odd, 3..9), players (2 or 4), walls
-    per player (default 10 with 2 players, 5 with 4), max_plies (a draw after
-    that many moves; None = no limit)."""
+    """Quoridor with its options: size (N for N x N, or 'WxH' text: W
+    columns, H rows; two players on 2..9 x 3..9, four on the odd squares),
+    players (2 or 4), walls per player (default 10 with 2 players, 5 with 4),
+    max_plies (a draw after that many moves; None = no limit)."""
 
-    size: int = 9
+    size: int | str = 9
     players: int = 2
     walls: int = 10
     max_plies: int | None = None
 
     name = "quoridor"
+
+    @property
+    def width(self) -> int:
+        """Columns (a, b, ... from player 1's left)."""
+        return board_shape(self.size)[0]
+
+    @property
+    def height(self) -> int:
+        """Rows (1, 2, ... from player 1's side); the pawns race along them."""
+        return board_shape(self.size)[1]
+
+    @property
+    def board(self) -> str:
+        """The board as text: '9x9', '4x7' (columns x rows)."""
+        return f"{self.width}x{self.height}"
 
     @property
     def traits(self) -> GameTraits:
@@ -140,7 +156,7 @@ class QuoridorGame(LearningGame):
     def new_state(self, moves=None, seed=None) -> "QuoridorState":
         """The start position, then `moves` (text or a list) played in order.
         `seed` is accepted for uniformity with the card games (unused)."""
-        state = QuoridorState(self, QuoridorCore(self.size, self.players, self.walls))
+        state = QuoridorState(self, QuoridorCore(self.width, self.height, self.players, self.walls))
         for i, mv in enumerate(split_moves(moves)):
             try:
                 state.play(mv)
@@ -151,7 +167,8 @@ class QuoridorGame(LearningGame):
     def state_from_position(self, position: str) -> "QuoridorState":
         """The inverse of `state.position()`:
         'SIZExPLAYERS:pawns:walls-left:walls:to-move', e.g.
-        '9x2:e1,e9:10,10:e3h,d5v:1' ('-' for no walls; to-move is 1-based)."""
+        '9x2:e1,e9:10,10:e3h,d5v:1' ('-' for no walls; to-move is 1-based);
+        on a board that is not square, 'WxHxPLAYERS:...' ('4x7x2:...')."""
         if not isinstance(position, str):
             raise InvalidPositionError("a position must be text")
         parts = position.strip().lower().split(":")
@@ -160,19 +177,23 @@ class QuoridorGame(LearningGame):
                                        "'SIZExPLAYERS:pawns:walls-left:walls:to-move'")
         head, pawns_s, left_s, walls_s, turn_s = parts
         try:
-            size, players = (int(x) for x in head.split("x"))
+            numbers = [int(x) for x in head.split("x")]
+            if len(numbers) not in (2, 3):
+                raise ValueError
         except ValueError:
-            raise InvalidPositionError(f"invalid position {position!r}: bad size/players {head!r}") from None
-        if (size, players) != (self.size, self.players):
-            raise InvalidPositionError(f"position is for {size}x{size} with {players} players, "
-                                       f"the game is {self.size}x{self.size} with {self.players}")
-        to_code, _ = _code_table(size)
+            raise InvalidPositionError(f"invalid position {position!r}: bad board/players {head!r} "
+                                       f"(SIZExPLAYERS or WxHxPLAYERS)") from None
+        width, height, players = (numbers[0], numbers[0], numbers[1]) if len(numbers) == 2 else numbers
+        if (width, height, players) != (self.width, self.height, self.players):
+            raise InvalidPositionError(f"position is for {width}x{height} with {players} players, "
+                                       f"the game is {self.board} with {self.players}")
         try:
-            last_sq, last_anchor = f"{COLUMNS[size - 1]}{size}", f"{COLUMNS[size - 2]}{size - 1}"
+            last_sq = f"{COLUMNS[width - 1]}{height}"
+            last_anchor = f"{COLUMNS[width - 2]}{height - 1}"
             pawns = []
             for name in pawns_s.split(","):
                 mv = Move.parse(name)
-                if mv.kind != "" or mv.col >= size or mv.row >= size:
+                if mv.kind != "" or mv.col >= width or mv.row >= height:
                     raise ValueError(f"pawn {name!r} is not a square a1..{last_sq}")
                 pawns.append(mv.row * SQ + mv.col)
             try:
@@ -183,7 +204,7 @@ class QuoridorGame(LearningGame):
             if walls_s not in ("-", ""):
                 for name in walls_s.split(","):
                     mv = Move.parse(name)
-                    if not mv.is_wall or mv.col >= size - 1 or mv.row >= size - 1:
+                    if not mv.is_wall or mv.col >= width - 1 or mv.row >= height - 1:
                         raise ValueError(f"wall {name!r} is not a wall a1h..{last_anchor}v "
                                          f"(anchor square, then h or v)")
                     bit = 1 << (mv.row * AS + mv.col)
@@ -202,7 +223,7 @@ class QuoridorGame(LearningGame):
                 raise ValueError(f"to-move must be 1..{players}, got {turn_s!r}")
             if any(not 0 <= x <= MAX_WALLS for x in left):
                 raise ValueError(f"walls left {left_s!r} must each be 0..{MAX_WALLS}")
-            core = QuoridorCore(size, players, self.walls)
+            core = QuoridorCore(width, height, players, self.walls)
             core.set_position(pawns, left, hw, vw, turn)
         except ValueError as exc:
             raise InvalidPositionError(f"invalid position {position!r}: {exc}") from None
@@ -217,7 +238,7 @@ class QuoridorState(LearningState):
     def __init__(self, game: QuoridorGame, core: QuoridorCore):
         self.game = game
         self.core = core
-        self._to_code, self._from_code = _code_table(game.size)
+        self._to_code, self._from_code = _code_table(game.width, game.height)
 
     # --- protocol
     @property
@@ -266,8 +287,7 @@ class QuoridorState(LearningState):
     def parse_move(self, text: str) -> Move:
         move = Move.parse(text)
         if move not in self._to_code:
-            raise InvalidMoveError(f"invalid move {text.strip()!r}: off the "
-                                   f"{self.game.size}x{self.game.size} board")
+            raise InvalidMoveError(f"invalid move {text.strip()!r}: off the {self.game.board} board")
         if self.is_terminal():
             raise IllegalMoveError(f"illegal move {text.strip()!r}: the game is over")
         if not self.core.is_legal(self._to_code[move]):
@@ -401,7 +421,8 @@ class QuoridorState(LearningState):
     def position(self) -> str:
         g = self.game
         walls = ",".join(str(w) for w in self.placed_walls) or "-"
-        return (f"{g.size}x{g.players}:{','.join(self.pawns)}:"
+        head = f"{g.width}x{g.players}" if g.width == g.height else f"{g.board}x{g.players}"
+        return (f"{head}:{','.join(self.pawns)}:"
                 f"{','.join(str(w) for w in self.walls_left)}:{walls}:{self.core.to_move + 1}")
 
     def view(self, viewer: int | None = None) -> dict:
@@ -418,7 +439,8 @@ class QuoridorState(LearningState):
             before.undo()
             last = {"move": history[-1], "player": mover, "from": before.pawns[mover]}
         over = self.is_terminal()
-        return {"game": "quoridor", "viewer": viewer, "size": self.game.size, "players": self.game.players,
+        return {"game": "quoridor", "viewer": viewer, "size": self.game.size, "width": self.game.width,
+                "height": self.game.height, "players": self.game.players,
                 "pawns": list(self.pawns), "walls": [str(w) for w in self.placed_walls],
                 "walls_left": list(self.walls_left), "to_move": None if over else self.core.to_move,
                 "over": over, "winner": self.winner, "history": history, "last": last,
@@ -472,39 +494,38 @@ class QuoridorState(LearningState):
 
 def render_board(state: QuoridorState) -> str:
     """The board as players draw it: row 1 at the bottom, walls as '=' and '#'."""
-    n = state.game.size
-    m = n - 1
+    w, h = state.game.width, state.game.height
     hw, vw = state.core.hwalls, state.core.vwalls
     pawn_at = {sq: str(i + 1) for i, sq in enumerate(state.core.pawns)}
 
     def hwall(col, row):  # wall segment below square (col, row+1), i.e. between rows row and row+1
         for c in (col - 1, col):
-            if 0 <= c < m and 0 <= row < m and hw >> (row * AS + c) & 1:
+            if 0 <= c < w - 1 and 0 <= row < h - 1 and hw >> (row * AS + c) & 1:
                 return True
         return False
 
     def vwall(col, row):  # between columns col and col+1 at row
         for r in (row - 1, row):
-            if 0 <= r < m and 0 <= col < m and vw >> (r * AS + col) & 1:
+            if 0 <= r < h - 1 and 0 <= col < w - 1 and vw >> (r * AS + col) & 1:
                 return True
         return False
 
-    header = "    " + "   ".join(COLUMNS[:n])
+    header = "    " + "   ".join(COLUMNS[:w])
     lines = [header]
-    border = "  +" + "+".join("---" for _ in range(n)) + "+"
+    border = "  +" + "+".join("---" for _ in range(w)) + "+"
     lines.append(border)
-    for row in range(n - 1, -1, -1):
+    for row in range(h - 1, -1, -1):
         cells = []
-        for col in range(n):
+        for col in range(w):
             cells.append(f" {pawn_at.get(row * SQ + col, '.')} ")
-            if col < n - 1:
+            if col < w - 1:
                 cells.append("#" if vwall(col, row) else "|")
         lines.append(f"{row + 1:>2}|" + "".join(cells) + f"|{row + 1}")
         if row > 0:
             seg = []
-            for col in range(n):
+            for col in range(w):
                 seg.append("===" if hwall(col, row - 1) else "---")
-                if col < n - 1:
+                if col < w - 1:
                     a = (row - 1) * AS + col
                     if hw >> a & 1:
                         seg.append("=")
@@ -527,6 +548,10 @@ def load(size=9, players=2, walls=None, max_plies=None) -> QuoridorGame:
     """The game of `crossridor.load_game('quoridor', ...)`, whose parameters
     the registry has checked (`entry.PARAMS`). walls None: 10 each with 2
     players, 5 with 4."""
+    width, height = board_shape(size)
+    error = q_board_error(width, height, players)
+    if error is not None:
+        raise CrossridorError(f"quoridor: {error}")
     if walls is None:
         walls = 10 if players == 2 else 5
-    return QuoridorGame(size, players, walls, max_plies)
+    return QuoridorGame(width if width == height else f"{width}x{height}", players, walls, max_plies)

@@ -129,10 +129,11 @@ cdef int q_eval(QSearch* s, int cut) noexcept nogil:
 
 
 cdef inline uint64_t q_to_anchors(const QGeom* g, u128 squares) noexcept nogil:
-    """Square set -> anchor set: anchor (c, r) for every square (c, r), c, r < M."""
-    cdef uint64_t out = 0, colmask = ((<uint64_t>1) << g.m) - 1
+    """Square set -> anchor set: anchor (c, r) for every square (c, r) with
+    c, r below the anchor columns and rows."""
+    cdef uint64_t out = 0, colmask = ((<uint64_t>1) << g.mw) - 1
     cdef int r
-    for r in range(g.m):
+    for r in range(g.mh):
         out |= ((<uint64_t>(squares >> (r * SQ))) & colmask) << (r * AS)
     return out
 
@@ -473,11 +474,11 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
             return v
     # Null move: if passing still holds beta at reduced depth, so will a move.
     # Zugzwang is real in Quoridor when a pawn must move (no walls left) and
-    # on tiny boards, so only with walls in hand, on 7x7 and 9x9, 2 players;
+    # on tiny boards, so only with walls in hand, on boards of 7x7 and up, 2 players;
     # a null-move cutoff never claims a forced win.
     cdef QUndo nu
     if s.null_move and ply > 0 and depth >= 3 and beta - alpha == 1 and p.g.nplayers == 2 \
-            and p.g.n >= 7 and p.walls_left[p.to_move] > 0 and abs(beta) < S_WIN_BOUND \
+            and p.g.w >= 7 and p.g.h >= 7 and p.walls_left[p.to_move] > 0 and abs(beta) < S_WIN_BOUND \
             and q_eval(s, beta) >= beta:
         q_make(p, Q_PASS, &nu)
         v = -q_alphabeta(s, depth - 3, ply + 1, -beta, -beta + 1)
@@ -842,7 +843,7 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
     taken = False
     try:
         if memory is not None:
-            memory.take((core.pos.g.n, core.pos.g.nplayers, learned, options["wall_value"],
+            memory.take((core.pos.g.w, core.pos.g.h, core.pos.g.nplayers, learned, options["wall_value"],
                          options["tempo"], options["lone_wall_value"],
                          core.pos.to_move if core.pos.g.nplayers > 2 else -1), table_mb)
             taken = True
@@ -857,7 +858,7 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
         s.prune_walls = 1 if prune else 0
         s.lmr = 0 if greedy else 1
         # both prunings measured stronger on 9x9 with 2 players only (7x7: weaker)
-        nine_by_two = core.pos.g.n == 9 and core.pos.g.nplayers == 2
+        nine_by_two = core.pos.g.w == 9 and core.pos.g.h == 9 and core.pos.g.nplayers == 2
         s.lmp = 1 if nine_by_two and not greedy else 0
         s.rfp = 1 if nine_by_two and not greedy else 0
         # the reply to a root move sees every wall on 9x9 with 2 players: a

@@ -49,37 +49,38 @@ cdef enum:
 
 ctypedef struct QSolver:
     const QGeom* g
-    int n, nsq, nodes
-    int sq_of[81]            # compact square (row * n + col) -> bit index
+    int w, h, nsq, nodes
+    int sq_of[81]            # compact square (row * w + col) -> bit index
     int idx_of[81]           # bit index -> compact square
     int xf_sq[4][81]         # compact square -> its image: identity, mirror, half turn, row flip
     int xf_anchor[4][64]     # anchor -> its image (the same four)
 
 
-cdef void qs_init(QSolver* s, int n) noexcept nogil:
+cdef void qs_init(QSolver* s, int w, int h) noexcept nogil:
     cdef int i, r, c
     memset(s, 0, sizeof(QSolver))
-    s.g = q_geom(n, 2)
-    s.n = n
-    s.nsq = n * n
+    s.g = q_geom(w, h, 2)
+    s.w = w
+    s.h = h
+    s.nsq = w * h
     s.nodes = s.nsq * s.nsq * 2
     for i in range(81):
         s.idx_of[i] = -1
     for i in range(s.nsq):
-        s.sq_of[i] = (i // n) * SQ + i % n
+        s.sq_of[i] = (i // w) * SQ + i % w
         s.idx_of[s.sq_of[i]] = i
         s.xf_sq[0][i] = i
-        s.xf_sq[1][i] = (i // n) * n + n - 1 - i % n
+        s.xf_sq[1][i] = (i // w) * w + w - 1 - i % w
         s.xf_sq[2][i] = s.nsq - 1 - i
-        s.xf_sq[3][i] = (n - 1 - i // n) * n + i % n
+        s.xf_sq[3][i] = (h - 1 - i // w) * w + i % w
     for i in range(64):
         r = i // AS
         c = i % AS
-        if r < n - 1 and c < n - 1:
+        if r < h - 1 and c < w - 1:
             s.xf_anchor[0][i] = i
-            s.xf_anchor[1][i] = r * AS + n - 2 - c
-            s.xf_anchor[2][i] = (n - 2 - r) * AS + n - 2 - c
-            s.xf_anchor[3][i] = (n - 2 - r) * AS + c
+            s.xf_anchor[1][i] = r * AS + w - 2 - c
+            s.xf_anchor[2][i] = (h - 2 - r) * AS + w - 2 - c
+            s.xf_anchor[3][i] = (h - 2 - r) * AS + c
         else:
             s.xf_anchor[0][i] = s.xf_anchor[1][i] = s.xf_anchor[2][i] = s.xf_anchor[3][i] = i
 
@@ -285,7 +286,7 @@ cdef int qs_children_of(const QSolver* s, uint64_t hw, uint64_t vw, int w0, int 
     if w0 <= 0 and w1 <= 0:
         return QS_OK
     q_free_slots(g, hw, vw, &av_h, &av_v)
-    if hw != 0 or vw != 0:
+    if q_may_cut(g, hw, vw):
         q_risky_walls(g, hw, vw, av_h, av_v, &risky_h, &risky_v)
         qs_set_walls(&p, g, hw, vw)
         r0 = qs_region(&p, 0)
@@ -463,7 +464,7 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
     wl[1] = w1
     qs_set_walls(&p, g, hw, vw)
     q_free_slots(g, hw, vw, &av_h, &av_v)
-    if (w0 > 0 or w1 > 0) and (hw != 0 or vw != 0):
+    if (w0 > 0 or w1 > 0) and q_may_cut(g, hw, vw):
         q_risky_walls(g, hw, vw, av_h, av_v, &risky_h, &risky_v)
         r0 = qs_region(&p, 0)
         r1 = qs_region(&p, 1)
@@ -618,8 +619,8 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
 
 
 cdef class QuoridorSolver:
-    """The compiled parts of the level-by-level solver of one board size
-    (2 players), stateless over the arrays games/quoridor/solve.py owns:
+    """The compiled parts of the level-by-level solver of one board
+    (2 players, width x height), stateless over the arrays games/quoridor/solve.py owns:
     `locate` a position's layer and node, `find` a layer in a level's keys,
     the `children` layers of a level, and `solve_range` (the values of a
     range of a level's layers, without the GIL: threads solve chunks of one
@@ -627,13 +628,16 @@ cdef class QuoridorSolver:
     -(d + 1) it loses in d."""
 
     cdef QSolver s
-    cdef readonly int size
+    cdef readonly int width
+    cdef readonly int height
 
-    def __cinit__(self, int size):
-        if size not in (3, 5, 7, 9):
-            raise ValueError(f"size must be 3, 5, 7 or 9, got {size}")
-        self.size = size
-        qs_init(&self.s, size)
+    def __cinit__(self, int width, int height):
+        error = q_board_error(width, height, 2)
+        if error is not None:
+            raise ValueError(error)
+        self.width = width
+        self.height = height
+        qs_init(&self.s, width, height)
 
     @property
     def nodes(self):
@@ -644,15 +648,15 @@ cdef class QuoridorSolver:
         """The stored form of a layer: (hw, vw, w0, w1) capped and the
         smallest of its images (ValueError off the board)."""
         if (hw & ~self.s.g.anchors) or (vw & ~self.s.g.anchors) or w0 < 0 or w1 < 0:
-            raise ValueError(f"not a wall configuration of size {self.size}")
+            raise ValueError(f"not a wall configuration of {self.width}x{self.height}")
         qs_canonical(&self.s, &hw, &vw, &w0, &w1)
         return hw, vw, w0, w1
 
     def locate(self, QuoridorCore core):
         """(key, level, node) of a position: its layer's stored form (4 ints),
         the level (walls placed) and the node's index in that layer's values."""
-        if core.players != 2 or core.size != self.size:
-            raise ValueError(f"the solver is for {self.size}x{self.size} with 2 players")
+        if core.players != 2 or core.width != self.width or core.height != self.height:
+            raise ValueError(f"the solver is for {self.width}x{self.height} with 2 players")
         cdef QPos* p = &core.pos
         cdef uint64_t hw = p.hw, vw = p.vw
         cdef int w0 = p.walls_left[0], w1 = p.walls_left[1]
@@ -681,7 +685,7 @@ cdef class QuoridorSolver:
             hw, vw = keys[i, 0], keys[i, 1]
             if (hw & ~self.s.g.anchors) or (vw & ~self.s.g.anchors) or keys[i, 2] > 1000 or keys[i, 3] > 1000 \
                     or u64_popcount(hw) + u64_popcount(vw) != level:
-                raise ValueError(f"layer {i} of level {level} is not a wall configuration of size {self.size}")
+                raise ValueError(f"layer {i} of level {level} is not a wall configuration of {self.width}x{self.height}")
             w0, w1 = <int>keys[i, 2], <int>keys[i, 3]
             if qs_canonical(&self.s, &hw, &vw, &w0, &w1) != 0 or w0 != <int>keys[i, 2] or w1 != <int>keys[i, 3]:
                 raise ValueError(f"layer {i} of level {level} is not in the solver's canonical form")

@@ -27,6 +27,7 @@ import numpy as np
 from crossridor.engine import stop as _stop
 from crossridor.engine._core import WIN_SCORE, QuoridorSolver
 from crossridor.engine.errors import CrossridorError, UnsupportedGameError
+from crossridor.engine.options import board_shape, board_text
 from crossridor.engine.protocol import Line, SearchResult
 from crossridor.games.quoridor.solve_table import TableError, TableFolder
 
@@ -100,7 +101,7 @@ class Solver:
     memory of the levels held (CrossridorError when the next level would
     not fit)."""
 
-    def __init__(self, size: int, memory_gb: float | None = None, threads: int | None = None,
+    def __init__(self, size: int | str, memory_gb: float | None = None, threads: int | None = None,
                  folder=None, keep: bool = True, scheduler: str | None = None, progress=None):
         if memory_gb is not None and not memory_gb > 0:
             raise CrossridorError(f"memory must be > 0 GB, got {memory_gb!r}")
@@ -114,7 +115,11 @@ class Solver:
         self.keep = keep
         self.scheduler = scheduler
         self.progress = progress            # called with one line per level
-        self._core = QuoridorSolver(size)
+        try:
+            width, height = board_shape(size)
+            self._core = QuoridorSolver(width, height)
+        except ValueError as exc:
+            raise CrossridorError(f"solve: {exc}") from None
         self._runs: list[_Run] = []
         self.positions = 0                  # positions valued by this solver
         self.layers = 0                     # layers solved, or read from a table
@@ -168,7 +173,7 @@ class Solver:
     def knows(self, state) -> bool:
         """Is the position (and so every move from it) already solved? A
         level is solved only after the level its walls lead to."""
-        if state.core.players != 2 or state.core.size != self.size:
+        if state.core.players != 2 or state.game.size != self.size:
             return False
         key, level, node = self._core.locate(state.core)
         return self._lookup(key, level, node) is not None
@@ -342,8 +347,10 @@ class Solver:
         return keys
 
     @property
-    def size(self) -> int:
-        return self._core.size
+    def size(self) -> int | str:
+        """The board, as the game's size option spells it (9, '4x7')."""
+        w, h = self._core.width, self._core.height
+        return w if w == h else f"{w}x{h}"
 
     @property
     def stats(self) -> tuple[int, int, int]:
@@ -392,8 +399,8 @@ def solve(state, memory_gb: float | None = None, stop: _stop.Stop | None = None,
     if solver is None:
         solver = Solver(state.game.size, memory_gb, keep=False)
     elif solver.size != state.game.size:
-        raise CrossridorError(f"solve: the table is for {solver.size}x{solver.size}, "
-                              f"the position is {state.game.size}x{state.game.size}")
+        raise CrossridorError(f"solve: the table is for the board {board_text(solver.size)}, "
+                              f"the position is on {state.game.board}")
     start = time.perf_counter()
     with _stop.scope(stop):
         root = solver.value(state.core)

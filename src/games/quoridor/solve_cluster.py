@@ -25,19 +25,20 @@ import numpy as np
 from crossridor.engine import stop as _stop
 from crossridor.engine._core import QuoridorSolver
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.options import board_shape
 
 CHUNK = 2048             # layers per task at most (2.5 MB of values on 5x5)
 POLL = 0.2               # seconds between two looks at the stop flag
 
 
 @lru_cache(maxsize=4)
-def _level(folder: str, size: int, level: int, stamp: int):
+def _level(folder: str, size: int | str, level: int, stamp: int):
     """(solver, keys, keys below, values below) of a level, read once per
     worker process (stamp: the modification time of the values below, so
     that a new table in the same folder is read again)."""
     from crossridor.games.quoridor.solve_table import TableFolder
     table = TableFolder.open(folder)
-    solver = QuoridorSolver(size)
+    solver = QuoridorSolver(*board_shape(size))
     keys = table.keys(level)
     if table.has_values(level + 1):
         up_keys, up_values = table.keys(level + 1), table.values(level + 1, solver.nodes)
@@ -46,7 +47,7 @@ def _level(folder: str, size: int, level: int, stamp: int):
     return solver, keys, up_keys, up_values
 
 
-def solve_chunk(folder: str, size: int, level: int, start: int, end: int) -> tuple[int, bytes]:
+def solve_chunk(folder: str, size: int | str, level: int, start: int, end: int) -> tuple[int, bytes]:
     """The task of a worker: (positions valued, the int8 values of the
     layers start:end of `level`)."""
     below = os.path.join(folder, f"values-{level + 1:02d}.npy")
@@ -57,7 +58,7 @@ def solve_chunk(folder: str, size: int, level: int, start: int, end: int) -> tup
     return positions, out.tobytes()
 
 
-def solve_level_on_cluster(scheduler, table, size: int, level: int, out: np.ndarray) -> int:
+def solve_level_on_cluster(scheduler, table, size: int | str, level: int, out: np.ndarray) -> int:
     """Solve a level (its keys already in the table folder) on the workers
     of `scheduler` (an engine.cluster.Scheduler, or a tcp:// address)
     into out; the positions valued. Stops (engine.stop.Interrupted) when

@@ -3,7 +3,7 @@ levels, written as they are solved, read back with numpy's mmap (no copy
 in memory), so a stopped run goes on from its finished levels and `best
 --table DIR` plays from it.
 
-    DIR/table.json      {"format", "size", "root": [hw, vw, w0, w1], "level0",
+    DIR/table.json      {"format", "size" (9 or "4x7"), "root": [hw, vw, w0, w1], "level0",
                          "levels": {"k": layers} once every level is known}
     DIR/keys-KK.npy     the sorted layers of level KK (walls placed): uint64 (n, 4)
     DIR/values-KK.npy   their values: int8 (n, nodes), written once the level is solved
@@ -21,11 +21,13 @@ from pathlib import Path
 import numpy as np
 
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.options import BoardKind
 from crossridor.engine.files import open_for_writing, open_regular_file, read_npy_header, read_regular_file
 
 TABLE_FORMAT = 2         # 1: one .npz file of int16 values (before the levels)
 META = "table.json"
 MAX_META_BYTES = 2 ** 20     # the description: a few hundred bytes
+BOARD = BoardKind((2, 9), (3, 9))     # the boards the solver plays (two players)
 
 
 class TableError(CrossridorError):
@@ -45,7 +47,8 @@ class TableFolder:
         self.meta = meta
 
     @property
-    def size(self) -> int:
+    def size(self) -> int | str:
+        """The board, as the game's size option spells it (9, '4x7')."""
         return self.meta["size"]
 
     @property
@@ -64,7 +67,7 @@ class TableFolder:
 
     # --- writing
     @classmethod
-    def create(cls, folder, size: int, root, level0: int) -> "TableFolder":
+    def create(cls, folder, size: int | str, root, level0: int) -> "TableFolder":
         """The folder for solving `root`: a new one, or the one of a stopped
         run of the same position (resumed); CrossridorError otherwise."""
         folder = Path(folder)
@@ -135,7 +138,8 @@ class TableFolder:
             if not isinstance(meta, dict) or meta.get("format") != TABLE_FORMAT:
                 raise ValueError(f"format {meta.get('format') if isinstance(meta, dict) else None}, "
                                  f"not {TABLE_FORMAT}")
-            if meta["size"] not in (3, 5, 7, 9) or len(meta["root"]) != 4 or not 0 <= meta["level0"] <= 64:
+            if BOARD.check(meta["size"]) != meta["size"] or len(meta["root"]) != 4 \
+                    or not 0 <= meta["level0"] <= 64:
                 raise ValueError("a bad description")
             _check_levels(meta)
         except CrossridorError as exc:
