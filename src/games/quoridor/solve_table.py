@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.options import BoardKind
 from crossridor.engine.files import open_for_writing, open_regular_file, read_npy_header, read_regular_file
+from crossridor.engine.options import BoardKind
 
 TABLE_FORMAT = 2         # 1: one .npz file of int16 values (before the levels)
 META = "table.json"
