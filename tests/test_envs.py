@@ -26,7 +26,8 @@ from helpers import HANG  # noqa: E402
 AEC_CASES = [
     ("quoridor", dict(size=3, players=2)), ("quoridor", dict(size=5, players=2)),
     ("quoridor", dict(size=9, players=2)), ("quoridor", dict(size=5, players=4)),
-    ("quoridor", dict(size=9, players=4)),
+    ("quoridor", dict(size=9, players=4)), ("quoridor", dict(size="4x7", players=2)),
+    ("quoridor", dict(size="2x3", players=2)),
     ("crosswise", dict(players=2)), ("crosswise", dict(players=3)), ("crosswise", dict(players=4)),
     ("qwatrobat", {}), ("qwatrobat", dict(cards=10)),
     ("kreuzundquer", dict(players=2)), ("kreuzundquer", dict(players=3)), ("kreuzundquer", dict(players=4)),
@@ -90,6 +91,19 @@ def test_gymnasium_check_env(gym_id):
 
 def test_gymnasium_check_env_four_player_quoridor_random_seat():
     check_env(gym.make("crossridor/Quoridor-v0", size=5, players=4, seat="random").unwrapped)
+
+
+@pytest.mark.parametrize("size", ["4x7", "9x3"])
+def test_gymnasium_on_a_rectangular_board(size):
+    env = gym.make("crossridor/Quoridor-v0", size=size, opponent="greedy", seat=2)
+    check_env(env.unwrapped)
+    w, h = (int(x) for x in size.split("x"))
+    assert env.observation_space["observation"].shape == (10, h, w)
+    assert env.action_space.n == w * h + 2 * (w - 1) * (h - 1) + 1
+    obs, info = env.reset(seed=0)
+    assert obs["observation"].shape == (10, h, w) and obs["observation"][0].sum() == 1
+    assert env.unwrapped.render_mode is None
+    env.close()
 
 
 def test_gym_ids_are_registered_on_import():
@@ -294,8 +308,11 @@ def test_gym_bad_options_are_clear_errors():
             gym.make("crossridor/Quoridor-v0", seat=seat)
     with pytest.raises(CrossridorError, match="render_mode"):
         envs.CrossridorGymEnv("quoridor", render_mode="picture")
-    with pytest.raises(crossridor.UnknownGameError):
-        gym.make("crossridor/Quoridor-v0", size=4)
+    for size in (10, "4x2", "4x7x2"):
+        with pytest.raises(crossridor.UnknownGameError, match="size"):
+            gym.make("crossridor/Quoridor-v0", size=size)
+    with pytest.raises(CrossridorError, match="four-player board is square"):
+        gym.make("crossridor/Quoridor-v0", size="4x7", players=4)
 
 
 def test_gym_illegal_action_ends_the_episode():

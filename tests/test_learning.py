@@ -15,6 +15,7 @@ from crossridor.games.quoridor.learning import observation_batch
 CONFIGS = [
     ("quoridor", {"size": 3}), ("quoridor", {"size": 5, "players": 4}),
     ("quoridor", {"size": 9}), ("quoridor", {"size": 7, "players": 4, "max_plies": 60}),
+    ("quoridor", {"size": "4x7"}), ("quoridor", {"size": "2x3", "walls": 2}), ("quoridor", {"size": "9x3"}),
     ("crosswise", {"players": 2}), ("crosswise", {"players": 3}), ("crosswise", {"players": 4}),
     ("crosswise", {"players": 2, "chance": True}), ("crosswise", {"players": 3, "chance": True}),
     ("crosswise", {"players": 4, "chance": True}),
@@ -100,6 +101,12 @@ def test_action_layout_examples():
     assert q.move_to_action("e3h") == 81 + 2 * 8 + 4
     assert q.move_to_action("a1") == 0 and str(q.action_to_move(209)) == "--"
     assert crossridor.load_game("quoridor", size=5).num_distinct_actions() == 25 + 32 + 1
+    r = crossridor.load_game("quoridor", size="4x7")          # 4 columns, 7 rows, 3 x 6 wall anchors
+    assert r.num_distinct_actions() == 28 + 2 * 18 + 1
+    assert r.move_to_action("d7") == 6 * 4 + 3 and r.move_to_action("b3h") == 28 + 2 * 3 + 1
+    assert r.move_to_action("c6v") == 28 + 18 + 5 * 3 + 2 and str(r.action_to_move(64)) == "--"
+    with pytest.raises(CrossridorError, match="not a move on the 4x7 board"):
+        r.move_to_action("e1")
     c = crossridor.load_game("crosswise")
     assert c.num_distinct_actions() == 2373
     assert c.move_to_action("3@a1") == 2 and c.move_to_action("--") == 2358
@@ -210,6 +217,22 @@ def test_quoridor_planes_are_canonical_for_the_second_player():
     c = codec(game)
     assert sorted(c.canonical_action(a, 1) for a in x.legal_actions()) == y.legal_actions()
     assert all(c.absolute_action(c.canonical_action(a, 1), 1) == a for a in range(210))
+
+
+def test_quoridor_planes_on_a_rectangle_are_rows_by_columns_and_canonical():
+    game = crossridor.load_game("quoridor", size="4x7")
+    x = game.state_from_position("4x7x2:c2,c6:9,10:b3h:2")
+    y = game.state_from_position("4x7x2:b2,b6:10,9:b4h:1")   # x turned 180 degrees, seats swapped
+    assert game.observation_tensor_shape() == (10, 7, 4)
+    obs = x.observation_tensor(0)
+    assert obs.shape == (10, 7, 4) and obs[0, 1, 2] == 1 and obs[1, 5, 2] == 1   # pawns on c2, c6: [row, col]
+    assert obs[2, 2, 1] == 1 and obs[2].sum() == 1                                # b3h at its anchor
+    assert obs[3 * 2 + 2, 1, 2] * 28 == pytest.approx(x.distances()[0])           # steps / (W * H)
+    assert np.array_equal(x.observation_tensor(1), y.observation_tensor(0))
+    c = codec(game)
+    assert sorted(c.canonical_action(a, 1) for a in x.legal_actions()) == y.legal_actions()
+    assert all(c.absolute_action(c.canonical_action(a, 1), 1) == a for a in range(65))
+    assert str(c.action_to_move(c.canonical_action(c.move_to_action("a1"), 1))) == "d7"
 
 
 def test_quoridor_four_player_start_looks_the_same_to_everyone():

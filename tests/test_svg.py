@@ -42,7 +42,8 @@ def playout(game, seed, plies):
     return states
 
 
-GAMES = [("quoridor", {}), ("quoridor", {"players": 4, "size": 7}), ("crosswise", {"players": 2}),
+GAMES = [("quoridor", {}), ("quoridor", {"players": 4, "size": 7}), ("quoridor", {"size": "4x7"}),
+         ("quoridor", {"size": "2x3", "walls": 3}), ("crosswise", {"players": 2}),
          ("crosswise", {"players": 4}), ("qwatrobat", {}), ("qwatrobat", {"open": True}),
          ("kreuzundquer", {"players": 3, "races": 1})]
 
@@ -69,6 +70,29 @@ def test_quoridor_board_ids_walls_and_arrows():
     assert len(arrows) == 3                                              # two pawn arrows, one ghost wall
     plain = parse(state.to_svg(last_move=False))
     assert [n for n in plain.iter() if n.attrib.get("class") == "wall"][0].attrib["stroke"] == "none"
+
+
+def box(node) -> tuple[float, float, float, float]:
+    return tuple(float(node.attrib[k]) for k in ("x", "y", "width", "height"))
+
+
+@pytest.mark.parametrize("size,columns,rows", [("4x7", 4, 7), ("9x3", 9, 3), ("2x3", 2, 3)])
+def test_quoridor_rectangular_board_is_columns_by_rows_inside_the_picture(size, columns, rows):
+    state = crossridor.load_game("quoridor", size=size).new_state()
+    root = parse(state.to_svg())
+    squares = {n.attrib["id"]: box(n) for n in root.iter() if n.attrib.get("class", "").startswith("sq")}
+    slots = [n.attrib["id"] for n in root.iter() if n.attrib.get("class") == "slot"]
+    last = "abcdefghi"[columns - 1]
+    assert len(squares) == columns * rows and f"sq-{last}{rows}" in squares
+    assert len(slots) == 2 * (columns - 1) * (rows - 1) and f"wall-{'abcdefghi'[columns - 2]}{rows - 1}v" in slots
+    # row 1 at the bottom, column a on the left; every square inside the picture
+    assert squares["sq-a1"][1] > squares[f"sq-a{rows}"][1] and squares["sq-a1"][0] < squares[f"sq-{last}1"][0]
+    width, height = float(root.attrib["width"]), float(root.attrib["height"])
+    assert all(0 < x and x + w < width and 0 < y and y + h < height for x, y, w, h in squares.values())
+    # each pawn at the centre of its square
+    pawns = [n for n in root.iter() if n.attrib.get("class") == "pawn"]
+    centres = [(x + w / 2, y + h / 2) for x, y, w, h in (squares[f"sq-{sq}"] for sq in state.pawns)]
+    assert [(float(p.attrib["cx"]), float(p.attrib["cy"])) for p in pawns] == centres
 
 
 def test_crosswise_hides_other_hands():
@@ -125,3 +149,8 @@ def test_show_png(tmp_path, capsys):
         return
     assert main(["show", "quoridor", "--moves", "e2", "--png", str(png)]) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["show", "quoridor", "--size", "4x7", "--moves", "c2 c6 b3h", "--png", str(png)]) == 0
+    picture = png.read_bytes()
+    assert picture[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(picture[16:20], "big"), int.from_bytes(picture[20:24], "big")
+    assert height > width                     # 7 rows over 4 columns

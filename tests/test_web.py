@@ -21,7 +21,7 @@ from crossridor.engine.cli.main import main  # noqa: E402
 from crossridor.engine.registry import picture  # noqa: E402
 from crossridor.engine.views import view_in_seats  # noqa: E402
 from crossridor.engine.web import searching  # noqa: E402
-from crossridor.engine.web.app import create_app  # noqa: E402
+from crossridor.engine.web.app import create_app, page_games  # noqa: E402
 from helpers import wait_for  # noqa: E402
 
 
@@ -64,7 +64,9 @@ def test_best_and_bad_input(client):
                         ({"game": "quoridor", "moves": "e2 e9"}, "move 2"),
                         ({"game": "quoridor", "engine": "alphabeta:time=1000"}, "at most"),
                         ({"game": "quoridor", "engine": "nope"}, "unknown algorithm"),
-                        ({"game": "quoridor", "options": {"size": 4}}, "size")]:
+                        ({"game": "quoridor", "options": {"size": 10}}, "size"),
+                        ({"game": "quoridor", "options": {"size": "4x2"}}, "size"),
+                        ({"game": "quoridor", "options": {"size": "4x7", "players": 4}}, "four-player board")]:
         r = client.post("/api/best", json=body)
         assert r.status_code == 400 and words in r.json()["error"], r.json()
     r = client.post("/api/best", content=b"{not json", headers={"content-type": "application/json"})
@@ -106,6 +108,37 @@ def test_play_quoridor_move_refuse_undo_hint(client):
             assert "seats must be a non-empty list of seats 1..2" in ws.receive_json()["message"]
         ws.send_text("not json")
         assert ws.receive_json()["type"] == "error"
+
+
+def test_games_page_offers_the_boards():
+    size = next(p for p in page_games()["quoridor"]["params"] if p["name"] == "size")
+    assert size == {"name": "size", "type": "board", "widths": [2, 9], "heights": [3, 9], "default": 9,
+                    "doc": size["doc"], "file": False, "budget": False, "python_only": False}
+
+
+def test_play_render_and_best_on_a_rectangular_board(client):
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "new", "game": "quoridor", "options": {"size": "4x7", "walls": "2"}, "seats": [1],
+                      "engine": "alphabeta:depth=2"})
+        msg, _ = until_state(ws)
+        view = msg["view"]
+        assert (view["size"], view["width"], view["height"], view["pawns"]) == ("4x7", 4, 7, ["c1", "c7"])
+        assert {"move": "c2", "paths": [["sq-c2"]]} in msg["legal"]
+        assert {"move": "c6v", "paths": [["wall-c6v"]]} in msg["legal"]
+        assert 'id="sq-d7"' in msg["svg"] and 'id="sq-e1"' not in msg["svg"]
+        ws.send_json({"type": "move", "move": "c2"})
+        msg, _ = until_state(ws)
+        assert msg["view"]["history"][0] == "c2" and len(msg["view"]["history"]) == 2
+        ws.send_json({"type": "move", "move": "e2"})
+        refused = ws.receive_json()
+        assert refused["type"] == "refused" and "off the 4x7 board" in refused["message"]
+    r = client.post("/api/render", json={"game": "quoridor", "options": {"size": "4x7"}, "moves": "c2 c6 b3h"}).json()
+    assert r["view"]["walls"] == ["b3h"] and r["view"]["position"] == "4x7x2:c2,c6:9,10:b3h:2"
+    assert 'id="wall-c6v"' in r["svg"]
+    r = client.post("/api/best", json={"game": "quoridor", "options": {"size": "4x7", "walls": 1},
+                                        "moves": "c2 c6", "engine": "alphabeta:depth=3"})
+    assert r.status_code == 200 and r.json()["depth"] == 3
+    assert crossridor.load_game("quoridor", size="4x7", walls=1).new_state("c2 c6").parse_move(r.json()["move"])
 
 
 def test_play_a_whole_quoridor_game_as_the_second_seat(client):

@@ -136,6 +136,30 @@ def test_play_quoridor_by_clicking(page, tmp_path):
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 5000
 
 
+def test_play_a_rectangular_board_by_clicking(page):
+    """A 4x7 board chosen in the form: drawn 4 columns by 7 rows; a step
+    and a wall made by clicking."""
+    page.click("#tab-play")
+    page.select_option("#game", "quoridor")
+    assert page.locator("#opt-size option[value='4x7']").text_content() == "4x7"
+    page.select_option("#opt-size", "4x7")
+    page.fill("#engine", "alphabeta:depth=1")
+    page.click("#new-game")
+    page.wait_for_selector("#sq-c2.legal")
+    assert page.locator("#board rect.sq").count() == 28
+    assert page.locator("#sq-d7").count() == 1 and page.locator("#sq-e1, #sq-a8").count() == 0
+    assert page.locator("#board rect.slot").count() == 2 * 3 * 6
+    page.click("#sq-c2")
+    until(page, "document.querySelector('#board').dataset.plies == '2'")
+    centre = page.evaluate("(() => { const r = document.querySelector('#sq-c2');"
+                           " return [Number(r.getAttribute('x')) + Number(r.getAttribute('width')) / 2,"
+                           " Number(r.getAttribute('y')) + Number(r.getAttribute('height')) / 2]; })()")
+    assert [float(page.get_attribute("#pawn-1", k)) for k in ("cx", "cy")] == pytest.approx(centre)
+    page.click("#wall-a5h")
+    until(page, "document.querySelector('#board').dataset.plies == '4'")
+    assert page.locator("#board rect.wall").count() >= 1
+
+
 def test_analyse_shows_info_lines(page):
     page.click("#tab-analyse")
     page.select_option("#game", "quoridor")

@@ -4,93 +4,116 @@ view. Squares, wall slots and pawns carry ids (`sq-e2`, `wall-e3h`,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from crossridor.games.svg import INK, SEAT_COLOURS, arrow, document, el, text
 
 S, G, M = 40, 10, 34      # square, gutter (wall slot) and margin, in pixels
 COLUMNS = "abcdefghi"
 PANEL = 46                 # height of a walls-in-hand panel
+MIN_WIDTH = 260            # room for a walls-in-hand panel and the status beside a narrow board
 
 
-def _xy(col: int, row: int, n: int) -> tuple[float, float]:
-    """Top-left corner of square (col, row); row 0 at the bottom."""
-    return M + col * (S + G), PANEL + M + (n - 1 - row) * (S + G)
+@dataclass(frozen=True)
+class Frame:
+    """Where the board sits in the picture: `w` columns, `h` rows, its left
+    edge at `left` (boards narrower than the panels are centred)."""
+
+    w: int
+    h: int
+    left: float
+
+    @classmethod
+    def of(cls, view: dict) -> "Frame":
+        w, h = view["width"], view["height"]
+        return cls(w, h, max(0.0, (MIN_WIDTH - _span(w) - 2 * M) / 2) + M)
+
+    @property
+    def width(self) -> float:
+        """The picture's width."""
+        return max(MIN_WIDTH, 2 * M + _span(self.w))
+
+    def xy(self, col: int, row: int) -> tuple[float, float]:
+        """Top-left corner of square (col, row); row 0 at the bottom."""
+        return self.left + col * (S + G), PANEL + M + (self.h - 1 - row) * (S + G)
+
+    def centre(self, name: str) -> tuple[float, float]:
+        x, y = self.xy(*_square(name))
+        return x + S / 2, y + S / 2
+
+    def wall_rect(self, name: str) -> tuple[float, float, float, float]:
+        """x, y, width, height of a placed wall (it covers two squares' sides)."""
+        x, y = self.xy(*_square(name))
+        if name.endswith("h"):       # between rows row and row+1, over columns col, col+1
+            return x, y - G, 2 * S + G, G
+        return x + S, y - S - G, G, 2 * S + G   # between columns col, col+1, over rows row, row+1
+
+    def slot_rect(self, name: str) -> tuple[float, float, float, float]:
+        """The click target of a wall: the gutter segment by its anchor square
+        (above it for 'h', right of it for 'v'), so targets never overlap."""
+        x, y = self.xy(*_square(name))
+        if name.endswith("h"):
+            return x, y - G, S, G
+        return x + S, y, G, S
+
+
+def _span(squares: int) -> int:
+    """Pixels across `squares` squares and the gutters between them."""
+    return squares * S + (squares - 1) * G
 
 
 def _square(name: str) -> tuple[int, int]:
     return COLUMNS.index(name[0]), int(name[1:].rstrip("hv")) - 1
 
 
-def _centre(name: str, n: int) -> tuple[float, float]:
-    x, y = _xy(*_square(name), n)
-    return x + S / 2, y + S / 2
-
-
-def _wall_rect(name: str, n: int) -> tuple[float, float, float, float]:
-    """x, y, width, height of a placed wall (it covers two squares' sides)."""
-    col, row = _square(name)
-    x, y = _xy(col, row, n)
-    if name.endswith("h"):       # between rows row and row+1, over columns col, col+1
-        return x, y - G, 2 * S + G, G
-    return x + S, y - S - G, G, 2 * S + G   # between columns col, col+1, over rows row, row+1
-
-
-def _slot_rect(name: str, n: int) -> tuple[float, float, float, float]:
-    """The click target of a wall: the gutter segment by its anchor square
-    (above it for 'h', right of it for 'v'), so targets never overlap."""
-    col, row = _square(name)
-    x, y = _xy(col, row, n)
-    if name.endswith("h"):
-        return x, y - G, S, G
-    return x + S, y, G, S
-
-
 GOAL_SIDE = {2: ("top", "bottom"), 4: ("top", "right", "bottom", "left")}
 
 
 def quoridor_svg(view: dict, last_move: bool = True, arrows=()) -> str:
-    n, players = view["size"], view["players"]
-    side = 2 * M + n * S + (n - 1) * G
-    width, height = side, side + 2 * PANEL
+    frame, players = Frame.of(view), view["players"]
+    w, h = frame.w, frame.h
+    span_x, span_y = _span(w), _span(h)
+    width, height = frame.width, 2 * M + span_y + 2 * PANEL
     out = []
-    bx0, by0 = _xy(0, n - 1, n)
-    span = n * S + (n - 1) * G
-    out.append(el("rect", x=bx0 - 6, y=by0 - 6, width=span + 12, height=span + 12, rx=6, fill="#7a4a24"))
+    bx0, by0 = frame.xy(0, h - 1)
+    out.append(el("rect", x=bx0 - 6, y=by0 - 6, width=span_x + 12, height=span_y + 12, rx=6, fill="#7a4a24"))
     # goal sides: a band in the colour of the player who must reach it
     for p, where in enumerate(GOAL_SIDE[players]):
         c = SEAT_COLOURS[p]
-        band = {"top": (bx0, by0 - 6, span, 4), "bottom": (bx0, by0 + span + 2, span, 4),
-                "right": (bx0 + span + 2, by0, 4, span), "left": (bx0 - 6, by0, 4, span)}[where]
+        band = {"top": (bx0, by0 - 6, span_x, 4), "bottom": (bx0, by0 + span_y + 2, span_x, 4),
+                "right": (bx0 + span_x + 2, by0, 4, span_y), "left": (bx0 - 6, by0, 4, span_y)}[where]
         out.append(el("rect", x=band[0], y=band[1], width=band[2], height=band[3], fill=c))
     last = view.get("last") if last_move else None
     marked = set()
     if last and not last["move"].endswith(("h", "v")) and last["move"] != "--":
         marked = {last["move"], last["from"]}
-    for row in range(n):
-        for col in range(n):
+    for row in range(h):
+        for col in range(w):
             name = f"{COLUMNS[col]}{row + 1}"
-            x, y = _xy(col, row, n)
+            x, y = frame.xy(col, row)
             fill = "#f3d9a4" if name in marked else "#e8c48a"
             out.append(el("rect", x=x, y=y, width=S, height=S, rx=3, fill=fill, id=f"sq-{name}",
                           class_="sq" + (" last" if name in marked else ""), data_move=name))
-    for i in range(n):
-        x, _ = _xy(i, 0, n)
-        out.append(text(x + S / 2, PANEL + side - M / 2 + 2, COLUMNS[i], size=13))
-        _, y = _xy(0, i, n)
-        out.append(text(M / 2 - 2, y + S / 2, i + 1, size=13))
-    for row in range(n - 1):
-        for col in range(n - 1):
+    for col in range(w):
+        x, _ = frame.xy(col, 0)
+        out.append(text(x + S / 2, height - PANEL - M / 2 + 2, COLUMNS[col], size=13))
+    for row in range(h):
+        _, y = frame.xy(0, row)
+        out.append(text(frame.left - M / 2 - 2, y + S / 2, row + 1, size=13))
+    for row in range(h - 1):
+        for col in range(w - 1):
             for kind in "hv":
                 name = f"{COLUMNS[col]}{row + 1}{kind}"
-                x, y, w, h = _slot_rect(name, n)
-                out.append(el("rect", x=x, y=y, width=w, height=h, fill="transparent", id=f"wall-{name}",
+                x, y, sw, sh = frame.slot_rect(name)
+                out.append(el("rect", x=x, y=y, width=sw, height=sh, fill="transparent", id=f"wall-{name}",
                               class_="slot", data_move=name))
     for name in view["walls"]:
-        x, y, w, h = _wall_rect(name, n)
+        x, y, ww, wh = frame.wall_rect(name)
         lw = last and last["move"] == name
-        out.append(el("rect", x=x + 1, y=y + 1, width=w - 2, height=h - 2, rx=2, fill="#3b2414",
+        out.append(el("rect", x=x + 1, y=y + 1, width=ww - 2, height=wh - 2, rx=2, fill="#3b2414",
                       stroke="#f5b700" if lw else "none", stroke_width=2.5 if lw else None, class_="wall"))
     for p, sq in enumerate(view["pawns"]):
-        cx, cy = _centre(sq, n)
+        cx, cy = frame.centre(sq)
         moving = view["to_move"] == p
         out.append(el("circle", cx=cx, cy=cy, r=S * 0.36, fill=SEAT_COLOURS[p], stroke=INK if not moving else "#fff",
                       stroke_width=3 if moving else 1.5, id=f"pawn-{p + 1}", class_="pawn"))
@@ -101,8 +124,8 @@ def quoridor_svg(view: dict, last_move: bool = True, arrows=()) -> str:
         if isinstance(item, dict):
             item = item["arrow"]
         if isinstance(item, str) and item.endswith(("h", "v")):
-            x, y, w, h = _wall_rect(item, n)
-            out.append(el("rect", x=x + 1, y=y + 1, width=w - 2, height=h - 2, rx=2,
+            x, y, ww, wh = frame.wall_rect(item)
+            out.append(el("rect", x=x + 1, y=y + 1, width=ww - 2, height=wh - 2, rx=2,
                           fill="#8fd694" if faint else "#15781b", opacity=0.7 if faint else 0.55,
                           class_="arrow faint" if faint else "arrow"))
             continue
@@ -110,7 +133,7 @@ def quoridor_svg(view: dict, last_move: bool = True, arrows=()) -> str:
             if view["to_move"] is None:
                 continue
             item = (view["pawns"][view["to_move"]], item)
-        (x1, y1), (x2, y2) = _centre(item[0], n), _centre(item[1], n)
+        (x1, y1), (x2, y2) = frame.centre(item[0]), frame.centre(item[1])
         d = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
         k = S * 0.4 / d          # start at the pawn's rim, not over its number
         out.append(arrow(x1 + (x2 - x1) * k, y1 + (y2 - y1) * k, x2, y2,
@@ -120,7 +143,7 @@ def quoridor_svg(view: dict, last_move: bool = True, arrows=()) -> str:
     for p, left in enumerate(view["walls_left"]):
         top = p % 2 == 1
         y = 8 if top else height - PANEL + 8
-        x = M + (span / 2 if p >= 2 else 0)
+        x = M + (span_x / 2 if p >= 2 else 0)
         out.append(el("circle", cx=x + 8, cy=y + 15, r=8, fill=SEAT_COLOURS[p]))
         out.append(text(x + 24, y + 15, f"{left}", size=14, anchor="start", weight="bold"))
         for k in range(min(left, 20)):

@@ -187,8 +187,35 @@ function playerCount() {
   return p && p.default ? p.default : 2;
 }
 
-// One field per declared parameter (GET /api/games): a list for a boolean or
-// a choice, the default first; a text field, its default as placeholder, otherwise.
+// A board's value as the server reads it: N for N x N, "WxH" otherwise.
+function boardValue(w, h) { return w === h ? String(w) : `${w}x${h}`; }
+
+// Every board of a "board" parameter (widths and heights as [low, high]),
+// as [value, label]: the squares first, then the others by width and height.
+function boardChoices(p) {
+  const squares = [], others = [];
+  for (let w = p.widths[0]; w <= p.widths[1]; w++) {
+    for (let h = p.heights[0]; h <= p.heights[1]; h++) (w === h ? squares : others).push([boardValue(w, h), `${w}x${h}`]);
+  }
+  return [["squares", squares], ["W x H (columns x rows)", others]];
+}
+
+function boardSelect(p) {
+  const input = document.createElement("select");
+  const chosen = String(p.default);
+  for (const [name, boards] of boardChoices(p)) {
+    if (!boards.length) continue;
+    const group = document.createElement("optgroup");
+    group.label = name;
+    for (const [value, label] of boards) group.appendChild(new Option(label, value, false, value === chosen));
+    input.appendChild(group);
+  }
+  return input;
+}
+
+// One field per declared parameter (GET /api/games): a list for a boolean, a
+// choice or a board, the default first (chosen, for a board); a text field,
+// its default as placeholder, otherwise.
 function renderOptions() {
   const g = GAMES[gameName()];
   const box = $("options");
@@ -199,7 +226,9 @@ function renderOptions() {
     label.title = p.doc;
     const values = p.type === "bool" ? [true, false] : p.type === "choice" ? p.choices : null;
     let input;
-    if (values) {
+    if (p.type === "board") {
+      input = boardSelect(p);
+    } else if (values) {
       input = document.createElement("select");
       if (p.default === null) input.add(new Option("default", ""));
       const ordered = p.default === null ? values : [p.default, ...values.filter((v) => v !== p.default)];
