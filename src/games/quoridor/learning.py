@@ -8,17 +8,18 @@ A = (W-1) * (H-1) wall anchors; stable: they depend only on W and H:
     W*H+2*A                         the pass
 so num_distinct_actions() = W*H + 2*A + 1 (210 on 9x9, 65 on 4x7). Columns
 and rows are 0-based from a1 (`e3h` on 9x9 is 81 + 2*8 + 4 = 101; `b3h` on
-4x7 is 28 + 2*3 + 1 = 35). Ids are absolute
-(not turned with the observation); `canonical_action(id, player)` turns an
-id into the player's frame of the observation, `absolute_action` back.
+4x7 is 28 + 2*3 + 1 = 35). Ids are absolute (not turned with the
+observation); `canonical_action(id, player)` turns an id into the player's
+frame of the observation, `absolute_action` back.
 
 Observation: float32 planes [4P + 2, H, W] (P players; plane cell [r, c]
 is column c of row r), seen from the observing player's side: the board is
 turned by player * 4 / P quarter turns counterclockwise ((c, r) ->
 (N-1-r, c) per turn on N x N; a quarter turn swaps horizontal and vertical
 walls; with two players, on any board, player 2's half turn is (c, r) ->
-(W-1-c, H-1-r)), so that the observer always moves towards the last row. Planes, seats counted from the observer (i = 0 is the
-observer, i = 1 the next to move, ...):
+(W-1-c, H-1-r)), so that the observer always moves towards the last row.
+Planes, seats counted from the observer (i = 0 is the observer, i = 1 the
+next to move, ...):
     0 .. P-1        pawn of seat i, one-hot
     P, P+1          horizontal / vertical walls, 1 at the anchor [r, c]
     P+2 .. 2P+1     walls in hand of seat i / walls per player (constant plane)
