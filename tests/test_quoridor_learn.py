@@ -185,7 +185,8 @@ def test_selfplay_writes_documented_arrays(selfplay_file):
     assert n > 30
     assert data["features"].shape == (n, 21) and data["features"].dtype == np.float32
     assert tuple(data["feature_names"]) == FEATURE_NAMES
-    assert int(data["size"]) == 5 and str(data["engine"]) == "alphabeta:depth=2"
+    assert (int(data["width"]), int(data["height"])) == (5, 5) and "size" not in data
+    assert str(data["engine"]) == "alphabeta:depth=2"
     assert set(np.unique(data["game"])) == set(range(6))
     # the results are seen from the side to move: they alternate within a decided game
     for g in range(6):
@@ -218,6 +219,36 @@ def test_older_data_files_are_refused_with_the_way_to_rebuild_them(selfplay_file
         np.savez(old, **{**arrays, "features": arrays["features"][:, :columns]})
         with pytest.raises(CrossridorError, match=f"{columns} features per row.*--records FILE --resume"):
             load_data([old])
+
+
+def test_the_board_of_a_data_file(selfplay_file, tmp_path):
+    arrays = {k: v for k, v in np.load(selfplay_file).items() if k not in ("width", "height")}
+    cases = [({"size": np.int32(5)}, 5),                          # written before rectangular boards
+             ({"width": np.int32(4), "height": np.int32(7)}, "4x7"), ({}, None)]
+    for k, (board, expected) in enumerate(cases):
+        path = tmp_path / f"b{k}.npz"
+        np.savez(path, **arrays, **board)
+        assert load_data([path])["size"] == expected
+    for k, board in enumerate([{"size": np.int32(10)}, {"width": np.int32(4)}, {"width": np.int32(1), "height":
+                               np.int32(7)}, {"size": np.float32(5.5)}, {"size": np.int32(5), "width": np.int32(5)}]):
+        path = tmp_path / f"bad{k}.npz"
+        np.savez(path, **arrays, **board)
+        with pytest.raises(CrossridorError, match="is not a Quoridor board"):
+            load_data([path])
+
+
+def test_selfplay_train_and_play_on_a_rectangular_board(tmp_path, capsys):
+    data, out = tmp_path / "r.npz", tmp_path / "r.bin"
+    assert main(["selfplay", "quoridor", "--size", "4x7", "--walls", "3", "--games", "4", "--out", str(data),
+                 "--engine", "alphabeta:depth=1", "--seed", "2", "--concurrency", "1"]) == 0
+    arrays = np.load(data)
+    assert (int(arrays["width"]), int(arrays["height"]), int(arrays["walls"])) == (4, 7, 3)
+    assert main(["train", "quoridor", str(data), "--out", str(out), "--epochs", "5"]) == 0
+    model, size = quoridor_weights.load(str(out))
+    assert size == "4x7" and len(model.linear) == 21
+    capsys.readouterr()
+    assert main(["best", "quoridor", "--size", "4x7", "--walls", "3", "--depth", "2", "-e", f"eval_file={out}"]) == 0
+    assert capsys.readouterr().out.startswith("bestmove ")
 
 
 def test_training_beats_the_constant_and_writes_weights(selfplay_file, tmp_path, capsys):
@@ -284,6 +315,11 @@ def test_weights_round_trip_and_header():
     # and so does a 14-feature file with hidden units
     f14 = _with_crc(b"CRQEVAL\0" + struct.pack("<IIII", 2, 14, 1, 9) + struct.pack("<29f", *range(14), *[0.5] * 14, 2))
     assert quoridor_weights.loads(f14) == (Model.of([*range(14), *pad], [[0.5] * 14 + pad], [2]), 9)
+    # the board: N for N x N, W * 256 + H otherwise, 0 when unknown
+    for board, field in ((9, 9), ("4x7", 4 * 256 + 7), ("9x3", 9 * 256 + 3), (None, 0)):
+        data = quoridor_weights.dumps(Model.of(range(21)), board)
+        assert struct.unpack_from("<I", data, 20) == (field,)
+        assert quoridor_weights.loads(data)[1] == (board or 0)
 
 
 def _with_crc(body: bytes) -> bytes:

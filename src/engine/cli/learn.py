@@ -160,7 +160,7 @@ def cmd_train(args) -> int:
     print("linear weights: " + ", ".join(f"{n} {w:+.4f}" for n, w in zip(FEATURE_NAMES, report.model.linear)))
     if report.model.hidden_units:
         print(f"and a hidden layer of {report.model.hidden_units} units")
-    quoridor_weights.save(args.out, report.model, data["size"] or 0)
+    quoridor_weights.save(args.out, report.model, data["size"])
     print(f"-> {args.out}" + (f", loss curve -> {args.curve}" if args.curve is not None else ""))
     return 0
 

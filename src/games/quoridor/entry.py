@@ -9,8 +9,9 @@ from crossridor.engine.options import C_INT, BoardKind, Param, board_shape
 from crossridor.engine.registry import GameEntry, LazyOptions, register_game
 from crossridor.games.quoridor.bounds import MAX_WALLS
 
+BOARD = BoardKind((2, 9), (3, 9))       # columns x rows, two players (four: the odd squares)
 PARAMS = (
-    Param("size", BoardKind((2, 9), (3, 9)), 9,
+    Param("size", BOARD, 9,
           "the board: N (N x N) or WxH (W columns, H rows; 4 players: 3, 5, 7 or 9)"),
     Param("players", (2, 4), 2, "number of players"),
     Param("walls", (int, 0, MAX_WALLS), None, "walls per player (default: 10 with 2 players, 5 with 4)"),

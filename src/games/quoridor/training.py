@@ -16,7 +16,9 @@ one row:
     game      int32 (N,)       the game's index in the run
     ply       int32 (N,)       the position's ply from the start
     feature_names  str (21,)
-    size, walls    int         the board
+    width, height  int         the board (columns, rows; files from before
+                               rectangular boards hold `size`, N for N x N)
+    walls          int         walls per player
     engine         str         the engine spec that played
 
 `train` fits the logit of the side to move winning, z = w . features, by
@@ -41,6 +43,7 @@ import numpy as np
 from crossridor.engine._core import Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, q_fill_features
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import open_regular_file, read_npy_header
+from crossridor.games.quoridor.entry import BOARD
 from crossridor.games.quoridor.weights import OLD_FEATURES, Model
 
 FEATURE_NAMES = ("bias", "d_me", "d_op", "walls_me", "walls_op", "lone_me", "lone_op", "race",
@@ -100,7 +103,7 @@ def selfplay_arrays(game, engine: str, records: list) -> dict:
                                 for r, record in zip(rows, records)]) if rows else np.zeros(0, np.int32),
         "ply": out["ply"].astype(np.int32),
         "feature_names": np.array(FEATURE_NAMES),
-        "size": np.int32(game.size), "walls": np.int32(game.walls),
+        "width": np.int32(game.width), "height": np.int32(game.height), "walls": np.int32(game.walls),
         "engine": np.array(engine),
     }
 
@@ -146,7 +149,8 @@ def _check_arrays(path, arrays: dict) -> None:
 MAX_DATA_BYTES = 2 ** 31
 MAX_DATA_MEMBERS = 64        # selfplay writes 10 arrays
 MAX_ZIP_DIRECTORY = 2 ** 16  # bytes of the zip's directory (selfplay's: about 1 kB)
-_NDIM = {"features": 2, "score": 1, "result": 1, "game": 1, "ply": 1, "size": 0}
+_NDIM = {"features": 2, "score": 1, "result": 1, "game": 1, "ply": 1, "size": 0, "width": 0, "height": 0}
+BOARD_ARRAYS = ("size", "width", "height")
 _END_OF_ZIP = b"PK\x05\x06"
 _ZIP64_LOCATOR = b"PK\x06\x07"
 
@@ -190,9 +194,10 @@ def _read_member(z, info, path, name: str, budget: int) -> np.ndarray:
         return np.lib.format.read_array(member, allow_pickle=False)
 
 
-def read_data_file(path) -> tuple[dict, int | None]:
-    """The arrays of DATA_ARRAYS of one selfplay file and its board size
-    (None when the file does not say): a regular file of at most
+def read_data_file(path) -> tuple[dict, int | str | None]:
+    """The arrays of DATA_ARRAYS of one selfplay file and its board, as the
+    size option spells it (9, '4x7'; None when the file does not say): a
+    regular file of at most
     MAX_DATA_BYTES, arrays of real numbers of the selfplay layout taking at
     most MAX_DATA_BYTES, or CrossridorError naming what is wrong."""
     try:
@@ -204,7 +209,7 @@ def read_data_file(path) -> tuple[dict, int | None]:
                 if missing:
                     raise CrossridorError(f"{path}: not a selfplay data file (lacks {', '.join(missing)})")
                 arrays, budget = {}, MAX_DATA_BYTES
-                for name in (*DATA_ARRAYS, "size"):
+                for name in (*DATA_ARRAYS, *BOARD_ARRAYS):
                     if name + ".npy" in members:
                         arrays[name] = _read_member(z, members[name + ".npy"], path, name, budget)
                         budget -= arrays[name].nbytes
@@ -213,16 +218,25 @@ def read_data_file(path) -> tuple[dict, int | None]:
             raise
         raise CrossridorError(f"cannot read selfplay data {path!r}: "
                               f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
-    size = arrays.pop("size", None)
-    if size is not None:
-        size = size.item()
-        if not isinstance(size, int) or size not in (3, 5, 7, 9):
-            raise CrossridorError(f"{path}: size is {size}, not a Quoridor board size (odd, 3..9)")
-    return arrays, size
+    return arrays, _board(path, {name: arrays.pop(name).item() for name in BOARD_ARRAYS if name in arrays})
+
+
+def _board(path, found: dict) -> int | str | None:
+    """The board of a file's width and height (or older files' size), as
+    the size option spells it; None when the file names none."""
+    if not found:
+        return None
+    shape = (found.get("width"), found.get("height")) if "size" not in found else found["size"]
+    board = BOARD.check(shape) if set(found) in ({"size"}, {"width", "height"}) else None
+    if board is None:
+        said = ", ".join(f"{k} {v}" for k, v in found.items())
+        raise CrossridorError(f"{path}: {said} is not a Quoridor board ({BOARD.describe_range()})")
+    return board
 
 
 def load_data(paths) -> dict:
-    """The rows of one or more self-play files, game indices made distinct."""
+    """The rows of one or more self-play files, game indices made distinct;
+    "size": their board when they all name the same one, else None."""
     parts: dict[str, list] = {name: [] for name in DATA_ARRAYS}
     sizes = set()
     offset = 0

@@ -8,7 +8,8 @@ Layout (little-endian), checked field by field on load:
         12     4  uint32 number of features F (Q_NUM_FEATURES, 21; files of 14
                           or 19, the first features of the table, also load)
         16     4  uint32 hidden units H (0: a linear model; at most Q_MAX_HIDDEN_UNITS)
-        20     4  uint32 board size the weights were trained on (information)
+        20     4  uint32 the board the weights were trained on (information):
+                          N for N x N, W * 256 + H for W x H, 0 unknown
         24  4 F   float32 linear weights w, one per feature (quoridor/features.pxi)
           4 H F   float32 hidden weights W, unit by unit, F each (version 2)
           4 H     float32 output weights v, one per unit (version 2)
@@ -33,6 +34,7 @@ from importlib import resources
 from crossridor.engine._core import Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, QuoridorWeights
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import read_regular_file
+from crossridor.engine.options import board_shape
 
 MAGIC = b"CRQEVAL\0"
 VERSION = 2
@@ -93,8 +95,27 @@ def check_values(values, source: str) -> None:
                                f"(larger weights could reach the win band)")
 
 
-def dumps(model: Model, size: int) -> bytes:
-    """The file's bytes for a model of Q_NUM_FEATURES inputs."""
+def board_field(size: int | str | None) -> int:
+    """The header's board field of a board as the size option spells it
+    (9, '4x7'; None: unknown)."""
+    if size is None or size == 0:
+        return 0
+    w, h = board_shape(size)
+    return w if w == h else w * 256 + h
+
+
+def board_of_field(value: int) -> int | str:
+    """The board of a header's board field, as the size option spells it
+    (9, '4x7'; 0: unknown)."""
+    if value < 256:
+        return value
+    w, h = value >> 8, value & 255
+    return w if w == h else f"{w}x{h}"
+
+
+def dumps(model: Model, size: int | str | None) -> bytes:
+    """The file's bytes for a model of Q_NUM_FEATURES inputs trained on the
+    board `size` (9, '4x7'; None or 0: unknown)."""
     h = model.hidden_units
     if len(model.linear) != Q_NUM_FEATURES or any(len(row) != Q_NUM_FEATURES for row in model.hidden) \
             or len(model.output) != h:
@@ -104,11 +125,11 @@ def dumps(model: Model, size: int) -> bytes:
         raise WeightsError(f"at most {Q_MAX_HIDDEN_UNITS} hidden units, got {h}")
     values = model.values()
     check_values(values, "the weights")
-    body = _HEADER.pack(MAGIC, VERSION, Q_NUM_FEATURES, h, size) + struct.pack(f"<{len(values)}f", *values)
+    body = _HEADER.pack(MAGIC, VERSION, Q_NUM_FEATURES, h, board_field(size)) + struct.pack(f"<{len(values)}f", *values)
     return body + struct.pack("<I", zlib.crc32(body))
 
 
-def save(path: str, model: Model, size: int) -> None:
+def save(path: str, model: Model, size: int | str | None) -> None:
     """Write the weights file: into a temporary file in the same folder,
     renamed over `path` only once it is whole (a failure leaves `path` as it was)."""
     data = dumps(model, size)
@@ -135,8 +156,9 @@ def _umask() -> int:
     return mask
 
 
-def loads(data: bytes, source: str = "weights") -> tuple[Model, int]:
-    """(model, trained board size) from a file's bytes; WeightsError says what is wrong."""
+def loads(data: bytes, source: str = "weights") -> tuple[Model, int | str]:
+    """(model, the board it was trained on: 9, '4x7', 0 unknown) from a
+    file's bytes; WeightsError says what is wrong."""
     if len(data) < _HEADER.size or data[:len(MAGIC)] != MAGIC:
         raise WeightsError(f"{source}: not a crossridor evaluation weights file (no {MAGIC[:7].decode()} header)")
     magic, version, features, hidden, size = _HEADER.unpack_from(data)
@@ -160,18 +182,18 @@ def loads(data: bytes, source: str = "weights") -> tuple[Model, int]:
     f, h = features, hidden
     rows = [values[f + j * f: f + (j + 1) * f] for j in range(h)]
     pad = (0.0,) * (Q_NUM_FEATURES - f)      # an older file: the later features weigh 0
-    return Model.of(values[:f] + pad, [r + pad for r in rows], values[f + h * f:]), size
+    return Model.of(values[:f] + pad, [r + pad for r in rows], values[f + h * f:]), board_of_field(size)
 
 
-def load(path: str) -> tuple[Model, int]:
+def load(path: str) -> tuple[Model, int | str]:
     data = read_regular_file(path, "weights file", MAX_WEIGHTS_BYTES, WeightsError)
     return loads(data, f"weights file {path!r}")
 
 
 @functools.lru_cache(maxsize=16)
-def weights_for_search(path: str | None, size: int = 9) -> QuoridorWeights:
+def weights_for_search(path: str | None, size: int | str = 9) -> QuoridorWeights:
     """The C-side weights of a file, or (path None) the shipped ones of the
-    board size, the 9x9 ones where none were made for it; cached, so that a
+    board (9, '4x7'), the 9x9 ones where none were made for it; cached, so that a
     search per move reads the file once."""
     if path is None:
         name = SHIPPED_BY_SIZE.get(size, SHIPPED)
