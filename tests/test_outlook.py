@@ -288,3 +288,12 @@ def test_json_of_an_outlook_is_plain():
     assert json.loads(json.dumps(seen.as_dict())) == {"expected": 0.625, "wdl": [600, 50, 350],
                                                       "result_in": None, "proven": False}
     assert seen.text() == "expected 0.62 (W 600 D 50 L 350)"
+
+
+def test_a_rectangular_board_reads_its_own_variant_then_the_9x9_fit():
+    from crossridor.games.quoridor.outlook import OUTLOOK
+    game = crossridor.load_game("quoridor", size="4x7")
+    assert OUTLOOK.variants(game) == ("4x7 2p", "9x9 2p")
+    assert OUTLOOK.model(game, "alphabeta") == OUTLOOK.models[("alphabeta", "9x9 2p")]
+    seven = crossridor.load_game("quoridor", size=7)
+    assert OUTLOOK.model(seven, "alphabeta") == OUTLOOK.models[("alphabeta", "7x7 2p")]

@@ -143,7 +143,7 @@ def test_cli_uci_subprocess_done_when():
 
 
 def test_cli_uci_bad_game_option():
-    proc = subprocess.run([sys.executable, "-m", "crossridor", "uci", "--size", "4"], check=False, text=True,
+    proc = subprocess.run([sys.executable, "-m", "crossridor", "uci", "--size", "10"], check=False, text=True,
                           capture_output=True, input="quit\n", timeout=HANG)
     assert proc.returncode == 2 and proc.stderr.startswith("crossridor: error:")
     assert len(proc.stderr.splitlines()) == 1

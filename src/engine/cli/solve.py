@@ -126,7 +126,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--memory", type=float, default=None, metavar="GB",
                    help="stop with an error when the solved positions would need more (default: no bound)")
     p.add_argument("--verify", action="store_true",
-                   help="check the solution: the winner's moves against every reply (3x3), or against "
+                   help="check the solution: the winner's moves against every reply (boards of at most "
+                        "15 squares: 2x3 to 2x7, 3x3 to 3x5, 4x3, 5x3), or against "
                         "alpha-beta, MCTS and random players from seeded games (larger boards)")
     p.add_argument("--games", type=int, default=20, metavar="K",
                    help="with --verify on a larger board: games per opponent (default 20)")

@@ -25,7 +25,7 @@ def _alphabeta(state, score, extra) -> Proof | None:
 
 def _variants(game) -> tuple[str, ...]:
     # the 9x9 fits serve the boards without their own (centi-steps on every board; not measured there)
-    return (f"{game.size}x{game.size} {game.players}p", f"9x9 {game.players}p")
+    return (f"{game.board} {game.players}p", f"9x9 {game.players}p")
 
 
 OUTLOOK = Calibration(

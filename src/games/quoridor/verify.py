@@ -21,6 +21,10 @@ from crossridor.engine import stop as _stop
 from crossridor.engine.protocol import Limits
 from crossridor.engine.search_api import search
 
+# Boards of at most this many squares are checked exhaustively (every reply):
+# well under a second on each of them (2x3 to 2x7, 3x3 to 3x5, 4x3, 5x3) at
+# any wall count; the next, 4x4 and up, can take minutes.
+EXHAUSTIVE_SQUARES = 15
 # The players a sampled check plays against: (name, algorithm, limits).
 OPPONENTS = (("alphabeta", "alphabeta", Limits(depth=4)),
              ("mcts", "mcts", Limits(sims=400)),
@@ -46,12 +50,13 @@ class Verification:
 
 def verify(solver, state, result, games: int = 20, seed: int = 0,
            stop: _stop.Stop | None = None) -> Verification:
-    """Check a SolveResult of `state`: exhaustively on 3x3, else `games`
-    seeded games per opponent (and per side for a draw). Raises
-    engine.stop.Interrupted when stopped: a partial check is no check."""
+    """Check a SolveResult of `state`: exhaustively on boards of at most
+    EXHAUSTIVE_SQUARES squares, else `games` seeded games per opponent (and
+    per side for a draw). Raises engine.stop.Interrupted when stopped: a
+    partial check is no check."""
     winner = None if result.winner is None else result.winner - 1
     with _stop.scope(stop) as token:
-        if state.game.size == 3:
+        if state.game.width * state.game.height <= EXHAUSTIVE_SQUARES:
             out = exhaustive(solver, state, winner, result.plies)
         else:
             out = sampled(solver, state, winner, result.plies, games, seed)
