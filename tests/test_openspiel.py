@@ -22,6 +22,7 @@ QW_TINY = crossridor.load_game("qwatrobat").new_state(
     "1234/4321 2143/3412 first:1 c1 c1 c2 c2 c3 c3 c4 c4 c1 c4").position()
 
 SIM_GAMES = ["crossridor_quoridor(size=5)", "crossridor_quoridor(size=5,players=4)",
+             "crossridor_quoridor(width=4,height=7)",
              "crossridor_crosswise", "crossridor_crosswise(players=3)", "crossridor_crosswise(players=4)",
              "crossridor_qwatrobat", "crossridor_qwatrobat(cards=10,open=true)",
              "crossridor_qwatrobat(first=0,last_round_points=5,clear_four=false)",
@@ -45,6 +46,16 @@ def test_names_and_parameters():
     state = cw.new_initial_state()
     assert state.is_chance_node()
     assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
+
+
+def test_a_rectangular_quoridor_board():
+    game = pyspiel.load_game("crossridor_quoridor(width=4,height=7,walls=2)")
+    assert game.observation_tensor_shape() == [10, 7, 4]
+    assert game.num_distinct_actions() == 28 + 2 * 3 * 6 + 1 and game.max_game_length() == 4 * 28
+    assert game.new_initial_state().inner.position() == "4x7x2:c1,c7:2,2:-:1"
+    assert pyspiel.load_game("crossridor_quoridor(size=3,width=2)").observation_tensor_shape() == [10, 3, 2]
+    with pytest.raises(crossridor.CrossridorError, match="size must be"):
+        pyspiel.load_game("crossridor_quoridor(width=1,height=7)")
 
 
 def test_get_all_states_on_tiny_configurations():

@@ -141,6 +141,16 @@ def test_play_render_and_best_on_a_rectangular_board(client):
     assert crossridor.load_game("quoridor", size="4x7", walls=1).new_state("c2 c6").parse_move(r.json()["move"])
 
 
+def test_replay_records_of_a_rectangular_board(client, tmp_path):
+    records = tmp_path / "games.jsonl"
+    assert main(["match", "quoridor", "--size", "4x7", "--walls", "2", "--engine", "random", "--engine", "greedy",
+                 "--games", "1", "--concurrency", "1", "--seed", "1", "--records", str(records)]) == 0
+    g = client.post("/api/replay", json={"records": records.read_text()}).json()["games"][0]
+    assert g["options"] == {"size": "4x7", "walls": 2}
+    final = client.post("/api/render", json={"game": g["game"], "options": g["options"], "moves": g["moves"]}).json()
+    assert final["view"]["over"] and (final["view"]["width"], final["view"]["height"]) == (4, 7)
+
+
 def test_play_a_whole_quoridor_game_as_the_second_seat(client):
     rng = random.Random(4)
     with client.websocket_connect("/ws") as ws:

@@ -9,7 +9,9 @@ Importing this module registers four Python games with pyspiel:
 | pyspiel name               | parameters (defaults)                                          |
 |----------------------------|----------------------------------------------------------------|
 | crossridor_quoridor        | size=9, players=2, walls=-1 (the rules' 10 / 5), max_plies=0   |
-|                            | (0: a draw after 4 * size^2 plies; OpenSpiel needs a bound)    |
+|                            | (0: a draw after 4 * W * H plies; OpenSpiel needs a bound),    |
+|                            | width=0, height=0 (a board of W columns and H rows, 0: size;   |
+|                            | OpenSpiel's size is an integer: width=4,height=7 for 4x7)      |
 | crossridor_crosswise       | players=2 (deal and draws as chance nodes: chance=True)        |
 | crossridor_qwatrobat       | open, clear_four, last_round_points, cards as the game;        |
 |                            | first=-1 (drawn), position="" (start from a position string)  |
@@ -41,10 +43,10 @@ from crossridor.games.learning import codec as _codec
 
 
 def _quoridor(p):
-    size = p["size"]
-    game = crossridor.load_game("quoridor", size=size, players=p["players"],
+    width, height = p["width"] or p["size"], p["height"] or p["size"]
+    game = crossridor.load_game("quoridor", size=(width, height), players=p["players"],
                                 walls=None if p["walls"] < 0 else p["walls"],
-                                max_plies=p["max_plies"] or 4 * size * size)
+                                max_plies=p["max_plies"] or 4 * width * height)
     return game, game.max_plies
 
 
@@ -76,7 +78,7 @@ def _kreuzundquer(p):
 
 _GAMES = {
     "crossridor_quoridor": ("Quoridor", _quoridor,
-                            {"size": 9, "players": 2, "walls": -1, "max_plies": 0}),
+                            {"size": 9, "players": 2, "walls": -1, "max_plies": 0, "width": 0, "height": 0}),
     "crossridor_crosswise": ("Crosswise", _crosswise, {"players": 2}),
     "crossridor_qwatrobat": ("Qwatrobat", _qwatrobat,
                              {"open": False, "clear_four": True, "last_round_points": 6,

@@ -49,6 +49,9 @@ def values_text(p: Param) -> str:
     elif kind == "choice":
         names = [format_value(c) for c in d["choices"]]
         text = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    elif kind == "board":
+        (w0, w1), (h0, h1) = d["widths"], d["heights"]
+        text = f"N or WxH, {w0}..{w1} columns, {h0}..{h1} rows"
     elif kind == "text":
         text = "text"
     elif kind == "moves":
