@@ -7,6 +7,7 @@ of a solution (solve --verify) and the command line."""
 import functools
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -103,25 +104,45 @@ def test_5x5_positions_with_draws_agree():
 
 
 def docs_rows():
-    """(size, walls) -> (winner, plies, moves column) of the table in docs/solving.md."""
+    """(width, height, walls) -> (winner, plies, moves column, positions) of the solved entries in the
+    tables of docs/solving.md (the rows `solve --sweep` prints)."""
     page = Path(__file__).resolve().parents[1] / "docs" / "solving.md"
     rows = {}
     for line in page.read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) == 9 and cells[0][:1].isdigit():
-            rows[int(cells[0][0]), int(cells[1])] = (cells[2], int(cells[3]), cells[4])
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        board = re.fullmatch(r"(\d)×(\d)", cells[0]) if len(cells) == 9 else None
+        if board and (cells[2].startswith("player ") or cells[2] == "draw"):
+            rows[int(board[1]), int(board[2]), int(cells[1])] = (
+                cells[2], None if cells[3] == "—" else int(cells[3]), cells[4], int(cells[5].replace(",", "")))
     return rows
 
 
-@pytest.mark.parametrize("size, walls", [(3, w) for w in range(11)] + [(5, 0), (5, 1), (5, 2), (7, 0), (7, 1)])
-def test_the_docs_table(size, walls):
-    """The table of docs/solving.md, for the entries that take seconds."""
-    result = solved(size, walls)
-    winner, plies, moves = docs_rows()[size, walls]
-    assert winner == f"player {result.winner}" and plies == result.plies
-    assert moves == (" ".join(result.moves) if result.winner == result.to_move
-                     else f"none (slowest losses: {' '.join(result.moves)})")
-    assert result.nodes > 0 and result.memory > 0
+def documented_entries():
+    """The documented entries that take seconds: the smallest first, up to 30 million
+    positions in all."""
+    out, total = [], 0
+    for key, row in sorted(docs_rows().items(), key=lambda item: (item[1][3], item[0])):
+        total += row[3]
+        if total > 30_000_000:
+            break
+        out.append(key)
+    return out
+
+
+def test_the_docs_tables_are_read():
+    assert {(3, 3, w) for w in range(11)} | {(5, 5, 2), (7, 7, 1)} <= set(documented_entries())
+
+
+@pytest.mark.parametrize("width, height, walls", documented_entries())
+def test_the_docs_table(width, height, walls):
+    """The tables of docs/solving.md, for the entries that take seconds."""
+    result = solved(width if width == height else f"{width}x{height}", walls)
+    winner, plies, moves, positions = docs_rows()[width, height, walls]
+    assert winner == ("draw" if result.winner is None else f"player {result.winner}") and plies == result.plies
+    listed = " ".join(result.moves)
+    assert moves == (f"none (drawing moves: {listed})" if result.winner is None
+                     else listed if result.winner == result.to_move else f"none (slowest losses: {listed})")
+    assert positions == result.nodes and result.memory > 0
 
 
 def test_a_finished_game():

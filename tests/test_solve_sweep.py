@@ -221,3 +221,17 @@ def test_entries_spell_the_board_as_the_size_option():
     assert [e.size for e in (Entry(5, 5, 0), Entry(4, 7, 0))] == [5, "4x7"]
     assert sweep.parse_spec("5:2-3") == [Entry(5, 5, 2), Entry(5, 5, 3)]
     assert sweep.parse_spec("4x7:3") == [Entry(4, 7, 3)]
+
+
+def test_a_draw_and_a_skipped_entry_as_rows(capsys):
+    from crossridor.engine.cli.sweep import print_entries
+    solved = Sweep(entries(["2x3:0"])).run()[0]
+    draw = dict(solved, board="8x3", walls=3, winner=None, plies=None, moves=["d1"])
+    skipped = {"board": "4x7", "walls": 8, "skipped": "does not fit", "cause": "memory", "memory_gb": 8}
+    not_tried = {"board": "4x7", "walls": 9, "skipped": "not tried: 4x7 with 8 walls did not fit in memory",
+                 "cause": "not tried", "memory_gb": None}
+    print_entries([draw, skipped, not_tried])
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].startswith("| 8×3 | 3 | draw | — | none (drawing moves: d1) | 52 | ")
+    assert out[3] == "| 4×7 | 8 | skipped: does not fit | | | | | | |"
+    assert out[4] == "| 4×7 | 9 | not tried: 4x7 with 8 walls did not fit in memory | | | | | | |"
