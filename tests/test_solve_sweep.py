@@ -65,7 +65,9 @@ def test_a_second_run_solves_only_the_entries_not_in_the_results_file(tmp_path):
     before = results.read_text()
     second = Sweep(entries(SMALL), results=str(results))
     assert second.pending() == 3
-    records = second.run()
+    started = []
+    records = second.run(on_start=started.append)
+    assert [str(e) for e in started] == ["2x3:2", "3x3:0", "3x3:1"]
     assert second.solved == 3 and [(r["board"], r["walls"]) for r in records] == \
         [("2x3", 0), ("2x3", 1), ("2x3", 2), ("3x3", 0), ("3x3", 1)]
     text = results.read_text()

@@ -43,8 +43,12 @@ def cmd_sweep(args, scheduler) -> int:
         else:               # no bar (not a terminal): a line per entry, for a log
             _say(f"{record['board']}:{record['walls']}: {_summary(record)}")
 
+    def on_start(entry) -> None:
+        if bar is not None:
+            bar.set_postfix_str(str(entry))
+
     try:
-        records, _ = run_stoppable(run.run, progress if args.progress else None, on_entry)
+        records, _ = run_stoppable(run.run, progress if args.progress else None, on_entry, None, on_start)
     except Interrupted:
         if args.results:
             _say(f"the entries finished so far are in {args.results} (the same command goes on from them)")

@@ -200,20 +200,18 @@ class SweepOptions:
     seed: int = 0
 
 
-@dataclass
 class Sweep:
-    """The entries to solve, in order, and what the results file already
-    holds of them (`torn`: a torn last line was cut from it). `solved`
-    counts the entries this run solved (or found too large)."""
+    """The entries to solve, in order, how (`options`), and what the
+    results file already holds of them (`torn`: a torn last line was cut
+    from it). `solved` counts the entries this run solved (or found too
+    large)."""
 
-    entries: list[Entry]
-    options: SweepOptions = field(default_factory=SweepOptions)
-    results: str | None = None
-    solved: int = 0
-
-    def __post_init__(self):
-        self.file = None if self.results is None else ResultsFile(self.results)
+    def __init__(self, entries: Iterable[Entry], options: SweepOptions | None = None, results: str | None = None):
+        self.entries = list(entries)
+        self.options = options or SweepOptions()
+        self.file = None if results is None else ResultsFile(results)
         self.recorded, self.torn = ({}, False) if self.file is None else self.file.load()
+        self.solved = 0
 
     def finished(self, entry: Entry) -> dict | None:
         """The entry's record in the results file, unless this run solves
@@ -233,11 +231,13 @@ class Sweep:
         return sum(self.finished(entry) is None for entry in self.entries)
 
     def run(self, progress: Callable[[str], None] | None = None,
-            on_entry: Callable[[dict], None] | None = None, stop: _stop.Stop | None = None) -> list[dict]:
+            on_entry: Callable[[dict], None] | None = None, stop: _stop.Stop | None = None,
+            on_start: Callable[[Entry], None] | None = None) -> list[dict]:
         """Every entry's record, in order: the results file's, or solved now
         (and appended to it), or, when a smaller wall count of its board did
         not fit in memory, one saying that it was not tried. `progress` gets
-        each solve's lines (one per level), `on_entry` each record made now;
+        each solve's lines (one per level), `on_start` each entry about to
+        be solved, `on_entry` each record made now;
         `stop` (or crossridor.stop()) ends the sweep with
         engine.stop.Interrupted, the entries finished being in the file."""
         records: list[dict] = []
@@ -248,7 +248,7 @@ class Sweep:
                         raise _stop.Interrupted("sweep stopped")
                     record = self.finished(entry)
                     if record is None:
-                        record = self._record(entry, records, progress, token)
+                        record = self._record(entry, records, progress, token, on_start)
                         if on_entry is not None:
                             on_entry(record)
                     records.append(record)
@@ -257,7 +257,7 @@ class Sweep:
                 self.file.close()
         return records
 
-    def _record(self, entry: Entry, before: list[dict], progress, stop: _stop.Stop) -> dict:
+    def _record(self, entry: Entry, before: list[dict], progress, stop: _stop.Stop, on_start) -> dict:
         """The record of an entry not finished: not tried when a smaller
         wall count of its board, `before` it, did not fit in memory; else
         solved now, and appended to the results file."""
@@ -265,6 +265,8 @@ class Sweep:
         if too_large and min(too_large) < entry.walls:
             return _skipped(entry, f"not tried: {entry.board} with {min(too_large)} walls did not fit in memory",
                             "not tried")
+        if on_start is not None:
+            on_start(entry)
         record = self._solve(entry, progress, stop)
         self.solved += 1
         if self.file is not None:
