@@ -398,7 +398,8 @@ def test_bad_tables(capsys, tmp_path):
     assert "older format" in one_line_error("best", "quoridor", "--size", "3", "--table", str(old))
     table = str(tmp_path / "t3")
     run_json_solve(capsys, "--size", "3", "--walls", "1", "--write-table", table)
-    assert "table is for 3x3" in one_line_error("solve", "quoridor", "--size", "5", "--table", table)
+    assert "table is for the board 3x3, the position is on 5x5" in one_line_error(
+        "solve", "quoridor", "--size", "5", "--table", table)
 
 
 def run_json_solve(capsys, *argv):
