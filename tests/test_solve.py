@@ -1,8 +1,9 @@
 """The Quoridor solver (src/games/quoridor/solve.pxi, games/quoridor/solve.py)
 against the independent reference solver of quoridor_solve_reference.py:
 3x3 from the start for every wall count, seeded random positions on 3x3
-and 5x5 (including drawn ones), stopping and the memory bound; the check
-of a solution (solve --verify) and the command line."""
+and 5x5 (including drawn ones), the small boards that are not square (and
+the published table of them), stopping and the memory bound; the check of
+a solution (solve --verify) and the command line."""
 
 import functools
 import json
@@ -87,6 +88,61 @@ def test_3x3_random_positions_agree(walls):
 
 def test_5x5_no_walls_agrees():
     assert compare_sample(5, Rules(5).start(0), 0, 300, seed=5) == {1, -1}
+
+
+# The published table of solved boards (grantslatton/quoridor-solving): W columns x H rows,
+# the winner for 0..10 walls per player (1 the first player, 2 the second, D a draw, ? open).
+PUBLISHED = {row.split()[0]: row.split()[1:] for row in """
+2x3  2 1 1 1 1 1 1 1 1 1 1
+3x3  2 2 2 2 2 2 2 2 2 2 2
+4x3  2 2 2 1 1 1 1 1 1 1 1
+5x3  2 2 2 1 1 1 1 1 1 1 1
+6x3  2 2 2 2 1 1 1 1 1 1 1
+7x3  2 2 2 2 2 2 2 2 2 2 2
+8x3  2 2 2 D 2 2 2 2 2 2 2
+9x3  2 2 2 2 2 2 2 1 1 1 1
+2x5  2 2 2 2 2 2 2 2 2 2 2
+3x5  2 2 2 1 2 2 2 2 2 2 2
+4x5  2 2 2 2 1 1 1 1 1 1 1
+5x5  2 2 2 2 2 1 1 1 1 1 1
+2x7  2 2 1 1 1 1 1 1 1 1 1
+3x7  2 2 2 2 2 1 1 1 1 1 1
+4x7  2 2 1 2 1 1 1 ? ? ? ?
+2x9  2 2 2 2 2 2 2 2 2 2 2
+3x9  2 2 2 2 2 1 1 1 1 ? ?
+""".strip().splitlines()}
+
+# the entries of the table that are not square and that the reference solves in
+# about a second or less (3x5 with 1 wall or 4x3 with 2 take it several)
+SMALL_BOARDS = [("2x3", w) for w in range(4)] + [
+    ("4x3", 0), ("4x3", 1), ("5x3", 0), ("6x3", 0), ("3x5", 0), ("2x5", 0), ("2x5", 1), ("2x5", 2),
+    ("2x7", 0), ("2x7", 1), ("2x9", 0)]
+
+
+@pytest.mark.parametrize("board, walls", SMALL_BOARDS)
+def test_boards_not_square_agree_with_the_reference_and_the_published_table(board, walls):
+    width, height = (int(n) for n in board.split("x"))
+    rules = Rules(width, height)
+    root = rules.start(walls)
+    values = solve_all(rules, root)
+    outcome, plies = values[root]
+    game = crossridor.load_game("quoridor", size=board, walls=walls)
+    result = crossridor.solve(game.new_state())
+    assert result.winner == (None if outcome == 0 else 1 if outcome == 1 else 2)
+    assert result.plies == plies
+    assert PUBLISHED[board][walls] == ("D" if result.winner is None else str(result.winner))
+    if outcome == 1:
+        assert sorted(result.moves) == first_moves(rules, root, values)
+    # every first move: the same position, valued alike by both solvers
+    solver = Solver(board)
+    children = rules.children(root)
+    assert sorted(name for name, _ in children) == sorted(str(m) for m in game.new_state().legal_moves())
+    for name, child in children:
+        state = game.new_state(name)
+        assert state.position() == rules.position_string(child)
+        assert decode(solver.value(state.core)) == values[child], name
+        if name in result.move_plies:
+            assert result.move_plies[name] == values[child][1] + 1
 
 
 def parse(names):
@@ -363,7 +419,8 @@ def test_bad_tables(capsys, tmp_path):
     assert "older format" in one_line_error("best", "quoridor", "--size", "3", "--table", str(old))
     table = str(tmp_path / "t3")
     run_json_solve(capsys, "--size", "3", "--walls", "1", "--write-table", table)
-    assert "table is for 3x3" in one_line_error("solve", "quoridor", "--size", "5", "--table", table)
+    assert "table is for the board 3x3, the position is on 5x5" in one_line_error(
+        "solve", "quoridor", "--size", "5", "--table", table)
 
 
 def run_json_solve(capsys, *argv):
