@@ -19,6 +19,7 @@ from crossridor.engine._core import WIN_SCORE
 from crossridor.engine.cli.main import main
 from crossridor.engine.stop import Interrupted
 from crossridor.games.quoridor import verify
+from crossridor.games.quoridor.published import PUBLISHED
 from crossridor.games.quoridor.solve import Solver, decode, solve
 from helpers import STOP_BOUND, interrupt, one_line_error
 from quoridor_solve_reference import Rules, first_moves, solve_all
@@ -90,28 +91,6 @@ def test_5x5_no_walls_agrees():
     assert compare_sample(5, Rules(5).start(0), 0, 300, seed=5) == {1, -1}
 
 
-# The published table of solved boards (grantslatton/quoridor-solving): W columns x H rows,
-# the winner for 0..10 walls per player (1 the first player, 2 the second, D a draw, ? open).
-PUBLISHED = {row.split()[0]: row.split()[1:] for row in """
-2x3  2 1 1 1 1 1 1 1 1 1 1
-3x3  2 2 2 2 2 2 2 2 2 2 2
-4x3  2 2 2 1 1 1 1 1 1 1 1
-5x3  2 2 2 1 1 1 1 1 1 1 1
-6x3  2 2 2 2 1 1 1 1 1 1 1
-7x3  2 2 2 2 2 2 2 2 2 2 2
-8x3  2 2 2 D 2 2 2 2 2 2 2
-9x3  2 2 2 2 2 2 2 1 1 1 1
-2x5  2 2 2 2 2 2 2 2 2 2 2
-3x5  2 2 2 1 2 2 2 2 2 2 2
-4x5  2 2 2 2 1 1 1 1 1 1 1
-5x5  2 2 2 2 2 1 1 1 1 1 1
-2x7  2 2 1 1 1 1 1 1 1 1 1
-3x7  2 2 2 2 2 1 1 1 1 1 1
-4x7  2 2 1 2 1 1 1 ? ? ? ?
-2x9  2 2 2 2 2 2 2 2 2 2 2
-3x9  2 2 2 2 2 1 1 1 1 ? ?
-""".strip().splitlines()}
-
 # the entries of the table that are not square and that the reference solves in
 # about a second or less (3x5 with 1 wall or 4x3 with 2 take it several)
 SMALL_BOARDS = [("2x3", w) for w in range(4)] + [
@@ -130,7 +109,7 @@ def test_boards_not_square_agree_with_the_reference_and_the_published_table(boar
     result = crossridor.solve(game.new_state())
     assert result.winner == (None if outcome == 0 else 1 if outcome == 1 else 2)
     assert result.plies == plies
-    assert PUBLISHED[board][walls] == ("D" if result.winner is None else str(result.winner))
+    assert PUBLISHED[width, height, walls] == ("D" if result.winner is None else str(result.winner))
     if outcome == 1:
         assert sorted(result.moves) == first_moves(rules, root, values)
     # every first move: the same position, valued alike by both solvers

@@ -1,7 +1,8 @@
-"""The published table of solved two-player Quoridor boards (issue 44), as
-data: for each board, W columns x H rows, the winner from the start with 0
-to 10 walls per player. `crossridor solve quoridor --sweep published`
-solves the same entries and compares (sweep.py)."""
+"""The published table of solved two-player Quoridor boards
+(grantslatton/quoridor-solving), as data: for each board, W columns x H
+rows, the winner from the start with 0 to 10 walls per player.
+`crossridor solve quoridor --sweep published` solves the same entries and
+compares (sweep.py)."""
 
 from __future__ import annotations
 
