@@ -2,9 +2,11 @@
 is held to. Written straight from docs/rules/quoridor.md; no bitboards.
 
 Internals:
-- a square is (col, row), both 0-based: (0, 0) is `a1`, (N-1, N-1) the far corner;
+- the board is W columns (a, b, ...) by H rows (1, 2, ...); `size` is N for
+  N x N, or 'WxH' text, or a pair (W, H), as the game's `size` option;
+- a square is (col, row), both 0-based: (0, 0) is `a1`, (W-1, H-1) the far corner;
 - a wall is (col, row, 'h' | 'v') with its anchor (the touched square closest
-  to a1) at (col, row), 0 <= col, row <= N-2:
+  to a1) at (col, row), 0 <= col <= W-2, 0 <= row <= H-2:
     (c, r, 'h') lies between rows r and r+1 and covers columns c and c+1;
     (c, r, 'v') lies between columns c and c+1 and covers rows r and r+1;
 - moves are the notation strings of the rule file: a pawn move is its landing
@@ -39,27 +41,46 @@ def parse_square(text: str) -> tuple[int, int]:
     return (ord(text[0]) - ord("a"), int(text[1:]) - 1)
 
 
+def board_shape(size) -> tuple[int, int]:
+    """(W, H) of a size: N, 'N', 'WxH' or (W, H)."""
+    if isinstance(size, tuple):
+        width, height = size
+    elif isinstance(size, str) and "x" in size:
+        width, height = (int(part) for part in size.split("x"))
+    else:
+        width = height = int(size)
+    return width, height
+
+
+def board_name(width: int, height: int) -> str:
+    """The head of a position string without the players: 'N' on squares, 'WxH' otherwise."""
+    return str(width) if width == height else f"{width}x{height}"
+
+
 class RefQuoridor:
     """A Quoridor position with make / unmake. `legal_moves()` is a set of
     notation strings."""
 
-    def __init__(self, size: int = 9, players: int = 2, walls: int | None = None):
-        if size % 2 != 1 or not 3 <= size <= 9:
-            raise ValueError(f"size must be odd, 3..9, got {size!r}")
+    def __init__(self, size: int | str | tuple[int, int] = 9, players: int = 2, walls: int | None = None):
+        width, height = board_shape(size)
         if players not in (2, 4):
             raise ValueError(f"players must be 2 or 4, got {players!r}")
+        if players == 2 and not (2 <= width <= 9 and 3 <= height <= 9):
+            raise ValueError(f"a two-player board is 2..9 wide and 3..9 high, got {width}x{height}")
+        if players == 4 and not (width == height and width % 2 == 1 and 3 <= width <= 9):
+            raise ValueError(f"a four-player board is square and odd, 3..9, got {width}x{height}")
         if walls is None:
             walls = 10 if players == 2 else 5
         if walls < 0:
             raise ValueError(f"walls must be >= 0, got {walls!r}")
-        self.size = size
+        self.width, self.height = width, height
         self.players = players
-        mid, top = size // 2, size - 1
+        mid, top = width // 2, height - 1
         if players == 2:
-            # e1 -> row N, e9 -> row 1
+            # both pawns on column W // 2: player 1 on row 1 -> row H, player 2 on row H -> row 1
             self._pawns = [(mid, 0), (mid, top)]
         else:
-            # e1 -> row N, a5 -> column N, e9 -> row 1, i5 -> column a
+            # (square board) e1 -> row N, a5 -> column N, e9 -> row 1, i5 -> column a
             self._pawns = [(mid, 0), (0, mid), (mid, top), (top, mid)]
         self.walls: set[tuple[int, int, str]] = set()
         self.walls_left = [walls] * players
@@ -68,7 +89,7 @@ class RefQuoridor:
         self._history: list[tuple] = []   # snapshots taken before each move
         self._legal_cache: set[str] | None = None
         # the board's squares and each player's goal squares, for the path searches
-        self._squares = frozenset((c, r) for c in range(size) for r in range(size))
+        self._squares = frozenset((c, r) for c in range(width) for r in range(height))
         self._goals = [frozenset(sq for sq in self._squares if self.is_goal(p, sq)) for p in range(players)]
 
     # ----------------------------------------------------------- queries
@@ -85,14 +106,14 @@ class RefQuoridor:
         return self.winner is not None
 
     def on_board(self, sq: tuple[int, int]) -> bool:
-        return 0 <= sq[0] < self.size and 0 <= sq[1] < self.size
+        return 0 <= sq[0] < self.width and 0 <= sq[1] < self.height
 
     def is_goal(self, player: int, sq: tuple[int, int]) -> bool:
         col, row = sq
-        top = self.size - 1
+        top, right = self.height - 1, self.width - 1
         if self.players == 2:
             return row == top if player == 0 else row == 0
-        return (row == top, col == top, row == 0, col == 0)[player]
+        return (row == top, col == right, row == 0, col == 0)[player]
 
     def wall_between(self, a: tuple[int, int], b: tuple[int, int],
                      walls: set | None = None) -> bool:
@@ -173,8 +194,8 @@ class RefQuoridor:
         return any(w in self.walls for w in clash)
 
     def all_wall_anchors(self):
-        for c in range(self.size - 1):
-            for r in range(self.size - 1):
+        for c in range(self.width - 1):
+            for r in range(self.height - 1):
                 for o in "hv":
                     yield (c, r, o)
 
@@ -221,6 +242,13 @@ class RefQuoridor:
         return set(self._legal_cache)
 
     # ----------------------------------------------------------- make / unmake
+
+    def position(self) -> str:
+        """The position string of docs/rules/quoridor.md: 'Nx2:...' on N x N,
+        'WxHx2:...' otherwise; the walls sorted by row, then column."""
+        walls = ",".join(wall_name(w) for w in sorted(self.walls, key=lambda w: (w[1], w[0], w[2]))) or "-"
+        return (f"{board_name(self.width, self.height)}x{self.players}:{','.join(self.pawns)}:"
+                f"{','.join(str(n) for n in self.walls_left)}:{walls}:{self.current_player + 1}")
 
     def key(self) -> tuple:
         """Everything that defines the position (for equality checks)."""
@@ -277,7 +305,7 @@ class RefQuoridor:
         return total
 
 
-def new_ref(size: int = 9, players: int = 2, walls: int | None = None,
+def new_ref(size: int | str = 9, players: int = 2, walls: int | None = None,
             moves: str | list[str] = "") -> RefQuoridor:
     return RefQuoridor(size, players, walls).play_all(moves)
 
@@ -468,6 +496,41 @@ RULE_CASES = [
          # 5x5, 4 players: player 2 (a3) reaching row 5 (player 1's goal) goes on.
          size=5, players=4, setup="c2 a4 d5 e2 c1 a5",
          to_move=2, pawn_moves={"c5", "e5", "d4"}),
+    # ---- boards that are not square (two players): W columns, H rows
+    dict(id="start-2x3",
+         # both pawns on column b (W // 2); a horizontal wall spans the whole
+         # width and would cut both paths; b1v and a3v have no anchor on 2x3
+         size="2x3", players=2, setup="",
+         to_move=0, pawn_moves={"a1", "b2"}, legal=["a1v", "a2v"],
+         illegal=["a1h", "a2h", "b1v", "b1h", "a3v", "a3h"]),
+    dict(id="start-4x7-even-width",
+         # column c (4 // 2), rows 1 and 7; anchors a1..c6
+         size="4x7", players=2, setup="",
+         to_move=0, pawn_moves={"b1", "d1", "c2"}, legal=["a1h", "c6h", "c6v", "a6v"],
+         illegal=["d1h", "d1v", "a7h", "c7v"]),
+    dict(id="start-6x5-second-player",
+         size="6x5", players=2, setup="d2",
+         to_move=1, pawn_moves={"c5", "e5", "d4"}, legal=["e4h", "e4v"], illegal=["f1h", "a5h"]),
+    dict(id="two-wide-only-vertical-walls",
+         # 2x5: no horizontal wall is ever legal; a1v and a3v overlap a2v
+         size="2x5", players=2, setup="a2v",
+         to_move=1, pawn_moves={"a5", "b4"}, legal=["a4v"],
+         illegal=["a1h", "a2h", "a3h", "a4h", "a1v", "a2v", "a3v"]),
+    dict(id="path-rule-3x5",
+         # a2h over a and b between rows 2 and 3; b1v would shut a1 b1 a2 b2
+         # (player 1 on b1) off from row 5
+         size="3x5", players=2, setup="a2h",
+         to_move=1, illegal=["b1v", "a2h", "b2h", "a2v"], legal=["b1h", "b2v", "a1v", "b3h"]),
+    dict(id="jump-onto-goal-9x3",
+         # 9x3: player 2 on e3 faces e2 and jumps straight to e1, its goal row
+         size="9x3", players=2, setup="e2",
+         to_move=1, pawn_moves={"d3", "f3", "e1"}),
+    dict(id="win-by-jump-9x3",
+         size="9x3", players=2, setup="e2 e1",
+         winner=1),
+    dict(id="win-3x4",
+         size="3x4", players=2, setup="a1 c4 a2 c3 a3 c2 a4",
+         winner=0),
 ]
 
 

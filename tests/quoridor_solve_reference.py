@@ -5,6 +5,10 @@ enumerated, then valued by rounds: round d finds the positions won in d
 plies (a child lost in d - 1) and lost in d plies (every child won, the
 longest in d - 1); what no round reaches is a draw.
 
+The board is `width` columns by `height` rows (height defaults to width);
+both pawns start on column width // 2, player 1 on row 1, player 2 on the
+last row.
+
 A position: (pawn 1, pawn 2, side to move, horizontal walls, vertical
 walls, walls left 1, walls left 2); squares and anchors are (col, row)."""
 
@@ -19,15 +23,16 @@ def square(col, row):
 
 
 class Rules:
-    def __init__(self, n: int):
-        self.n = n
+    def __init__(self, width: int, height: int | None = None):
+        self.width = width
+        self.height = width if height is None else height
 
     def start(self, walls: int):
-        mid = self.n // 2
-        return ((mid, 0), (mid, self.n - 1), 0, frozenset(), frozenset(), walls, walls)
+        mid = self.width // 2
+        return ((mid, 0), (mid, self.height - 1), 0, frozenset(), frozenset(), walls, walls)
 
     def on_board(self, sq):
-        return 0 <= sq[0] < self.n and 0 <= sq[1] < self.n
+        return 0 <= sq[0] < self.width and 0 <= sq[1] < self.height
 
     @staticmethod
     def blocked(a, b, hw, vw):
@@ -41,7 +46,7 @@ class Rules:
 
     def winner(self, pos):
         p0, p1 = pos[0], pos[1]
-        if p0[1] == self.n - 1:
+        if p0[1] == self.height - 1:
             return 0
         if p1[1] == 0:
             return 1
@@ -83,8 +88,8 @@ class Rules:
         p0, p1, tm, hw, vw = pos[:5]
         out = []
         for kind in "hv":
-            for c in range(self.n - 1):
-                for r in range(self.n - 1):
+            for c in range(self.width - 1):
+                for r in range(self.height - 1):
                     a = (c, r)
                     if a in hw or a in vw:
                         continue
@@ -93,7 +98,7 @@ class Rules:
                     if kind == "v" and ((c, r - 1) in vw or (c, r + 1) in vw):
                         continue
                     nh, nv = (hw | {a}, vw) if kind == "h" else (hw, vw | {a})
-                    if self.has_path(p0, self.n - 1, nh, nv) and self.has_path(p1, 0, nh, nv):
+                    if self.has_path(p0, self.height - 1, nh, nv) and self.has_path(p1, 0, nh, nv):
                         out.append((square(c, r) + kind, nh, nv))
         return out
 
@@ -120,7 +125,8 @@ class Rules:
         p0, p1, tm, hw, vw, w0, w1 = pos
         walls = sorted([(r, c, "h") for c, r in hw] + [(r, c, "v") for c, r in vw])
         text = ",".join(square(c, r) + k for r, c, k in walls) or "-"
-        return f"{self.n}x2:{square(*p0)},{square(*p1)}:{w0},{w1}:{text}:{tm + 1}"
+        board = self.width if self.width == self.height else f"{self.width}x{self.height}"
+        return f"{board}x2:{square(*p0)},{square(*p1)}:{w0},{w1}:{text}:{tm + 1}"
 
 
 def solve_all(rules: Rules, root) -> dict:

@@ -12,7 +12,7 @@ import pytest
 
 import crossridor
 from crossridor.engine.cli.main import main
-from helpers import HANG, perft_count, run_cli
+from helpers import HANG, one_line_error, perft_count, run_cli
 
 
 def run_json(*argv):
@@ -237,6 +237,34 @@ def test_bad_input_exits_2_with_one_line(argv):
     assert out == ""
     assert err.endswith("\n") and err.count("\n") == 1, err
     assert err.startswith("crossridor: error: ") and "Traceback" not in err
+
+
+TWO_PLAYER_BOARDS = "N or WxH, 2 to 9 columns wide and 3 to 9 rows high"
+FOUR_PLAYER_BOARDS = "square and odd (3, 5, 7 or 9)"
+
+
+@pytest.mark.parametrize("argv, allowed", [
+    (["--size", "10x3"], TWO_PLAYER_BOARDS),
+    (["--size", "1x5"], TWO_PLAYER_BOARDS),
+    (["--size", "4x"], TWO_PLAYER_BOARDS),
+    (["--size", "2x2"], TWO_PLAYER_BOARDS),
+    (["--size", "5x10"], TWO_PLAYER_BOARDS),
+    (["--size", "5x7", "--players", "4"], FOUR_PLAYER_BOARDS),
+    (["--size", "4", "--players", "4"], FOUR_PLAYER_BOARDS),
+], ids=["10x3", "1x5", "4x", "2x2", "5x10", "5x7-4p", "4x4-4p"])
+def test_bad_board_is_one_line_naming_the_boards_allowed(argv, allowed):
+    err = one_line_error("legal", "quoridor", *argv)
+    assert allowed in err and argv[1] in err
+
+
+def test_legal_on_a_board_that_is_not_square():
+    status, out, err = run_cli("legal", "quoridor", "--size", "4x7", "--walls", "2", "--moves", "c2 c6")
+    assert status == 0 and err == ""
+    state = crossridor.load_game("quoridor", size="4x7", walls=2).new_state("c2 c6")
+    assert out.split() == [str(m) for m in state.legal_moves()]
+    assert "d6h" not in out.split() and "c6h" in out.split()     # anchors a1..c6 on 4 columns by 7 rows
+    data = run_json("show", "quoridor", "--size", "4x7", "--walls", "2", "--moves", "c2 c6")
+    assert data["position"] == "4x7x2:c2,c6:2,2:-:1"
 
 
 def test_module_exit_status_via_subprocess():

@@ -4,7 +4,8 @@ divide. Each case names the source of its count: [ind] an independent
 implementation, [ref] the pure-Python reference (tests/quoridor_reference.py;
 test_ref_counts recomputes them), [core] the core's own count (9x9 depth 4
 only, too slow for the reference): a regression signature, not an
-independent check."""
+independent check. A board is N (N x N) or WxH (W columns, H rows), as the
+game's size option takes it."""
 
 from __future__ import annotations
 
@@ -36,9 +37,10 @@ def load_cases():
         assert source and source.group(1) in SOURCES, f"{DATA.name}:{lineno}: no [ind]/[ref]/[core] source"
         size, players, walls, moves, depth, count = line.split()
         moves = "" if moves == "-" else moves.replace(",", " ")
-        case = (int(size), int(players), int(walls), moves, int(depth), int(count))
-        cases.append((pytest.param(*case, id=f"L{lineno}-{size}x{size}p{players}-d{depth}"),
-                      source.group(1)))
+        board = size if "x" in size else f"{size}x{size}"
+        # N as the int the game's size option checks a square to, WxH as text
+        case = (int(size) if size.isdigit() else size, int(players), int(walls), moves, int(depth), int(count))
+        cases.append((pytest.param(*case, id=f"L{lineno}-{board}p{players}-d{depth}"), source.group(1)))
     return cases
 
 
@@ -49,6 +51,9 @@ CASES = [case for case, _ in SOURCED]
 def test_data_file_is_substantial():
     assert len(CASES) >= 25
     assert any(c.values[4] == 4 and c.values[0] == 9 for c in CASES)
+    # boards that are not square, from the reference: narrow, wide and tall ones
+    boards = {c.values[0] for c, src in SOURCED if isinstance(c.values[0], str) and src == "ref"}
+    assert {"2x3", "4x3", "3x5", "4x7", "9x3", "2x9", "8x5"} <= boards
     # only the 9x9 depth-4 count comes from the core alone
     assert [c.values for c, src in SOURCED if src == "core"] == [(9, 2, 10, "", 4, 247569030)]
 

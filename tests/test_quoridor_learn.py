@@ -37,7 +37,7 @@ def reference_threat(ref, player):
     rules: the most steps one free wall slot adds to player's shortest path,
     among the slots that block every shortest-path step from one layer of
     squares (by distance from the pawn) to the next; 0 if none."""
-    goal = {sq: 0 for sq in ((c, r) for c in range(ref.size) for r in range(ref.size))
+    goal = {sq: 0 for sq in ((c, r) for c in range(ref.width) for r in range(ref.height))
             if ref.is_goal(player, sq)}
     queue = deque(goal)
     while queue:                                  # goal distances, walls only

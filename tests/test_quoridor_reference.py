@@ -108,14 +108,40 @@ def test_four_player_goals():
     assert RefQuoridor(3, 2).pawns == ["b1", "b3"] and RefQuoridor(3, 2).walls_left == [10, 10]
 
 
-@pytest.mark.parametrize("bad", [dict(size=4), dict(size=11), dict(size=1), dict(players=3),
-                                 dict(walls=-1)])
+def test_boards_that_are_not_square():
+    # W columns, H rows: both pawns on column W // 2, player 1 on row 1, player 2 on row H
+    assert RefQuoridor("4x7").pawns == ["c1", "c7"]
+    assert RefQuoridor((2, 3)).pawns == ["b1", "b3"]
+    assert RefQuoridor("9x3").pawns == ["e1", "e3"]
+    assert RefQuoridor(4).pawns == ["c1", "c4"]
+    ref = RefQuoridor("4x7")
+    assert (ref.width, ref.height) == (4, 7)
+    assert ref.is_goal(0, (3, 6)) and not ref.is_goal(0, (3, 5)) and ref.is_goal(1, (0, 0))
+    assert ref.on_board((3, 6)) and not ref.on_board((4, 0)) and not ref.on_board((0, 7))
+    anchors = list(ref.all_wall_anchors())
+    assert len(anchors) == 2 * 3 * 6 and (2, 5, "v") in anchors and (3, 0, "h") not in anchors
+    assert ref.position() == "4x7x2:c1,c7:10,10:-:1"
+    assert RefQuoridor(5).position() == "5x2:c1,c5:10,10:-:1"
+
+
+def test_a_wall_across_a_two_wide_board_cuts_every_path():
+    # no horizontal wall is legal on a board two columns wide, even on an empty board
+    for height in range(3, 10):
+        ref = RefQuoridor((2, height))
+        assert ref.legal_moves() == {"a1", "b2"} | {f"a{r}v" for r in range(1, height)}
+        assert ref.legal_moves(slow=True) == ref.legal_moves()
+
+
+@pytest.mark.parametrize("bad", [dict(size=11), dict(size=1), dict(size="10x3"), dict(size="1x5"),
+                                 dict(size="4x2"), dict(size="5x10"), dict(size=4, players=4),
+                                 dict(size="5x7", players=4), dict(players=3), dict(walls=-1)])
 def test_bad_options(bad):
     with pytest.raises(ValueError):
         RefQuoridor(**bad)
 
 
-@pytest.mark.parametrize("size,players,seed", [(3, 2, 1), (5, 2, 2), (5, 4, 3), (7, 2, 4)])
+@pytest.mark.parametrize("size,players,seed", [(3, 2, 1), (5, 2, 2), (5, 4, 3), (7, 2, 4),
+                                                ("2x6", 2, 5), ("3x5", 2, 6), ("4x7", 2, 7), ("8x3", 2, 8)])
 def test_fast_wall_check_equals_slow(size, players, seed):
     """The path-cut shortcut of wall_moves() against a full search for every
     wall, along wall-heavy random games."""

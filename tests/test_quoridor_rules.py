@@ -57,6 +57,21 @@ def test_start_positions_and_defaults():
     assert s.pawns == ("d1", "d7") and tuple(s.walls_left) == (3, 3)
 
 
+def test_boards_that_are_not_square():
+    game = crossridor.load_game("quoridor", size="4x7")
+    assert (game.size, game.width, game.height) == ("4x7", 4, 7)
+    assert game.new_state().pawns == ("c1", "c7")
+    assert crossridor.load_game("quoridor", size=(9, 3)).new_state().pawns == ("e1", "e3")
+    # a square board is spelled N, however it was given
+    assert crossridor.load_game("quoridor", size="5x5").size == 5
+    for bad in ("2x2", "10x3", "1x5", "4x", (3, 10), 10):
+        with pytest.raises(crossridor.CrossridorError, match="2 to 9 columns wide and 3 to 9 rows high"):
+            crossridor.load_game("quoridor", size=bad)
+    for bad in ("5x7", 4, "4x7"):
+        with pytest.raises(crossridor.CrossridorError, match="four-player board is square and odd"):
+            crossridor.load_game("quoridor", size=bad, players=4)
+
+
 @pytest.mark.parametrize("size,players,count", [(9, 2, 131), (7, 2, 75), (5, 2, 35), (3, 2, 11),
                                                  (9, 4, 131), (3, 4, 11)])
 def test_start_move_count(size, players, count):

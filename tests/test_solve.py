@@ -1,12 +1,14 @@
 """The Quoridor solver (src/games/quoridor/solve.pxi, games/quoridor/solve.py)
 against the independent reference solver of quoridor_solve_reference.py:
 3x3 from the start for every wall count, seeded random positions on 3x3
-and 5x5 (including drawn ones), stopping and the memory bound; the check
-of a solution (solve --verify) and the command line."""
+and 5x5 (including drawn ones), the small boards that are not square (and
+the published table of them), stopping and the memory bound; the check of
+a solution (solve --verify) and the command line."""
 
 import functools
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from crossridor.engine._core import WIN_SCORE
 from crossridor.engine.cli.main import main
 from crossridor.engine.stop import Interrupted
 from crossridor.games.quoridor import verify
+from crossridor.games.quoridor.published import PUBLISHED
 from crossridor.games.quoridor.solve import Solver, decode, solve
 from helpers import STOP_BOUND, interrupt, one_line_error
 from quoridor_solve_reference import Rules, first_moves, solve_all
@@ -88,6 +91,39 @@ def test_5x5_no_walls_agrees():
     assert compare_sample(5, Rules(5).start(0), 0, 300, seed=5) == {1, -1}
 
 
+# the entries of the table that are not square and that the reference solves in
+# about a second or less (3x5 with 1 wall or 4x3 with 2 take it several)
+SMALL_BOARDS = [("2x3", w) for w in range(4)] + [
+    ("4x3", 0), ("4x3", 1), ("5x3", 0), ("6x3", 0), ("3x5", 0), ("2x5", 0), ("2x5", 1), ("2x5", 2),
+    ("2x7", 0), ("2x7", 1), ("2x9", 0)]
+
+
+@pytest.mark.parametrize("board, walls", SMALL_BOARDS)
+def test_boards_not_square_agree_with_the_reference_and_the_published_table(board, walls):
+    width, height = (int(n) for n in board.split("x"))
+    rules = Rules(width, height)
+    root = rules.start(walls)
+    values = solve_all(rules, root)
+    outcome, plies = values[root]
+    game = crossridor.load_game("quoridor", size=board, walls=walls)
+    result = crossridor.solve(game.new_state())
+    assert result.winner == (None if outcome == 0 else 1 if outcome == 1 else 2)
+    assert result.plies == plies
+    assert PUBLISHED[width, height, walls] == ("D" if result.winner is None else str(result.winner))
+    if outcome == 1:
+        assert sorted(result.moves) == first_moves(rules, root, values)
+    # every first move: the same position, valued alike by both solvers
+    solver = Solver(board)
+    children = rules.children(root)
+    assert sorted(name for name, _ in children) == sorted(str(m) for m in game.new_state().legal_moves())
+    for name, child in children:
+        state = game.new_state(name)
+        assert state.position() == rules.position_string(child)
+        assert decode(solver.value(state.core)) == values[child], name
+        if name in result.move_plies:
+            assert result.move_plies[name] == values[child][1] + 1
+
+
 def parse(names):
     return frozenset((COLS.index(w[0]), int(w[1]) - 1) for w in names.split())
 
@@ -103,25 +139,45 @@ def test_5x5_positions_with_draws_agree():
 
 
 def docs_rows():
-    """(size, walls) -> (winner, plies, moves column) of the table in docs/solving.md."""
+    """(width, height, walls) -> (winner, plies, moves column, positions) of the solved entries in the
+    tables of docs/solving.md (the rows `solve --sweep` prints)."""
     page = Path(__file__).resolve().parents[1] / "docs" / "solving.md"
     rows = {}
     for line in page.read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) == 9 and cells[0][:1].isdigit():
-            rows[int(cells[0][0]), int(cells[1])] = (cells[2], int(cells[3]), cells[4])
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        board = re.fullmatch(r"(\d)×(\d)", cells[0]) if len(cells) == 9 else None
+        if board and (cells[2].startswith("player ") or cells[2] == "draw"):
+            rows[int(board[1]), int(board[2]), int(cells[1])] = (
+                cells[2], None if cells[3] == "—" else int(cells[3]), cells[4], int(cells[5].replace(",", "")))
     return rows
 
 
-@pytest.mark.parametrize("size, walls", [(3, w) for w in range(11)] + [(5, 0), (5, 1), (5, 2), (7, 0), (7, 1)])
-def test_the_docs_table(size, walls):
-    """The table of docs/solving.md, for the entries that take seconds."""
-    result = solved(size, walls)
-    winner, plies, moves = docs_rows()[size, walls]
-    assert winner == f"player {result.winner}" and plies == result.plies
-    assert moves == (" ".join(result.moves) if result.winner == result.to_move
-                     else f"none (slowest losses: {' '.join(result.moves)})")
-    assert result.nodes > 0 and result.memory > 0
+def documented_entries():
+    """The documented entries that take seconds: the smallest first, up to 30 million
+    positions in all."""
+    out, total = [], 0
+    for key, row in sorted(docs_rows().items(), key=lambda item: (item[1][3], item[0])):
+        total += row[3]
+        if total > 30_000_000:
+            break
+        out.append(key)
+    return out
+
+
+def test_the_docs_tables_are_read():
+    assert {(3, 3, w) for w in range(11)} | {(5, 5, 2), (7, 7, 1)} <= set(documented_entries())
+
+
+@pytest.mark.parametrize("width, height, walls", documented_entries())
+def test_the_docs_table(width, height, walls):
+    """The tables of docs/solving.md, for the entries that take seconds."""
+    result = solved(width if width == height else f"{width}x{height}", walls)
+    winner, plies, moves, positions = docs_rows()[width, height, walls]
+    assert winner == ("draw" if result.winner is None else f"player {result.winner}") and plies == result.plies
+    listed = " ".join(result.moves)
+    assert moves == (f"none (drawing moves: {listed})" if result.winner is None
+                     else listed if result.winner == result.to_move else f"none (slowest losses: {listed})")
+    assert positions == result.nodes and result.memory > 0
 
 
 def test_a_finished_game():
@@ -342,7 +398,8 @@ def test_bad_tables(capsys, tmp_path):
     assert "older format" in one_line_error("best", "quoridor", "--size", "3", "--table", str(old))
     table = str(tmp_path / "t3")
     run_json_solve(capsys, "--size", "3", "--walls", "1", "--write-table", table)
-    assert "table is for the board 3x3" in one_line_error("solve", "quoridor", "--size", "5", "--table", table)
+    assert "table is for the board 3x3, the position is on 5x5" in one_line_error(
+        "solve", "quoridor", "--size", "5", "--table", table)
 
 
 def run_json_solve(capsys, *argv):

@@ -63,7 +63,12 @@ def cmd_solve(args) -> int:
         raise UsageError(f"solve: only quoridor can be solved, not {args.game!r}")
     if args.scheduler and not args.write_table:
         raise UsageError("--scheduler needs --write-table DIR, a folder the workers read too")
+    if args.results is not None and not args.sweep:
+        raise UsageError("--results needs --sweep")
     scheduler = scheduler_from_args(args)
+    if args.sweep:
+        from crossridor.engine.cli.sweep import cmd_sweep
+        return cmd_sweep(args, scheduler)
     state = state_from_args(load_game_from_args(args), args)
     if args.count:
         return print_count(run_stoppable(count_layers, state, args)[0], args.json)
@@ -133,13 +138,22 @@ def add_parsers(sub) -> None:
                    help="with --verify on a larger board: games per opponent (default 20)")
     p.add_argument("--write-table", metavar="DIR",
                    help="write each solved level to this folder as it is finished (a stopped run given the "
-                        "same folder goes on from its finished levels); best --table DIR plays from it")
+                        "same folder goes on from its finished levels); best --table DIR plays from it; "
+                        "with --sweep, the folder of a table folder per entry (DIR/4x7-walls5)")
     p.add_argument("--table", metavar="DIR", help="answer from a written table when the position is in it")
     p.add_argument("--threads", type=int, default=None, metavar="N",
                    help="threads solving the layers of a level at once (default: the cores)")
     add_scheduler_arguments(p, "solve each level's layers on the workers of a Dask scheduler (needs "
                                "--write-table on a folder the workers read at the same path); whoever reaches "
                                "it runs code here: docs/solving.md")
+    p.add_argument("--sweep", nargs="+", metavar="SPEC",
+                   help="solve many entries from the start, one after the other: BOARD:WALLS (4x7:0-10, 5:3), "
+                        "or published (the 17 boards of the published table, 0 to 10 walls each), or "
+                        "even-heights (every board 4, 6 or 8 rows high with at most 28 squares, 0 to 10 walls "
+                        "each); prints the outcomes as the published table, then a row per entry")
+    p.add_argument("--results", metavar="FILE",
+                   help="with --sweep: append each finished entry to this JSON-lines file; the same command "
+                        "run again solves only the entries not in it")
     p.add_argument("--progress", action="store_true", help="one line per level on stderr")
     p.add_argument("--count", action="store_true",
                    help="only count the layers of each level and the memory a solve would need")

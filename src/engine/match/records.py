@@ -4,11 +4,9 @@ flushed at once, read back for `--resume`."""
 from __future__ import annotations
 
 import json
-import os
 
-from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import MAX_GAMES_FILE_BYTES, read_regular_file
-from crossridor.engine.match.appendfile import AppendFile
+from crossridor.engine.match.appendfile import AppendFile, parse_lines
 from crossridor.engine.match.game_loop import GameRecord
 
 # --- records file ------------------------------------------------------------------
@@ -18,24 +16,7 @@ def parse_records(data: bytes, path: str) -> tuple[list[GameRecord], list[int], 
     each, the end of the last whole line). A torn last line (no newline
     yet: a match killed while writing) is left out; any other line that is
     not a game record is a CrossridorError naming it."""
-    records: list[GameRecord] = []
-    lines: list[int] = []
-    pos = good_end = number = 0
-    while pos < len(data):
-        newline = data.find(b"\n", pos)
-        if newline < 0:
-            break                      # a torn last line: no newline yet
-        line = data[pos:newline]
-        number += 1
-        if line.strip():
-            try:
-                records.append(GameRecord.from_json(line))
-                lines.append(number)
-            except (ValueError, TypeError) as exc:
-                raise CrossridorError(f"records file {path!r}, line {number}: "
-                                      f"not a game record ({exc})") from None
-        pos = good_end = newline + 1
-    return records, lines, good_end
+    return parse_lines(data, GameRecord.from_json, f"records file {path!r}", "a game record")
 
 
 def read_records(path: str) -> list[GameRecord]:
@@ -54,16 +35,7 @@ class RecordsFile(AppendFile):
         self.lines: list = []     # after load(): the line number of each record
 
     def load(self) -> list:
-        if not os.path.lexists(self.path):
-            return []
-        data = read_regular_file(self.path, self.what, MAX_GAMES_FILE_BYTES)
-        records, self.lines, good_end = parse_records(data, self.path)
-        if good_end < len(data):
-            try:                       # by path: a FIFO swapped in since the read is refused, never opened
-                os.truncate(self.path, good_end)
-            except OSError as exc:
-                raise CrossridorError(f"{self.what} {self.path!r}: cannot cut its torn last line: "
-                                      f"{exc.strerror or exc}") from None
+        records, self.lines, _ = self.read_lines(GameRecord.from_json, "a game record", MAX_GAMES_FILE_BYTES)
         return records
 
     def append(self, record: GameRecord) -> None:

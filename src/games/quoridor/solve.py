@@ -21,6 +21,7 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,7 +32,15 @@ from crossridor.engine.options import board_shape, board_text
 from crossridor.engine.protocol import Line, SearchResult
 from crossridor.games.quoridor.solve_table import TableError, TableFolder
 
+if TYPE_CHECKING:
+    from crossridor.engine.cluster import Scheduler
+
 GB = 1 << 30
+
+
+class MemoryBoundError(CrossridorError):
+    """A solve stopped because its next step would not fit in memory_gb,
+    or ran out of memory: a larger wall count of the board needs more."""
 
 
 @dataclass(frozen=True)
@@ -98,11 +107,11 @@ class Solver:
     levels. With `folder` (solve --write-table DIR), each level is written
     there as it is solved and read back through mmap, and a rerun with the
     same folder goes on from the finished levels. memory_gb bounds the
-    memory of the levels held (CrossridorError when the next level would
+    memory of the levels held (MemoryBoundError when the next level would
     not fit)."""
 
     def __init__(self, size: int | str, memory_gb: float | None = None, threads: int | None = None,
-                 folder=None, keep: bool = True, scheduler: str | None = None, progress=None):
+                 folder=None, keep: bool = True, scheduler: Scheduler | str | None = None, progress=None):
         if memory_gb is not None and not memory_gb > 0:
             raise CrossridorError(f"memory must be > 0 GB, got {memory_gb!r}")
         if threads is not None and threads < 1:
@@ -210,11 +219,11 @@ class Solver:
         return ram + (below.nbytes if isinstance(below, np.memmap) else 0)
 
     def _charge(self, more: int, what: str, below=None) -> None:
-        """CrossridorError when `more` bytes on top of what is held pass
+        """MemoryBoundError when `more` bytes on top of what is held pass
         memory_gb; else note the peak."""
         held = self._held(below)
         if self.memory_gb is not None and held + more > self.memory_gb * GB:
-            raise CrossridorError(f"the solved positions do not fit in {self.memory_gb} GB (--memory): "
+            raise MemoryBoundError(f"the solved positions do not fit in {self.memory_gb} GB (--memory): "
                                   f"{what} needs {more / 1e9:.2f} GB on top of {held / 1e9:.2f} GB")
         self.peak = max(self.peak, held + more)
 
@@ -307,7 +316,7 @@ class Solver:
             with concurrent.futures.ThreadPoolExecutor(self.threads) as pool:
                 return sum(pool.map(work, ranges))
         except MemoryError:
-            raise CrossridorError(f"out of memory solving level {level}") from None
+            raise MemoryBoundError(f"out of memory solving level {level}") from None
         except RuntimeError as exc:
             if table is None:           # levels counted here always hold every layer
                 raise
