@@ -225,8 +225,8 @@ def train_error(tmp_path, data: bytes | dict) -> str:
     ({"features": np.zeros((40, Q_NUM_FEATURES), [("a", "<f4")])}, "features holds [('a', '<f4')]"),
     ({"score": np.zeros((40, 2), np.float32)}, "score has shape (40, 2): selfplay writes a vector"),
     ({"features": np.zeros(40, np.float32)}, "features has shape (40,): selfplay writes a matrix"),
-    ({"size": np.int64(2 ** 40)}, "size is 1099511627776, not a Quoridor board size"),
-    ({"size": np.float32(5)}, "size is 5.0, not a Quoridor board size"),
+    ({"size": np.int64(2 ** 40)}, "size 1099511627776 is not a Quoridor board (N or WxH"),
+    ({"size": np.float32(5)}, "size 5.0 is not a Quoridor board (N or WxH"),
 ])
 def test_train_refuses_arrays_of_the_wrong_kind_in_one_line(tmp_path, arrays, message):
     err = train_error(tmp_path, selfplay_arrays(**arrays))
@@ -356,7 +356,7 @@ def spoil(table, level: int, how: str) -> None:
 
 @pytest.mark.parametrize("how, message", [
     ("reordered", "the layers of level 2 are not sorted"),
-    ("extra", "layer 7 of level 2 is not a wall configuration of size 3"),
+    ("extra", "layer 7 of level 2 is not a wall configuration of 3x3"),
 ])
 def test_resuming_a_folder_whose_keys_are_wrong_is_the_one_line_of_best_table(table, how, message):
     spoil(table, 2, how)

@@ -381,7 +381,7 @@ def test_alphabeta_with_sims_only_raises():
                                     dict(size=7, walls=0)])
 def test_core_random_playout_is_legal_and_ends_in_a_win(params):
     game = quoridor(**params)
-    from_code = _code_table(game.size)[1]
+    from_code = _code_table(game.width, game.height)[1]
     walls_played = 0
     for seed in range(8):
         state = game.new_state()

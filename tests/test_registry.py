@@ -162,7 +162,7 @@ def test_a_bad_value_is_one_line_naming_the_parameter_and_its_values(game, name,
         registry.read_params(game, {name: text})
     message = str(info.value)
     assert "\n" not in message and message.startswith(f"{game}: option {name} must be ")
-    assert re.search(r"true or false|one of|integer|number", message)
+    assert re.search(r"true or false|one of|integer|number|N or WxH, 2 to 9 columns", message)
     line = one_line_error("legal", game, "-o", f"{name}={text}", "--seed", "1")
     assert f"option {name} must be" in line
 
