@@ -569,7 +569,8 @@ def test_default_evaluation(weights_file, monkeypatch):
     seven = load_game("quoridor", size=7).new_state("d2 d6")
     assert same(search(seven, "alphabeta", limits), search(seven, "alphabeta", limits, eval="learned"))
     assert not same(search(seven, "alphabeta", limits), search(seven, "alphabeta", limits, eval="classic"))
-    for params in (dict(size=7, walls=8), dict(walls=8), dict(players=4), dict(size=5)):
+    for params in (dict(size=7, walls=8), dict(walls=8), dict(players=4), dict(size=5), dict(size="9x7"),
+                   dict(size="4x7")):
         other = load_game("quoridor", **params).new_state()
         assert same(search(other, "alphabeta", limits), search(other, "alphabeta", limits, eval="classic"))
 

@@ -17,9 +17,10 @@ MAX_THREADS = 256       # threads of a Lazy SMP search
 MAX_HASH_MB = 65536
 
 # Where eval=auto: the algorithms whose default is the learned evaluation,
-# on the boards the shipped weights were measured stronger on ((size, walls
-# per player), 2 players); an algorithm goes in here once the learned
-# evaluation is measured stronger with it (docs/learning.md).
+# on the boards the shipped weights were measured stronger on ((size as the
+# option spells it, 9 or '4x7'; walls per player), 2 players); an algorithm
+# goes in here once the learned evaluation is measured stronger with it
+# (docs/learning.md).
 LEARNED_BY_DEFAULT = ("alphabeta",)
 LEARNED_BOARDS = ((9, 10), (7, 10))
 
