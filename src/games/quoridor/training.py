@@ -197,9 +197,9 @@ def _read_member(z, info, path, name: str, budget: int) -> np.ndarray:
 def read_data_file(path) -> tuple[dict, int | str | None]:
     """The arrays of DATA_ARRAYS of one selfplay file and its board, as the
     size option spells it (9, '4x7'; None when the file does not say): a
-    regular file of at most
-    MAX_DATA_BYTES, arrays of real numbers of the selfplay layout taking at
-    most MAX_DATA_BYTES, or CrossridorError naming what is wrong."""
+    regular file of at most MAX_DATA_BYTES, arrays of real numbers of the
+    selfplay layout taking at most MAX_DATA_BYTES, or CrossridorError naming
+    what is wrong."""
     try:
         with open_regular_file(path, "selfplay data", MAX_DATA_BYTES) as f:
             _check_zip_directory(f, path)
