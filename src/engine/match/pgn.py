@@ -32,9 +32,9 @@ import datetime
 import re
 from dataclasses import dataclass
 
+from crossridor.engine.appendfile import AppendFile
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import MAX_GAMES_FILE_BYTES, read_text_file
-from crossridor.engine.match.appendfile import AppendFile
 from crossridor.engine.options import convert_value, format_value
 from crossridor.engine.plugins import is_plugin_name
 from crossridor.engine.registry import game_aliases, game_names, read_params

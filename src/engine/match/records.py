@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+from crossridor.engine.appendfile import AppendFile, parse_lines
 from crossridor.engine.files import MAX_GAMES_FILE_BYTES, read_regular_file
-from crossridor.engine.match.appendfile import AppendFile, parse_lines
 from crossridor.engine.match.game_loop import GameRecord
 
 # --- records file ------------------------------------------------------------------

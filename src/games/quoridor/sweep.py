@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from crossridor.engine import stop as _stop
 from crossridor.engine._core import q_board_error
+from crossridor.engine.appendfile import AppendFile
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import MAX_FILE_BYTES
-from crossridor.engine.match.appendfile import AppendFile
 from crossridor.engine.options import board_shape
 from crossridor.engine.registry import load_game
 from crossridor.games.quoridor.bounds import MAX_WALLS
