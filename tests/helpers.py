@@ -47,6 +47,21 @@ def play(state, text: str):
     return state
 
 
+def protocol_perft(state, depth: int) -> int:
+    """Leaves at `depth` counted through the Python protocol (a finished game
+    has none): the slow count the core's perft is held to."""
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    total = 0
+    for move in state.legal_moves():
+        state.play(move)
+        total += protocol_perft(state, depth - 1)
+        state.undo()
+    return total
+
+
 def quoridor_state(size=9, players=2, walls=None, moves=""):
     """A Quoridor state: the game with these options, `moves` played."""
     return crossridor.load_game("quoridor", size=size, players=players, walls=walls).new_state(moves)

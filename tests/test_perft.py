@@ -16,7 +16,7 @@ import pytest
 
 import crossridor
 from crossridor.engine.perft import perft
-from helpers import quoridor_state
+from helpers import protocol_perft, quoridor_state
 from quoridor_reference import RefQuoridor
 
 DATA = Path(__file__).parent / "data" / "perft_quoridor.txt"
@@ -121,15 +121,4 @@ def test_perft_move_limit_draw():
     assert perft(game.new_state(), 2) == 1109
     assert perft(game.new_state(), 3) == 0
     assert perft(game.new_state("c2 c4"), 1) == 0
-    assert perft(game.new_state(), 3) == _protocol_perft(game.new_state(), 3)
-
-
-def _protocol_perft(state, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in state.legal_moves():
-        state.play(move)
-        total += _protocol_perft(state, depth - 1)
-        state.undo()
-    return total
+    assert perft(game.new_state(), 3) == protocol_perft(game.new_state(), 3)

@@ -12,27 +12,13 @@ import pytest
 
 import crossridor
 from crossridor.engine.uci.engine import UciSession
-from helpers import one_line_error, play_session, run_cli
+from helpers import one_line_error, play_session, protocol_perft, run_cli
 
 
 def run_json(*argv):
     status, out, err = run_cli(*argv, "--json")
     assert status == 0 and err == "", err
     return json.loads(out)
-
-
-def brute_perft(state, depth: int) -> int:
-    """Leaves at `depth` through the Python protocol (a won game has none)."""
-    if depth == 0:
-        return 1
-    if state.is_terminal():
-        return 0
-    total = 0
-    for move in state.legal_moves():
-        state.play(move)
-        total += brute_perft(state, depth - 1)
-        state.undo()
-    return total
 
 
 def test_rules_and_options_describe_the_boards():
@@ -58,7 +44,7 @@ def test_legal_show_and_perft_on_rectangles():
     for size, walls, depth in (("2x3", 2, 4), ("4x3", 1, 3), ("3x5", 1, 3)):
         state = crossridor.load_game("quoridor", size=size, walls=walls).new_state()
         counted = run_json("perft", "quoridor", "--size", size, "--walls", str(walls), "--depth", str(depth))
-        assert counted["nodes"] == brute_perft(state, depth), size
+        assert counted["nodes"] == protocol_perft(state, depth), size
 
 
 @pytest.mark.parametrize("algorithm,limit", [("alphabeta", ("--depth", "3")), ("mcts", ("--sims", "300")),
