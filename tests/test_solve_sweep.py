@@ -57,6 +57,12 @@ def test_the_table_and_the_entries_as_markdown():
     assert "crossridor: 2x3:1: player 1 wins in 3 plies (156 positions, " in err
 
 
+def test_boards_the_published_table_leaves_out_are_not_compared_with_it():
+    code, out, err = run_cli("solve", "quoridor", "--sweep", "2x4:0-1")
+    assert code == 0, err
+    assert "| 2×4 | 1 | 1 | ? | " in out and "Published table" not in out
+
+
 def test_a_second_run_solves_only_the_entries_not_in_the_results_file(tmp_path):
     results = tmp_path / "results.jsonl"
     first = Sweep(entries(["2x3:0-1"]), results=str(results))

@@ -63,8 +63,9 @@ def cmd_sweep(args, scheduler) -> int:
     else:
         print_table(columns, rows)
         print()
-        print(agreement(comparison))
-        print()
+        if comparison.compared or comparison.opened:      # not for boards the table leaves out
+            print(agreement(comparison))
+            print()
         print_entries(records)
     return 1 if any(not r.get("verify", {"ok": True})["ok"] for r in records) else 0
 
