@@ -323,13 +323,43 @@ def test_table_written_read_and_played_from(capsys, tmp_path):
     assert fresh > 0
 
 
+def test_levels_on_disk_need_memory_for_one_level(capsys, tmp_path):
+    # 5x5 with 2 walls: levels 3 and 4 (2.4 + 6.6 MB) do not fit in 8.6 MB at once, level 4 alone does
+    status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--memory", "0.008"])
+    err = capsys.readouterr()[1]
+    assert status == 2 and "level 3" in err and "--write-table DIR keeps the levels on disk" in err
+    # on disk, the level being solved is written as it is solved: memory holds the level below
+    table = str(tmp_path / "t")
+    out = run_json_solve(capsys, "--size", "5", "--walls", "2", "--memory", "0.008", "--write-table", table)
+    full = solved(5, 2)
+    assert (out["winner"], out["plies"], out["moves"]) == (full.winner, full.plies, full.moves)
+    assert 5307 * 1250 <= out["memory"] < (5307 + 1912) * 1250 < out["disk"] == 7594 * 1250
+    assert full.disk == 0 and full.memory >= (5307 + 1912) * 1250
+    assert not list((tmp_path / "t").glob("*.tmp"))
+
+
+def test_a_level_that_does_not_fit_on_the_disk_is_refused(capsys, tmp_path, monkeypatch):
+    from crossridor.games.quoridor.solve_table import TableFolder
+    monkeypatch.setattr(TableFolder, "free_bytes", lambda self: 5307 * 1250 - 1)
+    status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--write-table", str(tmp_path / "t")])
+    err = capsys.readouterr()[1]
+    assert status == 2 and "do not fit on the disk" in err and "level 4 (5,307 layers) needs 0.01 GB" in err
+    # a level's file left half written by a stopped run is written again
+    monkeypatch.undo()
+    (tmp_path / "t" / "values-04.tmp").write_bytes(b"torn")
+    out = run_json_solve(capsys, "--size", "5", "--walls", "2", "--write-table", str(tmp_path / "t"))
+    assert (out["winner"], out["plies"]) == (solved(5, 2).winner, solved(5, 2).plies)
+    assert not list((tmp_path / "t").glob("*.tmp"))
+
+
 def test_a_run_stopped_by_the_memory_bound_resumes_from_its_folder(capsys, tmp_path):
     table = str(tmp_path / "t")
-    # 5x5 with 2 walls: level 4 (5,307 layers, 6.6 MB) fits in 8.6 MB, level 3 on top of it not
-    status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--memory", "0.008",
+    # 5x5 with 2 walls: level 4 (5,307 layers, 6.6 MB) is written to disk as it is solved; level 3
+    # reads it at random, from memory, and it does not fit in 6.4 MB
+    status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--memory", "0.006",
                    "--write-table", table])
     err = capsys.readouterr()[1]
-    assert status == 2 and "do not fit in 0.008 GB" in err and "level 3" in err and "resumes" in err
+    assert status == 2 and "do not fit in 0.006 GB" in err and "level 3" in err and "resumes" in err
     assert len(err.strip().splitlines()) == 2
     kept = Solver.read(table)
     assert kept.stats[1] == 5307 and not kept.knows(load(5, 2).new_state())

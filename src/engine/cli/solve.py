@@ -129,7 +129,9 @@ def add_parsers(sub) -> None:
                     "and the positions, seconds and memory it took.")
     add_game_arguments(p)
     p.add_argument("--memory", type=float, default=None, metavar="GB",
-                   help="stop with an error when the solved positions would need more (default: no bound)")
+                   help="stop with an error when the solved positions would need more (default: no bound); "
+                        "with a table folder (--write-table, --verify) the level being solved goes to disk "
+                        "and memory holds the level below it")
     p.add_argument("--verify", action="store_true",
                    help="check the solution: the winner's moves against every reply (boards of at most "
                         "15 squares: 2x3 to 2x7, 3x3 to 3x5, 4x3, 5x3), or against "

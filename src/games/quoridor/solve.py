@@ -39,8 +39,9 @@ GB = 1 << 30
 
 
 class MemoryBoundError(CrossridorError):
-    """A solve stopped because its next step would not fit in memory_gb,
-    or ran out of memory: a larger wall count of the board needs more."""
+    """A solve stopped because its next step would not fit in memory_gb
+    or on the disk of its table folder, or ran out of memory: a larger wall
+    count of the board needs more."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,8 @@ class SolveResult:
     move in a draw, the moves that lose slowest when it loses; `move_plies`
     gives each winning or losing one's plies to the end. `nodes` counts the
     positions valued, `layers` the wall configurations solved or read from a
-    table, `memory` the most bytes one step of the solve held in memory."""
+    table, `memory` the most bytes one step of the solve held in memory,
+    `disk` the bytes of levels it wrote to a table folder."""
 
     position: str
     to_move: int | None
@@ -64,6 +66,7 @@ class SolveResult:
     layers: int = 0
     seconds: float = 0.0
     memory: int = 0
+    disk: int = 0
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -105,10 +108,12 @@ class Solver:
     verification or a game replays from the table); without it, a level is
     freed as soon as the level above it is solved, so memory holds two
     levels. With `folder` (solve --write-table DIR), each level is written
-    there as it is solved and read back through mmap, and a rerun with the
-    same folder goes on from the finished levels. memory_gb bounds the
-    memory of the levels held (MemoryBoundError when the next level would
-    not fit)."""
+    there as it is solved (straight to disk, through mmap) and read back
+    through mmap, so memory holds the level below the one being solved, the
+    level read at random; a rerun with the same folder goes on from the
+    finished levels. memory_gb bounds the memory of the levels held
+    (MemoryBoundError when the next level would not fit, in memory or on
+    the folder's disk)."""
 
     def __init__(self, size: int | str, memory_gb: float | None = None, threads: int | None = None,
                  folder=None, keep: bool = True, scheduler: Scheduler | str | None = None, progress=None):
@@ -133,6 +138,7 @@ class Solver:
         self.positions = 0                  # positions valued by this solver
         self.layers = 0                     # layers solved, or read from a table
         self.peak = 0                       # the most bytes of levels held at once
+        self.disk = 0                       # bytes of levels written to the table folder
 
     # --- values
     def value(self, core) -> int:
@@ -223,9 +229,19 @@ class Solver:
         memory_gb; else note the peak."""
         held = self._held(below)
         if self.memory_gb is not None and held + more > self.memory_gb * GB:
+            hint = "" if self.folder is not None else " (--write-table DIR keeps the levels on disk)"
             raise MemoryBoundError(f"the solved positions do not fit in {self.memory_gb} GB (--memory): "
-                                  f"{what} needs {more / 1e9:.2f} GB on top of {held / 1e9:.2f} GB")
+                                   f"{what} needs {more / 1e9:.2f} GB on top of {held / 1e9:.2f} GB{hint}")
         self.peak = max(self.peak, held + more)
+
+    def _charge_disk(self, more: int, what: str, table) -> None:
+        """MemoryBoundError when the disk of the table folder has not `more`
+        bytes free; else count them as written."""
+        free = table.free_bytes()
+        if more > free:
+            raise MemoryBoundError(f"the solved positions do not fit on the disk of {table.folder}: {what} "
+                                   f"needs {more / 1e9:.2f} GB, {free / 1e9:.2f} GB are free")
+        self.disk += more
 
     def _say(self, line: str) -> None:
         if self.progress is not None:
@@ -252,12 +268,20 @@ class Solver:
                 run.values[level] = table.values(level, nodes)
                 self._say(f"level {level}: {len(keys):,} layers (read from {self.folder})")
             else:
-                self._charge(len(keys) * nodes, f"level {level} ({len(keys):,} layers)", run.values.get(level + 1))
+                what = f"level {level} ({len(keys):,} layers)"
                 start = time.perf_counter()
-                values = np.empty((len(keys), nodes), dtype=np.int8)
-                self.positions += self._solve_level(run, level, values, table)
-                run.values[level] = values if table is None else table.save_values(level, values)
-                del values
+                if table is None:
+                    self._charge(len(keys) * nodes, what)
+                    values = np.empty((len(keys), nodes), dtype=np.int8)
+                    self.positions += self._solve_level(run, level, values, table)
+                    run.values[level] = values
+                else:               # written to disk as it is solved: the level below is what is read
+                    self._charge(0, what, run.values.get(level + 1))
+                    self._charge_disk(len(keys) * nodes, what, table)
+                    written = table.new_values(level, len(keys), nodes)
+                    self.positions += self._solve_level(run, level, written, table)
+                    run.values[level] = table.finish_values(level, written)
+                    del written
                 self._say(f"level {level}: {len(keys):,} layers solved in {time.perf_counter() - start:.1f} s")
             self.layers += len(keys)
             if level > level0 and level + 1 in run.values:
@@ -431,7 +455,7 @@ def solve(state, memory_gb: float | None = None, stop: _stop.Stop | None = None,
         position=state.position(), to_move=None if state.core.winner >= 0 else mover + 1,
         winner=winner, plies=plies, moves=[str(m) for m, _ in chosen],
         move_plies={str(m): abs(v) - 1 for m, v in chosen if v != 0},     # decode's plies
-        nodes=nodes, layers=layers, seconds=round(seconds, 6), memory=memory)
+        nodes=nodes, layers=layers, seconds=round(seconds, 6), memory=memory, disk=solver.disk)
 
 
 @lru_cache(maxsize=4)

@@ -9,13 +9,17 @@ in memory), so a stopped run goes on from its finished levels and `best
     DIR/values-KK.npy   their values: int8 (n, nodes), written once the level is solved
 
 A level's files are written under a temporary name and renamed, so a file
-that is there is whole.
+that is there is whole. A level's values are written straight into their
+file through mmap as its layers are solved (`new_values`), so a level need
+not fit in memory: the disk holds it and the kernel keeps in memory what is
+being used.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -114,9 +118,39 @@ class TableFolder:
         self.meta["levels"] = {str(level): len(k) for level, k in keys.items()}
         self._write_meta()
 
-    def save_values(self, level: int, values: np.ndarray) -> np.ndarray:
-        """Write a solved level; its values read back through mmap."""
-        self._save("values", level, values)
+    def free_bytes(self) -> int:
+        """The bytes free on the folder's disk."""
+        try:
+            return shutil.disk_usage(self.folder).free
+        except OSError as exc:
+            raise CrossridorError(f"cannot read the free space of {str(self.folder)!r}: {exc.strerror or exc}") \
+                from None
+
+    def new_values(self, level: int, layers: int, nodes: int) -> np.memmap:
+        """The values of a level about to be solved: a file of `layers` x
+        `nodes` int8 under a temporary name, mapped for writing (no copy in
+        memory); `finish_values` makes it the level's."""
+        path = _level_file(self.folder, "values", level).with_suffix(".tmp")
+        header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.int8)), "fortran_order": False,
+                  "shape": (layers, nodes)}
+        try:
+            with open_for_writing(str(path), "table file", binary=True, error=TableError) as f:
+                np.lib.format.write_array_header_2_0(f, header)
+                offset = f.tell()
+                f.truncate(offset + layers * nodes)
+        except OSError as exc:
+            raise CrossridorError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+        return np.memmap(path, dtype=np.int8, mode="r+", offset=offset, shape=(layers, nodes))
+
+    def finish_values(self, level: int, values: np.memmap) -> np.ndarray:
+        """A level written through `new_values`, flushed and renamed into
+        place; its values read back (mmap, read-only)."""
+        values.flush()
+        path = _level_file(self.folder, "values", level)
+        try:
+            os.replace(path.with_suffix(".tmp"), path)
+        except OSError as exc:
+            raise CrossridorError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
         return self.values(level)
 
     # --- reading
