@@ -199,7 +199,7 @@ def test_stop_and_memory_bound():
     with pytest.raises(Interrupted):
         solve(state, stop=token)
     with pytest.raises(crossridor.CrossridorError, match="do not fit in"):
-        solve(state, memory_gb=1e-4)
+        solve(state, memory_gb=1e-5)
     assert solve(state, memory_gb=1).plies == 12
 
 
@@ -265,7 +265,7 @@ def test_cli_solve_json_and_text(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--size", "5", "--walls", "1", "--memory", "0.0001"], "do not fit in 0.0001 GB"),
+    (["--size", "5", "--walls", "1", "--memory", "0.00001"], "do not fit in 1e-05 GB"),
     (["--size", "3", "--memory", "0"], "--memory must be > 0"),
     (["--size", "5", "--players", "4"], "two-player"),
     (["--size", "3", "-o", "max_plies=10"], "ply cap"),
@@ -324,26 +324,28 @@ def test_table_written_read_and_played_from(capsys, tmp_path):
 
 
 def test_levels_on_disk_need_memory_for_one_level(capsys, tmp_path):
-    # 5x5 with 2 walls: levels 3 and 4 (2.4 + 6.6 MB) do not fit in 8.6 MB at once, level 4 alone does
-    status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--memory", "0.008"])
+    # 5x5 with 2 walls, coded: the keys (0.24 MB) and levels 3 and 4 (0.96 + 0.97 MB) do not fit in
+    # 1.6 MB at once, the keys and level 4 alone do
+    status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--memory", "0.0015"])
     err = capsys.readouterr()[1]
     assert status == 2 and "level 3" in err and "--write-table DIR keeps the levels on disk" in err
     # on disk, the level being solved is written as it is solved: memory holds the level below
-    table = str(tmp_path / "t")
-    out = run_json_solve(capsys, "--size", "5", "--walls", "2", "--memory", "0.008", "--write-table", table)
+    table = tmp_path / "t"
+    out = run_json_solve(capsys, "--size", "5", "--walls", "2", "--memory", "0.0015", "--write-table", str(table))
     full = solved(5, 2)
     assert (out["winner"], out["plies"], out["moves"]) == (full.winner, full.plies, full.moves)
-    assert 5307 * 1250 <= out["memory"] < (5307 + 1912) * 1250 < out["disk"] == 7594 * 1250
-    assert full.disk == 0 and full.memory >= (5307 + 1912) * 1250
-    assert not list((tmp_path / "t").glob("*.tmp"))
+    assert out["memory"] < 0.0015 * 2 ** 30 < full.memory and full.disk == 0
+    assert out["disk"] == sum((table / f"values-{k:02d}.npy").stat().st_size - 128 for k in range(5))
+    assert not list(table.glob("*.tmp"))
 
 
 def test_a_level_that_does_not_fit_on_the_disk_is_refused(capsys, tmp_path, monkeypatch):
     from crossridor.games.quoridor.solve_table import TableFolder
-    monkeypatch.setattr(TableFolder, "free_bytes", lambda self: 5307 * 1250 - 1)
+    monkeypatch.setattr(TableFolder, "free_bytes", lambda self: 1000)
     status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--write-table", str(tmp_path / "t")])
     err = capsys.readouterr()[1]
-    assert status == 2 and "do not fit on the disk" in err and "level 4 (5,307 layers) needs 0.01 GB" in err
+    assert status == 2 and "do not fit on the disk" in err and "level 4 (5,307 layers)" in err
+    assert "1e-06 GB are free" in err
     # a level's file left half written by a stopped run is written again
     monkeypatch.undo()
     (tmp_path / "t" / "values-04.tmp").write_bytes(b"torn")
@@ -354,12 +356,12 @@ def test_a_level_that_does_not_fit_on_the_disk_is_refused(capsys, tmp_path, monk
 
 def test_a_run_stopped_by_the_memory_bound_resumes_from_its_folder(capsys, tmp_path):
     table = str(tmp_path / "t")
-    # 5x5 with 2 walls: level 4 (5,307 layers, 6.6 MB) is written to disk as it is solved; level 3
-    # reads it at random, from memory, and it does not fit in 6.4 MB
-    status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--memory", "0.006",
+    # 5x5 with 2 walls: level 4 (5,307 layers, 0.97 MB coded) is written to disk as it is solved;
+    # level 3 reads it at random, from memory, and with the keys (0.24 MB) it does not fit in 1.07 MB
+    status = main(["solve", "quoridor", "--size", "5", "--walls", "2", "--memory", "0.001",
                    "--write-table", table])
     err = capsys.readouterr()[1]
-    assert status == 2 and "do not fit in 0.006 GB" in err and "level 3" in err and "resumes" in err
+    assert status == 2 and "do not fit in 0.001 GB" in err and "level 3" in err and "resumes" in err
     assert len(err.strip().splitlines()) == 2
     kept = Solver.read(table)
     assert kept.stats[1] == 5307 and not kept.knows(load(5, 2).new_state())
@@ -407,7 +409,9 @@ def test_threads_keep_and_folders_give_the_same_values(tmp_path):
         st.play(rng.choice(st.legal_moves()))
     a, b = solvers[0]._runs[0], solvers[2]._runs[0]
     for level in a.keys:
-        assert (a.keys[level] == b.keys[level]).all() and (a.values[level] == b.values[level]).all()
+        assert (a.keys[level] == b.keys[level]).all()
+        assert (a.values[level].offsets == b.values[level].offsets).all()
+        assert (a.values[level].codes == b.values[level].codes).all()
 
 
 def test_a_folder_holds_one_position(capsys, tmp_path):
@@ -459,7 +463,12 @@ def test_a_table_is_checked_when_read(tmp_path):
         np.save(folder / "keys-01.npy", keys)
 
     def short_values(folder):
-        np.save(folder / "values-01.npy", np.load(folder / "values-01.npy")[:, :-1])
+        np.save(folder / "values-01.npy", np.load(folder / "values-01.npy")[:-1])
+
+    def offsets_out_of_order(folder):
+        offsets = np.load(folder / "offsets-01.npy")
+        offsets[1], offsets[2] = offsets[2], offsets[1]
+        np.save(folder / "offsets-01.npy", offsets)
 
     def unsorted(folder):
         np.save(folder / "keys-01.npy", np.load(folder / "keys-01.npy")[::-1].copy())
@@ -468,12 +477,26 @@ def test_a_table_is_checked_when_read(tmp_path):
         meta = json.loads((folder / "table.json").read_text())
         (folder / "table.json").write_text(json.dumps({**meta, "format": 9}))
 
-    for change in (keys_off_the_board, short_values, unsorted, other_format):
+    older = tmp_path / "older"
+    shutil.copytree(good, older)
+    meta = json.loads((older / "table.json").read_text())
+    (older / "table.json").write_text(json.dumps({**meta, "format": 2}))
+    with pytest.raises(crossridor.CrossridorError, match="an older format .* solve again"):
+        Solver.read(older)
+
+    for change in (keys_off_the_board, short_values, offsets_out_of_order, unsorted, other_format):
         bad = tmp_path / change.__name__
         shutil.copytree(good, bad)
         change(bad)
         with pytest.raises(crossridor.CrossridorError, match="is not a solved table"):
             Solver.read(bad)
+    # a code that is not one: each layer's is read when it is used, one clear error then
+    bad = tmp_path / "bad_codes"
+    shutil.copytree(good, bad)
+    codes = np.load(bad / "values-00.npy")
+    np.save(bad / "values-00.npy", np.full_like(codes, 0x7F))       # runs past the layer's end
+    with pytest.raises(crossridor.CrossridorError, match="solved table is corrupt: level 0"):
+        Solver.read(bad).value(load(3, 1).new_state().core)
 
 
 def test_count_gives_the_layers_a_solve_solves(capsys):

@@ -95,8 +95,9 @@ def print_count(count: dict, as_json: bool) -> int:
         return 0
     for level, layers in count["levels"].items():
         print(f"level {level}: {layers:,} layers")
-    print(f"{count['layers']:,} layers: {count['table_bytes'] / 1e9:,.2f} GB for the table, "
-          f"{count['two_levels_bytes'] / 1e9:,.2f} GB for the two largest adjacent levels")
+    print(f"{count['layers']:,} layers: at one byte a position (stored coded, smaller), "
+          f"{count['table_bytes'] / 1e9:,.2f} GB for the table, {count['two_levels_bytes'] / 1e9:,.2f} GB for "
+          f"the two largest adjacent levels")
     return 0
 
 

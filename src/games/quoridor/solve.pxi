@@ -31,7 +31,10 @@
 #
 # Values (int8, from the side to move's point of view): 0 a draw, d + 1 a
 # win in d plies, -(d + 1) a loss in d plies (d = 0: the game is over). A
-# value beyond 127 is an error (QS_TOO_DEEP), never a wrapped number.
+# value beyond 127 is an error (QS_TOO_DEEP), never a wrapped number. A
+# solved level is stored small, each layer's values coded (solve_codes.pxi):
+# a level is its sorted keys, where each layer's code starts (offsets, one
+# more than the layers) and the codes one after the other.
 #
 # Keys: a layer is 4 uint64 (horizontal walls, vertical walls, walls left 1,
 # walls left 2); a level's keys are sorted in that (unsigned) order.
@@ -44,8 +47,12 @@ cdef enum:
     QS_NO_MEMORY = 2
     QS_TOO_DEEP = 3          # a value beyond what an int8 holds
     QS_MISSING = 4           # a child layer not in the level below (a bug)
+    QS_CORRUPT = 5           # a code of the level below that is not one (a corrupt table)
     QS_MAX_VALUE = 127
     QS_MAX_CHILDREN = 8      # pawn targets (at most 5) or one pass
+    QS_MAX_UP = 2 * 2 * 64   # the layers one wall up a layer reads: [mover][horizontal][anchor]
+    QC_FAR = 81              # a distance for no path (a square walled off from its goal side)
+    QC_RUN = 128             # the longest run a code byte stands for
 
 ctypedef struct QSolver:
     const QGeom* g
@@ -54,6 +61,7 @@ ctypedef struct QSolver:
     int idx_of[81]           # bit index -> compact square
     int xf_sq[4][81]         # compact square -> its image: identity, mirror, half turn, row flip
     int xf_anchor[4][64]     # anchor -> its image (the same four)
+    unsigned char pred[(QC_FAR + 1) * (QC_FAR + 1)]     # qc_init_predictions
 
 
 cdef void qs_init(QSolver* s, int w, int h) noexcept nogil:
@@ -64,6 +72,7 @@ cdef void qs_init(QSolver* s, int w, int h) noexcept nogil:
     s.h = h
     s.nsq = w * h
     s.nodes = s.nsq * s.nsq * 2
+    qc_init_predictions(s.pred)
     for i in range(81):
         s.idx_of[i] = -1
     for i in range(s.nsq):
@@ -182,6 +191,9 @@ cdef inline u128 qs_region(const QPos* p, int player) noexcept nogil:
         if nxt == reach:
             return reach
         reach = nxt
+
+
+include "quoridor/solve_codes.pxi"
 
 
 # ---------------------------------------------------------------- the levels
@@ -366,6 +378,16 @@ cdef bint qs_events_push(QSEvents* q, int level, int node, int kind) noexcept no
     return True
 
 
+ctypedef struct QSLevel:
+    # a solved level: sorted keys (n * 4), where each layer's code starts
+    # (n + 1 offsets) and the codes (length bytes)
+    const uint64_t* keys
+    int64_t n
+    const uint64_t* offsets
+    const unsigned char* codes
+    uint64_t length
+
+
 ctypedef struct QSScratch:
     # the working arrays of one layer's solve, reused from layer to layer
     int16_t* val
@@ -375,6 +397,10 @@ ctypedef struct QSScratch:
     int32_t* pred_start
     int32_t* preds
     unsigned char* done
+    unsigned char* up_diff   # QS_MAX_UP * nodes: the differences of the layers one wall up (solve_codes)
+    unsigned char* up_dist   # QS_MAX_UP * 162: their distances to player 1's and player 2's goal sides
+    int8_t* row              # nodes: the layer's values
+    unsigned char* diff      # nodes: the layer's differences, coding it
     QSEvents q
 
 
@@ -387,6 +413,10 @@ cdef bint qs_scratch_alloc(QSScratch* w, int nodes) noexcept nogil:
     w.pred_start = <int32_t*>malloc((nodes + 1) * sizeof(int32_t))
     w.preds = <int32_t*>malloc((nodes * QS_MAX_CHILDREN + 1) * sizeof(int32_t))
     w.done = <unsigned char*>malloc(nodes)
+    w.up_diff = <unsigned char*>malloc(QS_MAX_UP * <size_t>nodes)
+    w.up_dist = <unsigned char*>malloc(QS_MAX_UP * 162)
+    w.row = <int8_t*>malloc(nodes)
+    w.diff = <unsigned char*>malloc(nodes)
     w.q.cap = 4096
     w.q.levels = 256
     w.q.node = <int32_t*>malloc(w.q.cap * sizeof(int32_t))
@@ -394,7 +424,8 @@ cdef bint qs_scratch_alloc(QSScratch* w, int nodes) noexcept nogil:
     w.q.next = <int32_t*>malloc(w.q.cap * sizeof(int32_t))
     w.q.head = <int32_t*>malloc(w.q.levels * sizeof(int32_t))
     return (w.val != NULL and w.nchild != NULL and w.child != NULL and w.npawn != NULL
-            and w.pred_start != NULL and w.preds != NULL and w.done != NULL and w.q.node != NULL
+            and w.pred_start != NULL and w.preds != NULL and w.done != NULL and w.up_diff != NULL
+            and w.up_dist != NULL and w.row != NULL and w.diff != NULL and w.q.node != NULL
             and w.q.kind != NULL and w.q.next != NULL and w.q.head != NULL)
 
 
@@ -406,19 +437,22 @@ cdef void qs_scratch_free(QSScratch* w) noexcept nogil:
     free(w.pred_start)
     free(w.preds)
     free(w.done)
+    free(w.up_diff)
+    free(w.up_dist)
+    free(w.row)
+    free(w.diff)
     free(w.q.node)
     free(w.q.kind)
     free(w.q.next)
     free(w.q.head)
 
 
-cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
-                      const uint64_t* up_keys, int64_t up_n, const int8_t* up_vals,
+cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key, const QSLevel* up,
                       int8_t* out, uint64_t* positions, StopCheck* stop) noexcept nogil:
     """Solve one layer (its canonical key) into out (nodes int8, index
     ((pawn 1 * nsq) + pawn 2) * 2 + side to move, compact squares), reading
-    the layers its walls lead to from the sorted level below (up_keys,
-    up_vals). Returns QS_OK or an error."""
+    the layers its walls lead to from the solved level below. Returns QS_OK
+    or an error."""
     cdef const QGeom* g = s.g
     cdef uint64_t hw = key[0], vw = key[1]
     cdef int w0 = <int>key[2], w1 = <int>key[3]
@@ -431,8 +465,12 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
     cdef int32_t* preds = w.preds
     cdef unsigned char* done = w.done
     cdef QSEvents* q = &w.q
-    cdef int64_t up[2][2][64]        # [mover][horizontal][anchor]: the layer a wall leads to (-1: not looked up)
+    cdef int slot[2][2][64]          # [mover][horizontal][anchor]: the layer a wall leads to, read (-1: not yet)
     cdef int up_xf[2][2][64]
+    cdef int nslots = 0, sl
+    cdef const unsigned char* dd
+    cdef const unsigned char* pred = s.pred
+    cdef uint64_t first, last
     cdef int i, a, b, tm, node, c, k, level, ev, wl[2], cx, c0, c1
     cdef int16_t cv, d
     cdef u128 t
@@ -456,7 +494,7 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
     memset(pred_start, 0, (nodes + 1) * sizeof(int32_t))
     memset(done, 0, nodes)
     for i in range(2 * 2 * 64):
-        (&up[0][0][0])[i] = -1
+        (&slot[0][0][0])[i] = -1
     q.size = 0
     for i in range(q.levels):
         q.head[i] = -1
@@ -537,18 +575,31 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key,
                     while bits and ok:
                         c = u64_lsb(bits)
                         bits &= bits - 1
-                        idx = up[tm][i][c]
-                        if idx < 0:
+                        sl = slot[tm][i][c]
+                        if sl < 0:
+                            # read the layer: its differences, and the distances of its walls as placed
+                            # here (the prediction is the same in every image)
+                            sl = slot[tm][i][c] = nslots
+                            nslots += 1
                             chw = hw | ((<uint64_t>1) << c) if i == 0 else hw
                             cvw = vw | ((<uint64_t>1) << c) if i == 1 else vw
+                            qc_distances(g, s.idx_of, nsq, chw, cvw, &w.up_dist[sl * 162], &w.up_dist[sl * 162 + 81])
                             c0 = w0 - 1 if tm == 0 else w0
                             c1 = w1 - 1 if tm == 1 else w1
                             up_xf[tm][i][c] = qs_canonical(s, &chw, &cvw, &c0, &c1)
-                            idx = qs_search(up_keys, up_n, chw, cvw, c0, c1)
+                            idx = qs_search(up.keys, up.n, chw, cvw, c0, c1)
                             if idx < 0:
                                 return QS_MISSING
-                            up[tm][i][c] = idx
-                        cv = up_vals[idx * nodes + qs_node(s, a, b, 1 - tm, up_xf[tm][i][c])]
+                            first = up.offsets[idx]
+                            last = up.offsets[idx + 1]
+                            if first > last or last > up.length or not qc_unpack(
+                                    &up.codes[first], <int64_t>(last - first), nodes, &w.up_diff[sl * <size_t>nodes]):
+                                return QS_CORRUPT
+                        dd = &w.up_dist[sl * 162]
+                        # the child's side to move is the other player: its distance first
+                        cv = <int8_t>(<unsigned char>(w.up_diff[sl * <size_t>nodes + qs_node(s, a, b, 1 - tm, up_xf[tm][i][c])]
+                                                      + (pred[dd[81 + b] * (QC_FAR + 1) + dd[a]] if tm == 0
+                                                         else pred[dd[a] * (QC_FAR + 1) + dd[81 + b]])))
                         if cv < 0:       # the opponent loses in -cv - 1 plies: a win in -cv
                             if wmin == 0 or -cv < wmin:
                                 wmin = -cv
@@ -722,52 +773,98 @@ cdef class QuoridorSolver:
             free(h.k)
 
     def solve_range(self, const uint64_t[:, ::1] keys, Py_ssize_t start, Py_ssize_t end,
-                    const uint64_t[:, ::1] up_keys, const int8_t[:, ::1] up_vals, int8_t[:, ::1] out):
-        """Solve the layers keys[start:end] into out (end - start rows of
-        `nodes` int8), from the solved level below (up_keys, up_vals: its
-        sorted keys and values). Returns the positions valued. Without the
-        GIL; the stop flag is this thread's (engine.stop.scope). Raises
-        engine.stop.Interrupted, OverflowError (a value beyond int8),
-        MemoryError."""
+                    const uint64_t[:, ::1] up_keys, const uint64_t[::1] up_offsets, const unsigned char[::1] up_codes,
+                    uint64_t[::1] lengths):
+        """Solve the layers keys[start:end] from the solved level below
+        (its sorted keys, offsets and codes): (positions valued, their codes
+        one after the other (bytes)), the length of each layer's code in
+        lengths (end - start). Without the GIL; the stop flag is this thread's
+        (engine.stop.scope). Raises engine.stop.Interrupted, OverflowError
+        (a value beyond int8), ValueError (a code of the level below that is
+        not one), MemoryError."""
         cdef int nodes = self.s.nodes
         if keys.shape[1] != 4 or not 0 <= start <= end <= keys.shape[0]:
             raise ValueError("bad range of layers")
-        if out.shape[0] != end - start or out.shape[1] != nodes:
-            raise ValueError(f"out must be ({end - start}, {nodes})")
-        if up_keys.shape[0] != up_vals.shape[0] or (up_keys.shape[0] and (up_keys.shape[1] != 4
-                                                                          or up_vals.shape[1] != nodes)):
-            raise ValueError("the level below: keys and values do not match")
-        cdef const uint64_t* uk = &up_keys[0, 0] if up_keys.shape[0] else NULL
-        cdef const int8_t* uv = &up_vals[0, 0] if up_vals.shape[0] else NULL
-        cdef int64_t un = up_keys.shape[0]
+        if up_keys.shape[0] and up_keys.shape[1] != 4:
+            raise ValueError("the level below: keys must have 4 columns")
+        if up_offsets.shape[0] != up_keys.shape[0] + 1:
+            raise ValueError("the level below: one offset more than its layers")
+        cdef QSLevel up
+        up.keys = &up_keys[0, 0] if up_keys.shape[0] else NULL
+        up.n = up_keys.shape[0]
+        up.offsets = &up_offsets[0]
+        up.codes = &up_codes[0] if up_codes.shape[0] else NULL
+        up.length = up_codes.shape[0]
+        if lengths.shape[0] != end - start:
+            raise ValueError(f"lengths must hold {end - start}")
+        cdef uint64_t[::1] lens = lengths
         cdef uint64_t positions = 0
         cdef QSScratch w
         cdef StopCheck stop
-        cdef Py_ssize_t i
+        cdef Py_ssize_t i, n = 0
         cdef int err = QS_OK
+        cdef unsigned char* out = NULL
         stop_check_init(&stop, current_stop_flag(), 0, 1)
         if end == start:
-            return 0
+            return 0, b""
         if not qs_scratch_alloc(&w, nodes):
             qs_scratch_free(&w)
             raise MemoryError("cannot allocate a layer's working arrays")
-        with nogil:
-            for i in range(start, end):
-                err = qs_solve_one(&self.s, &w, &keys[i, 0], uk, un, uv, &out[i - start, 0], &positions, &stop)
-                if err != QS_OK:
-                    break
+        out = <unsigned char*>malloc((end - start) * qc_bound(nodes))
+        if out == NULL:
             qs_scratch_free(&w)
-        if err == QS_STOPPED:
-            from crossridor.engine.stop import Interrupted
-            raise Interrupted("solve stopped")
-        if err == QS_TOO_DEEP:
-            raise OverflowError(f"a position lasts more than {QS_MAX_VALUE - 1} plies: beyond the "
-                                f"table's one-byte values")
-        if err == QS_MISSING:
-            raise RuntimeError("a layer leads to a layer missing from the level below")
-        if err != QS_OK:
-            raise MemoryError("cannot allocate a layer's working arrays")
-        return positions
+            raise MemoryError("cannot allocate the codes of a range of layers")
+        try:
+            with nogil:
+                for i in range(start, end):
+                    err = qs_solve_one(&self.s, &w, &keys[i, 0], &up, w.row, &positions, &stop)
+                    if err != QS_OK:
+                        break
+                    lens[i - start] = qc_encode(&self.s, keys[i, 0], keys[i, 1], w.row, w.diff, &out[n])
+                    n += lens[i - start]
+            if err == QS_STOPPED:
+                from crossridor.engine.stop import Interrupted
+                raise Interrupted("solve stopped")
+            if err == QS_TOO_DEEP:
+                raise OverflowError(f"a position lasts more than {QS_MAX_VALUE - 1} plies: beyond the "
+                                    f"table's one-byte values")
+            if err == QS_MISSING:
+                raise RuntimeError("a layer leads to a layer missing from the level below")
+            if err == QS_CORRUPT:
+                raise ValueError("a layer of the level below holds no values (a corrupt code)")
+            if err != QS_OK:
+                raise MemoryError("cannot allocate a layer's working arrays")
+            return positions, (<char*>out)[:n]
+        finally:
+            qs_scratch_free(&w)
+            free(out)
+
+    def decode(self, key, const unsigned char[::1] code, int8_t[::1] values):
+        """Decode the values of a stored layer (its key) from its code into
+        values (`nodes` int8); ValueError when the code is not one."""
+        cdef uint64_t hw = key[0], vw = key[1]
+        if (hw & ~self.s.g.anchors) or (vw & ~self.s.g.anchors):
+            raise ValueError(f"not a wall configuration of {self.width}x{self.height}")
+        if values.shape[0] != self.s.nodes:
+            raise ValueError(f"a layer has {self.s.nodes} values")
+        cdef const unsigned char* c = &code[0] if code.shape[0] else NULL
+        if c == NULL or not qc_decode(&self.s, hw, vw, c, code.shape[0], &values[0]):
+            raise ValueError("a layer's code holds no values (a corrupt table)")
+
+    def encode(self, key, const int8_t[::1] values):
+        """The code (bytes) of a stored layer's values (its key)."""
+        cdef uint64_t hw = key[0], vw = key[1]
+        cdef int nodes = self.s.nodes
+        if (hw & ~self.s.g.anchors) or (vw & ~self.s.g.anchors):
+            raise ValueError(f"not a wall configuration of {self.width}x{self.height}")
+        if values.shape[0] != nodes:
+            raise ValueError(f"a layer has {nodes} values")
+        out = bytearray(qc_bound(nodes))
+        diff = bytearray(nodes)
+        cdef unsigned char[::1] o = out
+        cdef unsigned char[::1] d = diff
+        cdef Py_ssize_t n = qc_encode(&self.s, hw, vw, &values[0], &d[0], &o[0])
+        return bytes(out[:n])
 
 
 cdef bytearray _copy_keys(QSKeySet* h):

@@ -17,6 +17,7 @@ can ever force a win): a game with the `max_plies` option is refused.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import os
 import time
 from dataclasses import asdict, dataclass, field
@@ -30,7 +31,7 @@ from crossridor.engine._core import WIN_SCORE, QuoridorSolver
 from crossridor.engine.errors import CrossridorError, UnsupportedGameError
 from crossridor.engine.options import board_shape, board_text
 from crossridor.engine.protocol import Line, SearchResult
-from crossridor.games.quoridor.solve_table import TableError, TableFolder
+from crossridor.games.quoridor.solve_table import NO_LEVEL, Level, TableError, TableFolder
 
 if TYPE_CHECKING:
     from crossridor.engine.cluster import Scheduler
@@ -94,7 +95,7 @@ class _Run:
 
     level0: int
     keys: dict[int, np.ndarray] = field(default_factory=dict)
-    values: dict[int, np.ndarray | None] = field(default_factory=dict)
+    values: dict[int, Level | None] = field(default_factory=dict)
 
 
 class Solver:
@@ -182,7 +183,12 @@ class Solver:
             if values is not None:
                 index = self._core.find(run.keys[level], key)
                 if index >= 0:
-                    return int(values[index, node])
+                    row = np.empty(self._core.nodes, dtype=np.int8)
+                    try:
+                        self._core.decode(key, np.ascontiguousarray(values.code(index)), row)
+                    except ValueError as exc:
+                        raise TableError(f"the solved table is corrupt: level {level}: {exc}") from None
+                    return int(row[node])
         return None
 
     def knows(self, state) -> bool:
@@ -216,13 +222,13 @@ class Solver:
         return min(self.best_moves(state), key=str)
 
     # --- solving
-    def _held(self, below=None) -> int:
+    def _held(self, below: Level | None = None) -> int:
         """Bytes of the levels in memory, and of `below` (the level a solve
         step reads) when it is read from a table folder (mmap): what a step
         needs in memory at once."""
-        arrays = [a for run in self._runs for a in (*run.keys.values(), *run.values.values()) if a is not None]
-        ram = sum(a.nbytes for a in arrays if not isinstance(a, np.memmap))
-        return ram + (below.nbytes if isinstance(below, np.memmap) else 0)
+        keys = sum(k.nbytes for run in self._runs for k in run.keys.values() if not isinstance(k, np.memmap))
+        values = sum(v.nbytes for run in self._runs for v in run.values.values() if v is not None and not v.on_disk)
+        return keys + values + (below.nbytes if below is not None and below.on_disk else 0)
 
     def _charge(self, more: int, what: str, below=None) -> None:
         """MemoryBoundError when `more` bytes on top of what is held pass
@@ -231,7 +237,7 @@ class Solver:
         if self.memory_gb is not None and held + more > self.memory_gb * GB:
             hint = "" if self.folder is not None else " (--write-table DIR keeps the levels on disk)"
             raise MemoryBoundError(f"the solved positions do not fit in {self.memory_gb} GB (--memory): "
-                                   f"{what} needs {more / 1e9:.2f} GB on top of {held / 1e9:.2f} GB{hint}")
+                                   f"{what} needs {more / 1e9:.3g} GB on top of {held / 1e9:.3g} GB{hint}")
         self.peak = max(self.peak, held + more)
 
     def _charge_disk(self, more: int, what: str, table) -> None:
@@ -240,7 +246,7 @@ class Solver:
         free = table.free_bytes()
         if more > free:
             raise MemoryBoundError(f"the solved positions do not fit on the disk of {table.folder}: {what} "
-                                   f"needs {more / 1e9:.2f} GB, {free / 1e9:.2f} GB are free")
+                                   f"needs {more / 1e9:.3g} GB more, {free / 1e9:.3g} GB are free")
         self.disk += more
 
     def _say(self, line: str) -> None:
@@ -261,39 +267,28 @@ class Solver:
             self._count_layers(run, key, level0)
             if table is not None:
                 table.save_keys(run.keys)
-        nodes = self._core.nodes
         for level in sorted(run.keys, reverse=True):
             keys = run.keys[level]
             if table is not None and table.has_values(level):
-                run.values[level] = table.values(level, nodes)
+                run.values[level] = table.level_values(level)
                 self._say(f"level {level}: {len(keys):,} layers (read from {self.folder})")
             else:
-                what = f"level {level} ({len(keys):,} layers)"
                 start = time.perf_counter()
-                if table is None:
-                    self._charge(len(keys) * nodes, what)
-                    values = np.empty((len(keys), nodes), dtype=np.int8)
-                    self.positions += self._solve_level(run, level, values, table)
-                    run.values[level] = values
-                else:               # written to disk as it is solved: the level below is what is read
-                    self._charge(0, what, run.values.get(level + 1))
-                    self._charge_disk(len(keys) * nodes, what, table)
-                    written = table.new_values(level, len(keys), nodes)
-                    self.positions += self._solve_level(run, level, written, table)
-                    run.values[level] = table.finish_values(level, written)
-                    del written
-                self._say(f"level {level}: {len(keys):,} layers solved in {time.perf_counter() - start:.1f} s")
+                solved = run.values[level] = self._solve_level(run, level, table)
+                self._say(f"level {level}: {len(keys):,} layers solved in {time.perf_counter() - start:.1f} s, "
+                          f"{solved.nbytes / 1e6:,.1f} MB")
             self.layers += len(keys)
             if level > level0 and level + 1 in run.values:
                 if not self.keep:               # the levels above this one need this one only
                     run.values[level + 1] = None
                 elif table is not None:         # a fresh mapping: the pages read while solving leave
-                    run.values[level + 1] = table.values(level + 1, nodes)     # the resident set
+                    run.values[level + 1] = table.level_values(level + 1)      # the resident set
 
     def count(self, state) -> dict:
         """The counting pass alone (no solving): the layers of each level
-        reachable from the position, the bytes of the whole table and of
-        the two adjacent levels a solve holds at once at most."""
+        reachable from the position, and at one byte a position (an upper
+        bound: levels are stored coded, smaller) the bytes of the whole
+        table and of the two adjacent levels a solve holds at once at most."""
         check_solvable(state)
         key, level0, _ = self._core.locate(state.core)
         run = _Run(level0)
@@ -315,13 +310,14 @@ class Solver:
             keys = np.ascontiguousarray(raw[np.lexsort(raw.T[::-1])])
         self._say(f"levels {level0}-{level - 1}: {sum(map(len, run.keys.values())):,} layers")
 
-    def _solve_level(self, run: _Run, level: int, out: np.ndarray, table) -> int:
-        """Solve a level's layers into out by chunks; the positions valued."""
+    def _solve_level(self, run: _Run, level: int, table: TableFolder | None) -> Level:
+        """Solve a level's layers by chunks, in order, their codes kept in
+        memory or written to the table folder as they come."""
         keys = run.keys[level]
+        below = run.values.get(level + 1) or NO_LEVEL
         up_keys = run.keys.get(level + 1, _NO_KEYS)
-        up_values = run.values.get(level + 1)
-        if up_values is None:
-            up_values = np.zeros((0, self._core.nodes), dtype=np.int8)
+        what = f"level {level} ({len(keys):,} layers)"
+        self._charge(0, what, below)
         n = len(keys)
         chunk = max(1, min(4096, -(-n // (8 * self.threads))))
         ranges = [(i, min(i + chunk, n)) for i in range(0, n, chunk)]
@@ -329,25 +325,55 @@ class Solver:
 
         def work(r):
             with _stop.scope(token):
-                return self._core.solve_range(keys, r[0], r[1], up_keys, up_values, out[r[0]:r[1]])
+                lengths = np.empty(r[1] - r[0], dtype=np.uint64)
+                positions, codes = self._core.solve_range(keys, r[0], r[1], up_keys, below.offsets,
+                                                          below.codes, lengths)
+                return positions, lengths, codes
 
+        offsets = np.zeros(n + 1, dtype=np.uint64)
         try:
-            if self.scheduler is not None:
-                from crossridor.games.quoridor.solve_cluster import solve_level_on_cluster
-                return solve_level_on_cluster(self.scheduler, table, self.size, level, out)
-            if self.threads == 1 or len(ranges) == 1:
-                return sum(map(work, ranges))
-            with concurrent.futures.ThreadPoolExecutor(self.threads) as pool:
-                return sum(pool.map(work, ranges))
+            with contextlib.ExitStack() as stack:
+                writer = None
+                if table is not None:
+                    writer = table.new_level(level)
+                    stack.callback(writer.close)
+                if self.scheduler is not None:
+                    from crossridor.games.quoridor.solve_cluster import solve_level_on_cluster
+                    results = solve_level_on_cluster(self.scheduler, table, self.size, level, ranges)
+                elif self.threads == 1 or len(ranges) == 1:
+                    results = map(work, ranges)
+                else:
+                    pool = concurrent.futures.ThreadPoolExecutor(self.threads)
+                    stack.callback(pool.shutdown, wait=True, cancel_futures=True)
+                    results = pool.map(work, ranges)
+                return self._gather(ranges, results, offsets, writer, what, below)
         except MemoryError:
             raise MemoryBoundError(f"out of memory solving level {level}") from None
-        except RuntimeError as exc:
-            if table is None:           # levels counted here always hold every layer
+        except (RuntimeError, ValueError) as exc:
+            if table is None:           # levels solved here hold every layer and sound codes
                 raise
             # a resumed folder's keys, each valid and sorted, yet not every layer of the level
             raise TableError(f"{table.folder} is not a solved table: level {level}: {exc}") from None
         except OverflowError as exc:
             raise CrossridorError(f"solve: {exc}") from None
+
+    def _gather(self, ranges, results, offsets: np.ndarray, writer, what: str, below: Level) -> Level:
+        """The codes of a level's chunks, in order, kept in memory or
+        written to the table folder: the level."""
+        memory = bytearray()
+        for (start, end), (positions, lengths, codes) in zip(ranges, results):
+            self.positions += positions
+            np.cumsum(lengths, out=offsets[start + 1:end + 1])
+            offsets[start + 1:end + 1] += offsets[start]
+            if writer is None:
+                self._charge(len(memory) + len(codes) + offsets.nbytes, what, below)
+                memory += codes
+            else:
+                self._charge_disk(len(codes), what, writer.table)
+                writer.write(codes)
+        if writer is not None:
+            return writer.finish(offsets)
+        return Level(offsets, np.frombuffer(memory, dtype=np.uint8))
 
     # --- tables
     @classmethod
@@ -363,7 +389,7 @@ class Solver:
             if not table.has_values(level):
                 break
             keys = run.keys[level] = solver._table_keys(table, level)
-            run.values[level] = table.values(level, solver._core.nodes)
+            run.values[level] = table.level_values(level)
             solver.layers += len(keys)
         solver._runs.append(run)
         return solver

@@ -3,23 +3,25 @@ levels, written as they are solved, read back with numpy's mmap (no copy
 in memory), so a stopped run goes on from its finished levels and `best
 --table DIR` plays from it.
 
-    DIR/table.json      {"format", "size" (9 or "4x7"), "root": [hw, vw, w0, w1], "level0",
-                         "levels": {"k": layers} once every level is known}
-    DIR/keys-KK.npy     the sorted layers of level KK (walls placed): uint64 (n, 4)
-    DIR/values-KK.npy   their values: int8 (n, nodes), written once the level is solved
+    DIR/table.json       {"format", "size" (9 or "4x7"), "root": [hw, vw, w0, w1], "level0",
+                          "levels": {"k": layers} once every level is known}
+    DIR/keys-KK.npy      the sorted layers of level KK (walls placed): uint64 (n, 4)
+    DIR/offsets-KK.npy   where each layer's code starts in the values: uint64 (n + 1)
+    DIR/values-KK.npy    the codes of their values (solve_codes.pxi), one after the
+                         other: uint8 (offsets[n]), written once the level is solved
 
 A level's files are written under a temporary name and renamed, so a file
-that is there is whole. A level's values are written straight into their
-file through mmap as its layers are solved (`new_values`), so a level need
-not fit in memory: the disk holds it and the kernel keeps in memory what is
-being used.
+that is there is whole; the values go last. The codes are written to their
+file as the layers are solved, so a level need not fit in memory.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +30,7 @@ from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import open_for_writing, open_regular_file, read_npy_header, read_regular_file
 from crossridor.engine.options import BoardKind
 
-TABLE_FORMAT = 2         # 1: one .npz file of int16 values (before the levels)
+TABLE_FORMAT = 3         # 1: one .npz file of int16 values; 2: one byte a position
 META = "table.json"
 MAX_META_BYTES = 2 ** 20     # the description: a few hundred bytes
 BOARD = BoardKind((2, 9), (3, 9))     # the boards the solver plays (two players)
@@ -41,6 +43,74 @@ class TableError(CrossridorError):
 
 def _level_file(folder: Path, kind: str, level: int) -> Path:
     return folder / f"{kind}-{level:02d}.npy"
+
+
+@dataclass(frozen=True)
+class Level:
+    """A solved level's values as stored: where each layer's code starts
+    (`offsets`, one more than the layers) and the codes one after the other
+    (`codes`), in memory or mapped from a table folder."""
+
+    offsets: np.ndarray
+    codes: np.ndarray
+
+    @property
+    def nbytes(self) -> int:
+        return self.offsets.nbytes + self.codes.nbytes
+
+    @property
+    def on_disk(self) -> bool:
+        return isinstance(self.codes, np.memmap)
+
+    def code(self, index: int) -> np.ndarray:
+        return self.codes[int(self.offsets[index]):int(self.offsets[index + 1])]
+
+
+NO_LEVEL = Level(np.zeros(1, np.uint64), np.zeros(0, np.uint8))     # below the deepest level
+
+
+class LevelWriter:
+    """The values file of a level being solved: codes appended as they come
+    (`write`), then `finish` with the offsets puts the level in place."""
+
+    HEADER = 128             # bytes kept for the .npy header, written once the length is known
+
+    def __init__(self, table: "TableFolder", level: int):
+        self.table = table
+        self.level = level
+        self.path = _level_file(table.folder, "values", level)
+        self.length = 0
+        self.file = open_for_writing(str(self.path.with_suffix(".tmp")), "table file", binary=True, error=TableError)
+        self._io(lambda: self.file.write(bytes(self.HEADER)))
+
+    def _io(self, step) -> None:
+        try:
+            step()
+        except OSError as exc:
+            self.file.close()
+            raise CrossridorError(f"cannot write {str(self.path)!r}: {exc.strerror or exc}") from None
+
+    def write(self, codes: bytes) -> None:
+        self._io(lambda: self.file.write(codes))
+        self.length += len(codes)
+
+    def finish(self, offsets: np.ndarray) -> Level:
+        header = io.BytesIO()
+        np.lib.format.write_array_header_1_0(header, {"descr": "|u1", "fortran_order": False,
+                                                      "shape": (self.length,)})
+        head = header.getvalue()
+        head = head[:-1].ljust(self.HEADER - 1) + b"\n"       # padded in place: the length may grow
+        head = head[:8] + (len(head) - 10).to_bytes(2, "little") + head[10:]
+        self._io(lambda: (self.file.seek(0), self.file.write(head), self.file.close()))
+        self.table._save("offsets", self.level, offsets)
+        try:
+            os.replace(self.path.with_suffix(".tmp"), self.path)
+        except OSError as exc:
+            raise CrossridorError(f"cannot write {str(self.path)!r}: {exc.strerror or exc}") from None
+        return self.table.level_values(self.level)
+
+    def close(self) -> None:
+        self.file.close()
 
 
 class TableFolder:
@@ -126,32 +196,9 @@ class TableFolder:
             raise CrossridorError(f"cannot read the free space of {str(self.folder)!r}: {exc.strerror or exc}") \
                 from None
 
-    def new_values(self, level: int, layers: int, nodes: int) -> np.memmap:
-        """The values of a level about to be solved: a file of `layers` x
-        `nodes` int8 under a temporary name, mapped for writing (no copy in
-        memory); `finish_values` makes it the level's."""
-        path = _level_file(self.folder, "values", level).with_suffix(".tmp")
-        header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.int8)), "fortran_order": False,
-                  "shape": (layers, nodes)}
-        try:
-            with open_for_writing(str(path), "table file", binary=True, error=TableError) as f:
-                np.lib.format.write_array_header_2_0(f, header)
-                offset = f.tell()
-                f.truncate(offset + layers * nodes)
-        except OSError as exc:
-            raise CrossridorError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
-        return np.memmap(path, dtype=np.int8, mode="r+", offset=offset, shape=(layers, nodes))
-
-    def finish_values(self, level: int, values: np.memmap) -> np.ndarray:
-        """A level written through `new_values`, flushed and renamed into
-        place; its values read back (mmap, read-only)."""
-        values.flush()
-        path = _level_file(self.folder, "values", level)
-        try:
-            os.replace(path.with_suffix(".tmp"), path)
-        except OSError as exc:
-            raise CrossridorError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
-        return self.values(level)
+    def new_level(self, level: int) -> LevelWriter:
+        """The values file of a level about to be solved."""
+        return LevelWriter(self, level)
 
     # --- reading
     @classmethod
@@ -169,9 +216,10 @@ class TableFolder:
             raise TableError(f"{folder} is not a solved table (a folder written by solve --write-table)")
         try:
             meta = json.loads(read_regular_file(str(folder / META), "solved table", MAX_META_BYTES))
-            if not isinstance(meta, dict) or meta.get("format") != TABLE_FORMAT:
-                raise ValueError(f"format {meta.get('format') if isinstance(meta, dict) else None}, "
-                                 f"not {TABLE_FORMAT}")
+            found = meta.get("format") if isinstance(meta, dict) else None
+            older = type(found) is int and 1 <= found < TABLE_FORMAT
+            if found != TABLE_FORMAT and not older:
+                raise ValueError(f"format {found}, not {TABLE_FORMAT}")
             if BOARD.check(meta["size"]) != meta["size"] or len(meta["root"]) != 4 \
                     or not 0 <= meta["level0"] <= 64:
                 raise ValueError("a bad description")
@@ -180,6 +228,9 @@ class TableFolder:
             raise TableError(f"{folder} is not a solved table: {exc}") from None
         except (ValueError, KeyError, TypeError) as exc:
             raise TableError(f"{folder} is not a solved table: {exc}") from None
+        if older:
+            raise TableError(f"{folder} is a solved table of an older format (one byte a position): solve "
+                             f"again with --write-table DIR")
         return cls(folder, meta)
 
     def keys(self, level: int) -> np.ndarray:
@@ -189,13 +240,24 @@ class TableFolder:
         # present, whatever it is: a FIFO or a device there is refused when read, not taken for unsolved
         return os.path.lexists(_level_file(self.folder, "values", level))
 
-    def values(self, level: int, nodes: int | None = None) -> np.ndarray:
-        return self._load("values", level, np.int8, nodes)
+    def level_values(self, level: int) -> Level:
+        """A solved level's values (mapped): its offsets checked against its
+        layers and its codes, so that no code reaches past the end."""
+        n = (self.levels or {}).get(level)
+        offsets = self._load("offsets", level, np.uint64, None, None if n is None else n + 1)
+        codes = self._load("values", level, np.uint8, None)
+        bad = f"{self.folder} is not a solved table: offsets-{level:02d}.npy"
+        if len(offsets) == 0 or offsets[0] != 0 or int(offsets[-1]) != len(codes):
+            raise TableError(f"{bad} does not span values-{level:02d}.npy")
+        if not bool(np.all(offsets[1:] >= offsets[:-1])):
+            raise TableError(f"{bad} is not in order")
+        return Level(offsets, codes)
 
-    def _load(self, kind: str, level: int, dtype, columns: int | None) -> np.ndarray:
+    def _load(self, kind: str, level: int, dtype, columns: int | None, rows: int | None = None) -> np.ndarray:
         """A level file mapped read-only: opened as a regular file without
         blocking, its header checked against the description and its size
-        before it is mapped."""
+        before it is mapped. `columns` None: a one-dimensional array (of
+        `rows` when given)."""
         path = _level_file(self.folder, kind, level)
         bad = f"{self.folder} is not a solved table: {path.name}"
         try:
@@ -204,12 +266,12 @@ class TableFolder:
             raise TableError(f"{self.folder} is not a solved table: {exc}") from None
         with f:
             shape, fortran, found, offset = read_npy_header(f, bad, TableError)
-            expected = (self.levels or {}).get(level)
-            if found != dtype or len(shape) != 2 or fortran or (columns is not None and shape[1] != columns) \
-                    or (expected is not None and shape[0] != expected):
+            expected = (self.levels or {}).get(level) if columns is not None else rows
+            if found != dtype or len(shape) != (1 if columns is None else 2) or fortran \
+                    or (columns is not None and shape[1] != columns) or (expected is not None and shape[0] != expected):
                 raise TableError(f"{bad} holds {found} {shape}")
             size = os.fstat(f.fileno()).st_size
-            if size != offset + shape[0] * shape[1] * found.itemsize:
+            if size != offset + int(np.prod(shape)) * found.itemsize:
                 raise TableError(f"{bad} holds {size - offset} bytes of data, not the {found} {shape} "
                                  f"of its header")
             if not size > offset:                     # nothing to map
