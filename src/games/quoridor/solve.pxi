@@ -400,6 +400,7 @@ ctypedef struct QSScratch:
     unsigned char* up_diff   # QS_MAX_UP * nodes: the differences of the layers one wall up (solve_codes)
     unsigned char* up_dist   # QS_MAX_UP * 162: their distances to player 1's and player 2's goal sides
     int8_t* row              # nodes: the layer's values
+    int32_t* fifo            # nodes: a race layer's nodes in the order they are resolved
     unsigned char* diff      # nodes: the layer's differences, coding it
     QSEvents q
 
@@ -416,6 +417,7 @@ cdef bint qs_scratch_alloc(QSScratch* w, int nodes) noexcept nogil:
     w.up_diff = <unsigned char*>malloc(QS_MAX_UP * <size_t>nodes)
     w.up_dist = <unsigned char*>malloc(QS_MAX_UP * 162)
     w.row = <int8_t*>malloc(nodes)
+    w.fifo = <int32_t*>malloc(nodes * sizeof(int32_t))
     w.diff = <unsigned char*>malloc(nodes)
     w.q.cap = 4096
     w.q.levels = 256
@@ -425,7 +427,7 @@ cdef bint qs_scratch_alloc(QSScratch* w, int nodes) noexcept nogil:
     w.q.head = <int32_t*>malloc(w.q.levels * sizeof(int32_t))
     return (w.val != NULL and w.nchild != NULL and w.child != NULL and w.npawn != NULL
             and w.pred_start != NULL and w.preds != NULL and w.done != NULL and w.up_diff != NULL
-            and w.up_dist != NULL and w.row != NULL and w.diff != NULL and w.q.node != NULL
+            and w.up_dist != NULL and w.row != NULL and w.fifo != NULL and w.diff != NULL and w.q.node != NULL
             and w.q.kind != NULL and w.q.next != NULL and w.q.head != NULL)
 
 
@@ -440,11 +442,44 @@ cdef void qs_scratch_free(QSScratch* w) noexcept nogil:
     free(w.up_diff)
     free(w.up_dist)
     free(w.row)
+    free(w.fifo)
     free(w.diff)
     free(w.q.node)
     free(w.q.kind)
     free(w.q.next)
     free(w.q.head)
+
+
+cdef int qs_solve_race(int16_t* val, int32_t* nchild, const int32_t* pred_start, const int32_t* preds,
+                       unsigned char* done, int32_t* fifo, int nresolved) noexcept nogil:
+    """The backward pass of a layer with no wall left: every event comes
+    from inside the layer, from the terminal nodes (resolved, in fifo), so
+    resolving nodes first in first out takes them by increasing plies (a
+    breadth-first search from the ends of the game) and needs no buckets."""
+    cdef int head = 0, node, k, c
+    cdef int16_t d, v
+    while head < nresolved:
+        node = fifo[head]
+        head += 1
+        d = val[node]
+        for k in range(pred_start[node], pred_start[node + 1]):
+            c = preds[k]
+            if done[c]:
+                continue
+            if d < 0:                   # the child is lost in -d - 1 plies: a win in -d
+                v = -d + 1
+            else:                       # the child is won in d - 1 plies: lost once the last one is
+                nchild[c] -= 1
+                if nchild[c] > 0:
+                    continue
+                v = -(d + 1)
+            if v > QS_MAX_VALUE or v < -QS_MAX_VALUE:
+                return QS_TOO_DEEP
+            val[c] = v
+            done[c] = 1
+            fifo[nresolved] = c
+            nresolved += 1
+    return QS_OK
 
 
 cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key, const QSLevel* up,
@@ -478,6 +513,9 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key, const
     cdef int64_t idx
     cdef QPos p
     cdef bint ok = True
+    cdef bint race = w0 <= 0 and w1 <= 0      # no wall left: pawn moves only (qs_solve_race)
+    cdef int32_t* fifo = w.fifo
+    cdef int nresolved = 0
     cdef int err = QS_OK
     # the legal walls of a node: the free slots that close no loop, and the
     # loop-closing ones whose keep sets hold both pawns
@@ -546,7 +584,12 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key, const
                 positions[0] += 1
                 if (g.goal[0] & bb_bit(p.pawn[0])) or (g.goal[1] & bb_bit(p.pawn[1])):
                     # over: the pawn at home has won (0 plies)
-                    if g.goal[tm] & bb_bit(p.pawn[tm]):
+                    if race:
+                        val[node] = 1 if g.goal[tm] & bb_bit(p.pawn[tm]) else -1
+                        done[node] = 1
+                        fifo[nresolved] = node
+                        nresolved += 1
+                    elif g.goal[tm] & bb_bit(p.pawn[tm]):
                         ok = ok and qs_events_push(q, 0, node, QS_EV_WIN)
                     else:
                         nchild[node] = 1
@@ -627,6 +670,13 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key, const
     for node in range(nodes, 0, -1):
         pred_start[node] = pred_start[node - 1]
     pred_start[0] = 0
+    if race:
+        err = qs_solve_race(val, nchild, pred_start, preds, done, fifo, nresolved)
+        if err != QS_OK:
+            return err
+        for node in range(nodes):
+            out[node] = <int8_t>val[node]
+        return QS_OK
     # backward pass, by increasing plies: the first lost child makes a win,
     # the last child lost makes a loss, so each value is the best play's
     level = 0

@@ -99,8 +99,10 @@ class LevelWriter:
         np.lib.format.write_array_header_1_0(header, {"descr": "|u1", "fortran_order": False,
                                                       "shape": (self.length,)})
         head = header.getvalue()
-        head = head[:-1].ljust(self.HEADER - 1) + b"\n"       # padded in place: the length may grow
+        head = head[:-1].ljust(self.HEADER - 1) + b"\n"       # padded to the room kept for it
         head = head[:8] + (len(head) - 10).to_bytes(2, "little") + head[10:]
+        if len(head) != self.HEADER:        # (a shape of up to 20 digits takes 86 bytes)
+            raise TableError(f"cannot write {str(self.path)!r}: a header of {len(head)} bytes")
         self._io(lambda: (self.file.seek(0), self.file.write(head), self.file.close()))
         self.table._save("offsets", self.level, offsets)
         try:
