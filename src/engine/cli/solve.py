@@ -159,6 +159,7 @@ def add_parsers(sub) -> None:
                         "run again solves only the entries not in it")
     p.add_argument("--progress", action="store_true", help="one line per level on stderr")
     p.add_argument("--count", action="store_true",
-                   help="only count the layers of each level and the memory a solve would need")
+                   help="only count the layers of each level, and the bytes at one byte a position (an upper "
+                        "bound: levels are stored coded)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_solve)
