@@ -503,6 +503,10 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key, const
     cdef int slot[2][2][64]          # [mover][horizontal][anchor]: the layer a wall leads to, read (-1: not yet)
     cdef int up_xf[2][2][64]
     cdef int nslots = 0, sl
+    cdef int nbr[81][4]
+    cdef int nnbr[81]
+    cdef int mover, other
+    cdef int nidx[4]
     cdef const unsigned char* dd
     cdef const unsigned char* pred = s.pred
     cdef uint64_t first, last
@@ -553,6 +557,15 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key, const
                 rk_anchor[nrisky] = c
                 rk_horizontal[nrisky] = i == 0
                 nrisky += 1
+    # the squares one step from each square through the walls: a pawn's moves
+    # when the other pawn is not one of them (no jump); else q_pawn_targets
+    for i in range(nsq):
+        nnbr[i] = 0
+        t = q_step(&p, bb_bit(s.sq_of[i]))
+        while t:
+            nbr[i][nnbr[i]] = s.idx_of[bb_lsb(t)]
+            nnbr[i] += 1
+            t &= t - 1
     # forward pass: every node's children, the values of the layers above
     for a in range(nsq):
         if not ok:
@@ -582,27 +595,39 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key, const
                     break
                 node = (a * nsq + b) * 2 + tm
                 positions[0] += 1
-                if (g.goal[0] & bb_bit(p.pawn[0])) or (g.goal[1] & bb_bit(p.pawn[1])):
+                if (g.goal[0] & pa) or (g.goal[1] & pb):
                     # over: the pawn at home has won (0 plies)
                     if race:
-                        val[node] = 1 if g.goal[tm] & bb_bit(p.pawn[tm]) else -1
+                        val[node] = 1 if g.goal[tm] & (pa if tm == 0 else pb) else -1
                         done[node] = 1
                         fifo[nresolved] = node
                         nresolved += 1
-                    elif g.goal[tm] & bb_bit(p.pawn[tm]):
+                    elif g.goal[tm] & (pa if tm == 0 else pb):
                         ok = ok and qs_events_push(q, 0, node, QS_EV_WIN)
                     else:
                         nchild[node] = 1
                         ok = ok and qs_events_push(q, 0, node, QS_EV_CHILD_LOST)
                     continue
                 p.to_move = tm
-                t = q_pawn_targets(&p, tm)
+                mover = a if tm == 0 else b
+                other = b if tm == 0 else a
                 k = 0
-                while t:
-                    c = s.idx_of[bb_lsb(t)]
-                    t &= t - 1
-                    child[node * QS_MAX_CHILDREN + k] = ((c * nsq + b) if tm == 0 else (a * nsq + c)) * 2 + 1 - tm
-                    k += 1
+                for j in range(nnbr[mover]):
+                    if nbr[mover][j] == other:
+                        k = -1
+                if k == 0:          # no jump: the steps
+                    for j in range(nnbr[mover]):
+                        c = nbr[mover][j]
+                        child[node * QS_MAX_CHILDREN + j] = ((c * nsq + b) if tm == 0 else (a * nsq + c)) * 2 + 1 - tm
+                    k = nnbr[mover]
+                else:
+                    t = q_pawn_targets(&p, tm)
+                    k = 0
+                    while t:
+                        c = s.idx_of[bb_lsb(t)]
+                        t &= t - 1
+                        child[node * QS_MAX_CHILDREN + k] = ((c * nsq + b) if tm == 0 else (a * nsq + c)) * 2 + 1 - tm
+                        k += 1
                 lh = lv = 0
                 if wl[tm] > 0:     # q_legal_walls, from the keep sets
                     lh = ab_h
@@ -613,6 +638,9 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key, const
                 npawn[node] = k
                 nchild[node] = k + u64_popcount(lh) + u64_popcount(lv)
                 wmin = lcount = lmax = 0
+                if lh or lv:        # the node after a wall, in each of the four images
+                    for i in range(4):
+                        nidx[i] = qs_node(s, a, b, 1 - tm, i)
                 for i in range(2):
                     bits = lh if i == 0 else lv
                     while bits and ok:
@@ -640,7 +668,7 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key, const
                                 return QS_CORRUPT
                         dd = &w.up_dist[sl * 162]
                         # the child's side to move is the other player: its distance first
-                        cv = <int8_t>(<unsigned char>(w.up_diff[sl * <size_t>nodes + qs_node(s, a, b, 1 - tm, up_xf[tm][i][c])]
+                        cv = <int8_t>(<unsigned char>(w.up_diff[sl * <size_t>nodes + nidx[up_xf[tm][i][c]]]
                                                       + (pred[dd[81 + b] * (QC_FAR + 1) + dd[a]] if tm == 0
                                                          else pred[dd[a] * (QC_FAR + 1) + dd[81 + b]])))
                         if cv < 0:       # the opponent loses in -cv - 1 plies: a win in -cv
