@@ -4,7 +4,7 @@ players), Crosswise and Qwatrobat.
 
 The lines come from the protocol's grammar (uci, isready, ucinewgame,
 setoption, position startpos/pos with moves of a real game, go with its
-limits, stop, quit) with token-level mutations: a token replaced by a huge or
+limits (ponder too), stop, ponderhit, quit) with token-level mutations: a token replaced by a huge or
 negative number, nan, unicode, control characters or a long run, dropped,
 repeated or swapped, and now and then raw random text.
 
@@ -57,9 +57,10 @@ HANG_GUARD = 120             # seconds one line may take before the run is abort
 GAMES = [("quoridor", {"size": 5}), ("quoridor", {}), ("quoridor", {"size": 5, "players": 4}),
          ("crosswise", {}), ("qwatrobat", {})]
 OPTIONS = ["Hash", "Threads", "Algorithm", "prune_walls", "lmr", "eval", "rollout", "c", "seed", "stop",
-           "on_iteration", "time", "depth", "bogus", "hash", "threads", "Clear Hash"]
+           "on_iteration", "time", "depth", "bogus", "hash", "threads", "Clear Hash", "Ponder"]
 ALGORITHMS = ["alphabeta", "mcts", "ismcts", "greedy", "random", "minimax", ""]
-GO_WORDS = ["movetime", "depth", "nodes", "sims", "wtime", "btime", "winc", "binc", "movestogo", "infinite"]
+GO_WORDS = ["movetime", "depth", "nodes", "sims", "wtime", "btime", "winc", "binc", "movestogo", "infinite",
+            "ponder"]
 ODD = ["2147483647", "9223372036854775807", "99999999999999999999999", "-1", "0", "nan", "inf", "-0",
        "1e9", "0x10", "", "é", "中", "\x00", "\t", "\x1b[31m", "startpos", "moves", "value", "name",
        "x" * 5000, "9" * 400, "_", "__", "a1" * 300]
@@ -82,7 +83,7 @@ class Lines(io.StringIO):
 def small_limits(rng) -> list:
     words = []
     for word in rng.sample(GO_WORDS, rng.randrange(3)):
-        if word == "infinite":
+        if word in ("infinite", "ponder"):
             words.append(word)
         elif word in ("wtime", "btime"):
             words += [word, str(rng.randrange(1, 2000))]
@@ -94,7 +95,7 @@ def small_limits(rng) -> list:
 def grammar_line(rng, game, state) -> str:
     kind = rng.randrange(12)
     if kind == 0:
-        return rng.choice(["uci", "isready", "ucinewgame", "stop"])
+        return rng.choice(["uci", "isready", "ucinewgame", "stop", "ponderhit"])
     if kind in (1, 2):
         name = rng.choice(OPTIONS)
         if name == "Algorithm":
@@ -152,15 +153,21 @@ def mutate(rng, line: str) -> str:
 
 
 def check_go(session, state, output: list, line: str) -> None:
-    """The output of one `go` (after its stop): one legal bestmove, or an error."""
+    """The output of one `go` (after its stop): one legal bestmove (with a
+    legal reply after `ponder`, if any), or an error."""
     errors = [x for x in output if x.startswith("info string error")]
-    best = [x.split()[1] for x in output if x.startswith("bestmove ") and len(x.split()) == 2]
+    best = [x.split()[1:] for x in output if x.startswith("bestmove ")
+            and (len(x.split()) == 2 or (len(x.split()) == 4 and x.split()[2] == "ponder"))]
     assert len(best) == sum(x.startswith("bestmove") for x in output) <= 1, (line, output)
-    if not best or best[0] == "(none)":
+    if not best or best[0][0] == "(none)":
         assert errors, (line, output)
         return
-    move = state.parse_move(best[0].replace("_", " "))
+    move = state.parse_move(best[0][0].replace("_", " "))
     assert move in state.legal_moves(), (line, output)
+    if len(best[0]) == 3:
+        after = state.clone()
+        after.play(move)
+        assert after.parse_move(best[0][2].replace("_", " ")) in after.legal_moves(), (line, output)
 
 
 def test_fuzz_uci_lines():

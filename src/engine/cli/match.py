@@ -102,7 +102,7 @@ def cmd_match(args) -> int:
                          random_openings=args.random_openings or 0, seed=args.seed,
                          max_plies=args.max_plies, sprt=sprt, records=args.records, resume=args.resume,
                          first_to=args.first_to, sum_of=args.sum_of, tournament=args.tournament,
-                         pgn=args.pgn, tc=tc,
+                         pgn=args.pgn, tc=tc, ponder=args.ponder,
                          **({} if args.time_margin is None else {"time_margin": args.time_margin}))
     match = Match(config)
     executor = None
@@ -241,7 +241,7 @@ def cmd_play(args) -> int:
     game = resolve_game(typed_game(args.game), game_params(args))
     human = player_index(args.as_player, game.traits.num_players, "--as")
     state = state_from_args(game, args)
-    return PlaySession(state, engine, human=human, seed=args.seed).run()
+    return PlaySession(state, engine, human=human, seed=args.seed, ponder=not args.no_ponder).run()
 
 
 # --- parsers -----------------------------------------------------------------------
@@ -251,7 +251,8 @@ def add_parsers(sub) -> None:
     p = sub.add_parser(
         "match", help="play engines against each other; W/D/L, Elo, LOS, SPRT",
         description="Play engines against each other. SPEC is ALGORITHM[:key=value,...]; time, depth, "
-                    "nodes and sims are limits, tc=BASE+INC a game clock, other keys algorithm options (e.g. "
+                    "nodes and sims are limits, tc=BASE+INC a game clock, ponder=true thinking on the "
+                    "opponent's time, other keys algorithm options (e.g. "
                     "alphabeta:depth=3, alphabeta:tc=10+0.1,threads=2, mcts:sims=2000,rollout=random, random). "
                     "Without a limit: alphabeta depth=2, mcts/ismcts sims=1000.")
     add_game_arguments(p, moves=False)
@@ -291,6 +292,10 @@ def add_parsers(sub) -> None:
                         "loses the game")
     p.add_argument("--time-margin", type=float, default=None, metavar="S",
                    help="seconds a move may run past its clock before it loses on time (default 0.05)")
+    p.add_argument("--ponder", action="store_true",
+                   help="every engine thinks on its opponent's time (one without ponder= in its spec; "
+                        "an outside engine if it offers the UCI option Ponder); each pondering engine "
+                        "wants a core of its own")
     p.add_argument("--records", metavar="FILE", help="append every finished game to FILE (JSON lines)")
     p.add_argument("--pgn", metavar="FILE", help="append every finished game to FILE as PGN-style text")
     p.add_argument("--resume", action="store_true", help="continue the match recorded in --records")
@@ -306,4 +311,7 @@ def add_parsers(sub) -> None:
                         "alphabeta, or ismcts for hidden information)")
     p.add_argument("--as", dest="as_player", type=int, default=1, metavar="N",
                    help="your seat: 1 moves first (default 1)")
+    p.add_argument("--no-ponder", action="store_true",
+                   help="the engine does not think while you do (by default it does, in a two-player game, "
+                        "on the move it expects)")
     p.set_defaults(func=cmd_play)

@@ -5,6 +5,10 @@ a pipe) and writes to another, so it can be driven by a script or a test:
 a move in notation, `undo` (take back your last move and the engine's
 replies), `hint` (the engine's move for you), `moves` (the legal moves),
 `board`, `help`, `quit`. End of input quits.
+
+In a two-player game the engine thinks while the person does (pondering,
+crossridor.engine.ponder): on the move it expects, from the table it keeps
+from move to move; `--no-ponder` leaves the CPU idle instead.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import TextIO
 
 from crossridor.engine.match.game_loop import DealtChance, derive_seed, winner_index
 from crossridor.engine.match.specs import EngineSpec
+from crossridor.engine.ponder import Ponder, predicted_reply, start_ponder
 from crossridor.engine.protocol import CHANCE
 from crossridor.engine.search_api import default_algorithm, search_memory
 from crossridor.engine.views import move_view, seat, seat_view
@@ -31,7 +36,7 @@ class PlaySession:
     1 s a move). The human sees only what their seat may see (engine.views)."""
 
     def __init__(self, state, engine: EngineSpec | None, human: int = 0, seed: int | None = None,
-                 stdin: TextIO | None = None, stdout: TextIO | None = None):
+                 stdin: TextIO | None = None, stdout: TextIO | None = None, ponder: bool = True):
         self.state = state
         self.engine = engine
         self.human = human
@@ -42,6 +47,9 @@ class PlaySession:
         self.human_plies: list = []    # self.plies before each human move
         self.memories: dict = {}       # engine's player index -> its search memory
         self.chance = DealtChance(self.seed)
+        self.pondering = ponder and state.game.traits.num_players == 2
+        self._guess: tuple | None = None       # the engine's expected reply to its last move
+        self._ponder: Ponder | None = None
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -60,14 +68,39 @@ class PlaySession:
         return EngineSpec.parse(f"{default_algorithm(state)}:{DEFAULT_THINK}")
 
     def engine_move(self):
+        self.stop_pondering()
         engine = self.engine_for(self.state)
         player = self.state.current_player
         if player not in self.memories:     # each engine seat keeps its table from move to move
             self.memories[player] = search_memory(self.state, engine.algorithm)
-        return engine.search(self.state.clone(), derive_seed(self.seed, self.plies),
-                             memory=self.memories[player]).move
+        result = engine.search(self.state.clone(), derive_seed(self.seed, self.plies),
+                               memory=self.memories[player])
+        if player != self.human and self.pondering:
+            self._guess = predicted_reply(self.state, result)
+        return result.move
+
+    def start_pondering(self) -> None:
+        """The engine thinks on the person's time, on the reply it expects."""
+        if self._guess is None or self._ponder is not None:
+            return
+        engine = self.engine_for(self.state)
+        player = 1 - self.human
+        self._ponder = start_ponder(self.state, self._guess, engine.algorithm, self.memories.get(player),
+                                    dict(engine.options), derive_seed(self.seed, "ponder", self.plies))
+        self._guess = None
+
+    def stop_pondering(self) -> None:
+        if self._ponder is not None:
+            self._ponder.finish()
+            self._ponder = None
 
     def run(self) -> int:
+        try:
+            return self._loop()
+        finally:
+            self.stop_pondering()
+
+    def _loop(self) -> int:
         n = self.state.game.traits.num_players
         engine = self.engine if self.engine is not None else f"default algorithm, {DEFAULT_THINK}"
         self.say(f"you are player {seat(self.human)} of {n}; the engine ({engine}) plays the others. "
@@ -92,6 +125,7 @@ class PlaySession:
                 self.say(f"engine (player {seat(player)}) plays {text}")
                 self.show()
                 continue
+            self.start_pondering()
             self.stdout.write(f"player {seat(self.human)} to move> ")
             self.stdout.flush()
             line = self.stdin.readline()
@@ -117,6 +151,7 @@ class PlaySession:
         elif word == "hint":
             self.say(f"hint: {self.engine_move()}")
         elif word == "undo":
+            self.stop_pondering()
             self.undo()
         else:
             try:

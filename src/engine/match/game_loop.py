@@ -221,11 +221,13 @@ class GameRecord:
     # limit, or an outside engine on a clock)
     think: list | None = None
     clocks: list | None = None   # with a time control: each seat's clock at the end (seconds)
+    # engines that pondered: [seat, searches on the opponent's time, of them on the moves played]
+    ponder: list | None = None
     format: int = RECORDS_FORMAT
 
     def as_dict(self) -> dict:
         d = dataclasses.asdict(self)
-        for key in ("points", "failure", "scores", "think", "clocks"):
+        for key in ("points", "failure", "scores", "think", "clocks", "ponder"):
             if d[key] is None:
                 del d[key]
         return d
@@ -289,10 +291,10 @@ _RECORD_FIELDS = {
     "reason": "text", "moves": "texts", "opening_plies": "count", "plies": "count", "seconds": "number",
     "game": "text", "params": "object", "match_engines": "texts", "match_seed": "int",
     "max_plies": "count?", "points": "numbers?", "failure": "object?", "scores": "list?",
-    "think": "list?", "clocks": "list?", "format": "count",
+    "think": "list?", "clocks": "list?", "ponder": "list?", "format": "count",
 }
 _OPTIONAL_FIELDS = {"game", "params", "match_engines", "match_seed", "max_plies", "points",
-                    "failure", "scores", "think", "clocks", "format"}
+                    "failure", "scores", "think", "clocks", "ponder", "format"}
 _KIND_TEXT = {
     "count": "a whole number >= 0", "int": "a whole number", "int?": "a whole number or null",
     "counts": "a list of whole numbers >= 0", "texts": "a list of strings", "text": "a string",
@@ -361,6 +363,17 @@ def winning_engine(returns, seats) -> tuple[int | None, tuple]:
     return seats[top[0]], top
 
 
+def _ponder_counts(players: dict, seats: tuple) -> list:
+    """[seat, ponder searches, hits] of each engine that pondered (at its
+    first seat: an engine holding two seats ponders for both)."""
+    out = []
+    for engine in dict.fromkeys(seats):
+        p = players.get(engine)
+        if p is not None and getattr(p, "ponder_tries", 0) > 0:
+            out.append([seat(seats.index(engine)), p.ponder_tries, p.ponder_hits])
+    return out
+
+
 def play_game(task: GameTask) -> GameRecord:
     """Play one game to the end or to `max_plies` (a draw, reason
     "max_plies"). Deterministic for a task whose engines have no time limit:
@@ -418,7 +431,17 @@ def play_game(task: GameTask) -> GameRecord:
                     scores.append(getattr(players[task.seats[player]], "last_score", None))
             state.play(move)
             moves.append(str(move))
+            if player != CHANCE and task.engines[task.seats[player]].ponder and not state.is_terminal():
+                try:
+                    now = [None if c is None else c.for_search() for c in seat_clocks]
+                    players[task.seats[player]].ponder(state, moves, derive_seed(task.seed, "ponder", len(moves)),
+                                                       now if seat_clocks[player] else None)
+                except EngineFailure as exc:
+                    failure = dict(seat=seat(player), engine=str(task.engines[task.seats[player]]),
+                                   ply=len(moves), **exc.as_dict())
+                    break
     finally:
+        pondered = _ponder_counts(players, task.seats)
         for p in players.values():
             p.close()
     if failure is not None:
@@ -454,6 +477,6 @@ def play_game(task: GameTask) -> GameRecord:
         game=str(task.game), params=dict(task.params), match_engines=[str(e) for e in task.engines],
         match_seed=task.match_seed, max_plies=task.max_plies,
         points=None if failure else seat_points(game, state), failure=failure, scores=scores,
-        think=think,
+        think=think, ponder=pondered or None,
         clocks=[None if c is None else round(c.left, 4) for c in seat_clocks] if any(seat_clocks) else None)
 

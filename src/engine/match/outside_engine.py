@@ -12,6 +12,13 @@ shell line, no shell) once per game and talks to it over its stdin/stdout:
                                     <- info ... (ignored), bestmove M
     -> quit                         (then its process group is ended)
 
+With pondering (`ponder=true` in its spec, or the match's --ponder) and an
+engine that lists `option name Ponder`, the runner sends `setoption name
+Ponder value true`, and after a `bestmove M ponder R` it sends `position
+... M R` and `go ponder` with the limits of its next move; when the
+opponent plays R it sends `ponderhit` (the engine's move time starts then),
+otherwise `stop` (that bestmove is dropped) and the usual `position`/`go`.
+
 Each engine runs in its own session (process group); closing a player ends
 the whole group (SIGTERM, then SIGKILL), so an engine that forks or runs
 under a wrapper script leaves no process behind. Output is read as bytes,
@@ -130,6 +137,10 @@ def clock_words(clocks: list, mover: int) -> list:
     return words
 
 
+def _position(moves: list) -> str:
+    return "position startpos" + (" moves " + " ".join(m.replace(" ", "_") for m in moves) if moves else "")
+
+
 def _ms(seconds: float) -> str:
     return str(max(0, round(seconds * 1000)))
 
@@ -139,11 +150,19 @@ class UciPlayer:
     (process group), and close() ends the whole group: an engine that forks,
     or that a wrapper script starts without `exec`, leaves nothing behind."""
 
-    def __init__(self, command: str, limits, options: tuple = (), margin: float = DEFAULT_MARGIN):
+    def __init__(self, command: str, limits, options: tuple = (), margin: float = DEFAULT_MARGIN,
+                 ponder: bool = False):
         self.command = command
         self.limits = limits
         self.options = options
         self.margin = margin
+        self.ponder_wanted = ponder
+        self.offers_ponder = False      # the engine lists the option Ponder
+        self._guess: str | None = None  # the reply its last bestmove named (`ponder M`)
+        self._pondering: str | None = None   # the reply it is pondering on now
+        self._me = 0                    # the player it moved for last
+        self.ponder_tries = 0
+        self.ponder_hits = 0
         self._stderr: collections.deque = collections.deque(maxlen=STDERR_LINES)
         self._lines: queue.Queue = queue.Queue(maxsize=FLOOD_LINES)
         self._flooded = False
@@ -209,10 +228,11 @@ class UciPlayer:
                 raise _stop.Interrupted("match interrupted")
             select.select([], [self._stdin], [], min(left, POLL))
 
-    def _wait_for(self, word: str, timeout: float, on_timeout: str = "timeout") -> str:
+    def _wait_for(self, word: str, timeout: float, on_timeout: str = "timeout", other=None) -> str:
         """The first line starting with `word`, within `timeout` seconds
         (else EngineFailure with the reason `on_timeout`; with the reason
-        flood after more than FLOOD_LINES other lines)."""
+        flood after more than FLOOD_LINES other lines); `other(line)` sees
+        each line before it."""
         deadline = time.monotonic() + timeout
         seen = 0
         while True:
@@ -233,6 +253,8 @@ class UciPlayer:
                 raise self._crashed(f"it exited while the runner waited for {word!r}")
             if line.split()[:1] == [word]:
                 return line
+            if other is not None:
+                other(line)
             seen += 1
 
     def _crashed(self, detail: str) -> EngineFailure:
@@ -246,11 +268,18 @@ class UciPlayer:
 
     def _handshake(self) -> None:
         self._send("uci")
-        self._wait_for("uciok", STARTUP_TIMEOUT)
+        self._wait_for("uciok", STARTUP_TIMEOUT, other=self._note_option)
         for key, value in self.options:
             self._send(f"setoption name {key} value {value}")
+        if self.ponder_wanted and self.offers_ponder:
+            self._send("setoption name Ponder value true")
         self._send("isready")
         self._wait_for("readyok", STARTUP_TIMEOUT)
+
+    def _note_option(self, line: str) -> None:
+        words = line.split()
+        if words[:3] == ["option", "name", "Ponder"] and words[3:4] == ["type"]:
+            self.offers_ponder = True
 
     def stderr_tail(self) -> list:
         return list(self._stderr)
@@ -261,6 +290,31 @@ class UciPlayer:
         `clocks`: each seat's Clock now (a match with a time control), sent as
         `wtime/btime/winc/binc [movestogo]`; the engine that has not answered
         when its clock (plus the margin) runs out loses on time."""
+        self._me = state.current_player
+        go = self._go_words(state, clocks)
+        mine = clocks[state.current_player] if clocks else None
+        if clocks is not None and mine is not None:
+            timeout, on_timeout = mine.time_left + self.margin, "time"
+        else:
+            limits = self.limits
+            timeout = limits.time + self.margin if limits is not None and limits.time is not None \
+                else NO_TIME_TIMEOUT
+            on_timeout = "timeout"
+        deadline = time.monotonic() + timeout
+        if self._pondering is not None:
+            hit = bool(moves) and moves[-1] == self._pondering
+            self._pondering = None
+            if hit:
+                self.ponder_hits += 1
+                self._send("ponderhit", deadline)
+                return self._bestmove(state, deadline, on_timeout)
+            self._send("stop", deadline)
+            self._wait_for("bestmove", max(self.margin, 1.0))     # the answer to a move not played
+        self._send(_position(moves), deadline)
+        self._send(" ".join(go), deadline)
+        return self._bestmove(state, deadline, on_timeout)
+
+    def _go_words(self, state, clocks: list | None) -> list:
         go = ["go"]
         limits = self.limits
         if limits is not None and limits.time is not None:
@@ -269,26 +323,42 @@ class UciPlayer:
             go += ["depth", str(limits.depth)]
         if limits is not None and limits.nodes is not None:
             go += ["nodes", str(limits.nodes)]
-        mine = clocks[state.current_player] if clocks else None
-        if clocks is not None and mine is not None:
+        if clocks is not None and clocks[state.current_player] is not None:
             go += clock_words(clocks, state.current_player)
-            timeout, on_timeout = mine.time_left + self.margin, "time"
-        else:
-            timeout = limits.time + self.margin if limits is not None and limits.time is not None \
-                else NO_TIME_TIMEOUT
-            on_timeout = "timeout"
-        deadline = time.monotonic() + timeout
-        self._send("position startpos" + (" moves " + " ".join(m.replace(" ", "_") for m in moves)
-                                          if moves else ""), deadline)
-        self._send(" ".join(go), deadline)
+        return go
+
+    def _bestmove(self, state, deadline: float, on_timeout: str):
         line = self._wait_for("bestmove", max(0.0, deadline - time.monotonic()), on_timeout)
         words = line.split()
         if len(words) < 2:
             raise EngineFailure("illegal_move", f"{line!r} names no move", self.stderr_tail())
         try:
-            return state.parse_move(words[1].replace("_", " "))
+            move = state.parse_move(words[1].replace("_", " "))
         except ValueError as exc:
             raise EngineFailure("illegal_move", f"bestmove {words[1]!r}: {exc}", self.stderr_tail()) from None
+        self._guess = words[3].replace("_", " ") if len(words) >= 4 and words[2] == "ponder" else None
+        return move
+
+    def ponder(self, state, moves: list, seed: int | None = None, clocks: list | None = None) -> None:
+        """After this engine's move (`state`, `moves`: the game after it):
+        `go ponder` on the reply its bestmove named, if it offers Ponder and
+        the reply is legal and brings its turn back (two players)."""
+        guess, self._guess = self._guess, None
+        if not (self.ponder_wanted and self.offers_ponder) or guess is None:
+            return
+        me = self._me
+        position = state.clone()
+        try:
+            position.play(position.parse_move(guess))
+        except ValueError:
+            return          # a ponder move that is not legal: nothing to ponder on
+        if position.is_terminal() or position.current_player != me:
+            return
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        self._send(_position(moves + [guess]), deadline)
+        self._send(" ".join(["go", "ponder"] + self._go_words(position, clocks)[1:]), deadline)
+        self._pondering = guess
+        self.ponder_tries += 1
 
     def close(self) -> None:
         """Ask the engine to quit, then end its whole process group (SIGTERM,

@@ -104,12 +104,16 @@ class MatchConfig:
     pgn: str | None = None                     # PGN-style text file, one finished game appended at a time
     tc: TimeControl | str | None = None        # a game clock for every engine without its own tc=
     time_margin: float = DEFAULT_TIME_MARGIN   # seconds a move may run past its clock
+    ponder: bool = False                       # every engine without its own ponder= thinks on
+                                               # the opponent's time
 
     def __post_init__(self):
         if isinstance(self.tc, str):
             self.tc = TimeControl.parse(self.tc)
         if self.tc is not None:
             self.engines = [e.with_tc(self.tc) for e in self.engines]
+        if self.ponder:
+            self.engines = [e.with_ponder(True) for e in self.engines]
         if self.games is None:
             if _positive_int(self.sum_of):
                 self.games = self.sum_of

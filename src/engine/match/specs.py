@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from crossridor.engine.clocks import SeatClock, TimeControl
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.options import convert_value, format_value
+from crossridor.engine.ponder import Ponder, predicted_reply, start_ponder
 from crossridor.engine.protocol import Clock, Limits, SearchMemory
 from crossridor.engine.search_api import (
     algorithm_names,
@@ -49,13 +50,15 @@ UCI_LIMIT_KEYS = ("time", "depth", "nodes")
 class EngineSpec:
     """`ALGORITHM[:key=value,...]`, e.g. `alphabeta:time=0.1` or
     `mcts:sims=2000,rollout=random`. Keys time/depth/nodes/sims become the
-    Limits, `tc=BASE+INC` (or MOVES/BASE+INC) a game clock, every other key an
-    algorithm option (e.g. threads=2).
+    Limits, `tc=BASE+INC` (or MOVES/BASE+INC) a game clock, `ponder=true`
+    thinking on the opponent's time (the match's --ponder for every engine
+    that does not say), every other key an algorithm option (e.g. threads=2).
 
     An outside engine is `uci:COMMAND[;key=value,...]` (algorithm "uci"):
     time/depth/nodes are the limits sent with `go`, tc a clock sent as
     `go wtime/btime/winc/binc`, `margin` the seconds it may run past `time`,
-    every other key a `setoption` (see uci_engine)."""
+    `ponder` as above (with `go ponder`, if the engine offers the option
+    Ponder), every other key a `setoption` (see uci_engine)."""
 
     algorithm: str
     limits: Limits
@@ -63,6 +66,7 @@ class EngineSpec:
     explicit_limits: bool = field(default=True, compare=False)
     command: str | None = None   # uci: the command line
     tc: TimeControl | None = None   # a game clock (tc=60+0.5): the search is told the time left
+    ponder: bool | None = None      # think on the opponent's time; None: as the match says
 
     @classmethod
     def parse(cls, text: str) -> "EngineSpec":
@@ -92,6 +96,8 @@ class EngineSpec:
                 raise CrossridorError(f"engine spec {text!r}: {key!r} is set by the match (use --seed)")
             if key == "tc":
                 limit_fields[key] = TimeControl.parse(value)
+            elif key == "ponder":
+                limit_fields[key] = _flag(text, key, value)
             elif key in LIMIT_KEYS:
                 try:
                     limit_fields[key] = LIMIT_KEYS[key](value)
@@ -102,6 +108,7 @@ class EngineSpec:
             else:
                 options[key] = convert_value(value)
         tc = limit_fields.pop("tc", None)
+        ponder = limit_fields.pop("ponder", None)
         if limit_fields or tc is not None:
             try:
                 limits = Limits(**limit_fields, clock=_start_clock(tc))
@@ -111,7 +118,7 @@ class EngineSpec:
         else:
             limits = DEFAULT_LIMITS.get(name, FALLBACK_LIMITS)
             explicit = False
-        return cls(name, limits, tuple(sorted(options.items())), explicit, tc=tc)
+        return cls(name, limits, tuple(sorted(options.items())), explicit, tc=tc, ponder=ponder)
 
     @classmethod
     def _parse_uci(cls, text: str, rest: str) -> "EngineSpec":
@@ -130,6 +137,8 @@ class EngineSpec:
                 raise CrossridorError(f"engine spec {text!r}: {key!r} given twice")
             if key == "tc":
                 limit_fields[key] = TimeControl.parse(value)
+            elif key == "ponder":
+                limit_fields[key] = _flag(text, key, value)
             elif key in UCI_LIMIT_KEYS or key == "margin":
                 try:
                     number = LIMIT_KEYS[key](value) if key in LIMIT_KEYS else float(value)
@@ -144,12 +153,13 @@ class EngineSpec:
             else:
                 options[key] = value
         tc = limit_fields.pop("tc", None)
+        ponder = limit_fields.pop("ponder", None)
         try:
             limits = Limits(**limit_fields, clock=_start_clock(tc)) if limit_fields or tc else FALLBACK_LIMITS
         except ValueError as exc:
             raise CrossridorError(f"engine spec {text!r}: {exc}") from None
         return cls("uci", limits, tuple(sorted(options.items())), bool(limit_fields) or tc is not None,
-                   command, tc)
+                   command, tc, ponder)
 
     def with_tc(self, tc: TimeControl) -> "EngineSpec":
         """This engine on the clock `tc` (the match's --tc), unless it has its own."""
@@ -160,8 +170,14 @@ class EngineSpec:
         return dataclasses.replace(self, limits=Limits(**fields, clock=_start_clock(tc)),
                                    explicit_limits=True, tc=tc)
 
+    def with_ponder(self, ponder: bool) -> "EngineSpec":
+        """This engine pondering or not (the match's --ponder), unless it says itself."""
+        return self if self.ponder is not None else dataclasses.replace(self, ponder=ponder)
+
     def __str__(self) -> str:
         tc = [f"tc={self.tc}"] if self.tc is not None else []
+        if self.ponder is not None:
+            tc.append(f"ponder={format_value(self.ponder)}")
         if self.command is not None:
             parts = [f"{k}={getattr(self.limits, k):g}" for k in UCI_LIMIT_KEYS
                      if self.explicit_limits and getattr(self.limits, k) is not None]
@@ -186,7 +202,7 @@ class EngineSpec:
         if self.tc is not None:     # the clock goes with each `go`; keep only the other limits
             rest = {k: getattr(limits, k) for k in UCI_LIMIT_KEYS if getattr(limits, k) is not None}
             limits = Limits(**rest) if rest else None
-        return UciPlayer(self.command, limits, tuple(options.items()), margin)
+        return UciPlayer(self.command, limits, tuple(options.items()), margin, bool(self.ponder))
 
     def search(self, state, seed: int | None, clock: Clock | None = None, memory=None):
         """The engine's move in `state` (a SearchResult); `clock`: the
@@ -207,6 +223,13 @@ class EngineSpec:
             if "argument" in str(exc):
                 raise CrossridorError(f"engine {self}: {exc}") from None
             raise
+
+
+def _flag(text: str, key: str, value: str) -> bool:
+    flag = convert_value(value)
+    if not isinstance(flag, bool):
+        raise CrossridorError(f"engine spec {text!r}: {key} must be true or false, got {value!r}")
+    return flag
 
 
 def _start_clock(tc: TimeControl | None) -> Clock | None:
@@ -234,13 +257,19 @@ def move_budget(spec: EngineSpec, state, clock: Clock | None) -> tuple | None:
 
 class _SearchPlayer:
     """A built-in engine as a player: one search per move, each handing its
-    table on to the next (the game's search memory), as an engine does."""
+    table on to the next (the game's search memory), as an engine does;
+    with `ponder`, it thinks on the opponent's time (crossridor.engine.ponder)."""
 
     def __init__(self, spec: EngineSpec):
         self.spec = spec
         self.last_score = None   # the score of the last search (self-play data)
         self.memory: SearchMemory | None = None
         self._memory_made = False
+        self._guess: tuple | None = None       # the reply the last search expects
+        self._ponder: Ponder | None = None
+        self._moves_then = 0                    # plies played when the ponder started
+        self.ponder_tries = 0
+        self.ponder_hits = 0
 
     def choose(self, state, moves: list, seed: int | None, clocks: list | None = None):
         """The move; `clocks`: each seat's Clock now (None: no clock)."""
@@ -248,11 +277,30 @@ class _SearchPlayer:
         if not self._memory_made:
             self.memory = search_memory(state, self.spec.algorithm)
             self._memory_made = True
+        if self._ponder is not None:
+            self.ponder_hits += self._ponder.expects(moves[self._moves_then:])
+            self._ponder.finish()
+            self._ponder = None
         result = self.spec.search(state.clone(), seed, clock, self.memory)
         self.last_score = result.score
+        self._guess = predicted_reply(state, result) if self.spec.ponder else None
         return result.move
 
+    def ponder(self, state, moves: list, seed: int | None, clocks: list | None = None) -> None:
+        """Think on the opponent's time: `state` and `moves` are the game
+        after this player's move (`clocks`: as in choose, unused: the
+        search stops when the turn comes)."""
+        if self._guess is None or self._ponder is not None:
+            return
+        options = dict(self.spec.options)
+        self._ponder = start_ponder(state, self._guess, self.spec.algorithm, self.memory, options, seed)
+        if self._ponder is not None:
+            self._moves_then = len(moves)
+            self.ponder_tries += 1
+
     def close(self) -> None:
-        pass
+        if self._ponder is not None:
+            self._ponder.finish()
+            self._ponder = None
 
 

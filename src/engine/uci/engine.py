@@ -17,9 +17,16 @@ written down in docs/matches.md ("crossridor uci"). In short:
     position startpos [moves m1 m2 ...]
     position pos <position string> [moves ...]
     go [movetime MS] [depth D] [nodes N] [sims N] [wtime MS btime MS winc MS binc MS
-       movestogo K] [infinite] [searchmoves m1 m2 ...]
+       movestogo K] [infinite] [ponder] [searchmoves m1 m2 ...]
                              -> info ... lines (with MultiPV N > 1, one per line,
-                                each with its `multipv k`), then bestmove M
+                                each with its `multipv k`), then bestmove M, or
+                                bestmove M ponder R (R: the reply it expects)
+    go ponder ...            -> searches the position (the last move: the reply
+                                the engine expects) until ponderhit or stop;
+                                no bestmove before either
+    ponderhit                -> the reply was played: the search of the `go
+                                ponder` limits starts now, from the table the
+                                pondering filled (its move time counts from here)
     stop                     -> the running search returns its best move now
     quit                     -> stops the running search (its bestmove is sent), exits
 
@@ -30,8 +37,10 @@ search still answers `bestmove`). Every other command is carried out in order:
 one sent during a bounded search waits for its `bestmove` (so a script can
 pipe a whole session in and end it with such a command, `ucinewgame` say,
 before closing its input); during `go infinite` it gets an error (only
-`isready` and `stop` are accepted, and nothing waits, so its `stop` comes at
-once). End of input is `quit` after the commands before it: a bounded search
+`isready`, `stop` and, while pondering, `ponderhit` are accepted, and
+nothing waits, so its `stop` comes at once). The option Ponder (GUIs set it
+when they will ponder) is accepted and changes nothing: the engine spends
+its clock the same way either way. End of input is `quit` after the commands before it: a bounded search
 still running then is stopped too (`go depth 2147483647` must not keep a
 closed session alive). The reader reads at most MAX_PENDING (256) commands
 ahead; a `stop` or `quit` further behind acts when its turn nears. A line
@@ -140,6 +149,11 @@ class UciSession:
         self._thread: threading.Thread | None = None
         self._stop: Stop | None = None
         self._infinite = False
+        # while pondering: the `go` words to search with on ponderhit; and
+        # "hit" once ponderhit ended the ponder search (it sends no bestmove)
+        self._ponder_go: list | None = None
+        self._ponder_end: str | None = None
+        self._ponder_done = threading.Event()
         # the reader's early stop: under _stop_lock, the running search's Stop
         # and the count of stop/quit lines read but not yet carried out
         self._stop_lock = threading.Lock()
@@ -206,7 +220,7 @@ class UciSession:
         if handler is None:
             self.error(f"unknown command {command!r}")
             return True
-        if self.searching() and command not in ("isready", "stop"):
+        if self.searching() and command not in ("isready", "stop", "ponderhit"):
             if self._infinite:
                 self.error(f"{command}: an infinite search is running (send stop first)")
                 return True
@@ -216,13 +230,6 @@ class UciSession:
         except (UciError, ValueError) as exc:
             self.error(f"{command}: {exc}")
         return True
-
-    def finish(self) -> None:
-        """End of input or `quit`: stop the running search (it sends its bestmove)."""
-        if self._thread is not None:
-            if self._stop is not None:
-                self._stop.set()
-            self._thread.join()
 
     def wait(self) -> None:
         """Wait for a bounded search's bestmove (as any command but isready
@@ -245,6 +252,7 @@ class UciSession:
         self.send(f"option name Algorithm type combo default {self.algorithm}"
                   + "".join(f" var {name}" for name in algorithm_names()))
         self.send("option name UCI_ShowWDL type check default false")
+        self.send("option name Ponder type check default false")
         self.send("uciok")
 
     def declared(self) -> dict[str, Param]:
@@ -275,10 +283,11 @@ class UciSession:
                 raise UciError(f"Algorithm: unknown algorithm {value!r} (known: {', '.join(algorithm_names())})")
             self.algorithm = value
             return
-        if key == "uci_showwdl":
+        if key in ("uci_showwdl", "ponder"):
             if value.lower() not in ("true", "false", ""):
-                raise UciError(f"UCI_ShowWDL: expected true or false, got {value!r}")
-            self.show_wdl = value.lower() == "true"
+                raise UciError(f"{name}: expected true or false, got {value!r}")
+            if key == "uci_showwdl":
+                self.show_wdl = value.lower() == "true"
             return
         refuse_file_options([key], "UCI")
         declared = self.declared()
@@ -290,7 +299,7 @@ class UciSession:
             offered = sorted(UCI_NAMES.get(p.name, p.name) for p in declared.values()
                              if not (p.file or p.python_only))
             raise UciError(f"{name}: not an option of {self.game.traits.name} {self.algorithm} "
-                           f"(options: {', '.join(offered) or 'none'}, Algorithm, UCI_ShowWDL)")
+                           f"(options: {', '.join(offered) or 'none'}, Algorithm, UCI_ShowWDL, Ponder)")
         if value == "":
             self.options.pop(key, None)     # an empty value restores the default
             return
@@ -318,10 +327,15 @@ class UciSession:
         self.state = state
 
     def cmd_go(self, args) -> None:
-        values, infinite = _parse_go(args)
+        values, infinite, ponder = _parse_go(args)
         if self.state.is_terminal():
             raise UciError("the game is over: there is no move to search")
-        limits = self.limits(values, infinite)
+        limits = self.limits(values, infinite)      # checked now: ponderhit starts a search of them
+        if ponder:
+            limits, infinite = INFINITE, True
+            self._ponder_go = [a for a in args if a != "ponder"]
+            self._ponder_end = None
+            self._ponder_done.clear()
         algorithm = self.algorithm
         declared = self.declared()
         options = {k: v for k, v in self.options.items() if k in declared}
@@ -352,14 +366,43 @@ class UciSession:
             self._infinite = infinite
             if self._stops_ahead and not infinite:
                 self._stop.set()        # a stop or quit already read comes after this go
-        self._thread = threading.Thread(target=self._search, args=(state, algorithm, limits, options),
+        self._thread = threading.Thread(target=self._search, args=(state, algorithm, limits, options, ponder),
                                         name="uci-search", daemon=True)
         self._thread.start()
 
     def cmd_stop(self, args) -> None:
+        self._end_ponder("stop")
         if self._stop is not None and self._thread is not None and self.searching():
             self._stop.set()
             self._thread.join()     # its bestmove comes before anything else
+
+    def cmd_ponderhit(self, args) -> None:
+        go = self._ponder_go
+        if go is None:
+            raise UciError("no go ponder is running")
+        self._end_ponder("hit")
+        if self._stop is not None:
+            self._stop.set()
+        if self._thread is not None:
+            self._thread.join()     # the ponder search ends without a bestmove
+        self._infinite = False
+        self.cmd_go(go)             # the same position, from the table the ponder search filled
+
+    def _end_ponder(self, how: str) -> None:
+        """The end of a `go ponder` (ponderhit or stop); the ponder search
+        sends its bestmove only after a stop."""
+        if self._ponder_go is not None:
+            self._ponder_go = None
+            self._ponder_end = how
+            self._ponder_done.set()
+
+    def finish(self) -> None:
+        """End of input or `quit`: stop the running search (it sends its bestmove)."""
+        self._end_ponder("stop")
+        if self._thread is not None:
+            if self._stop is not None:
+                self._stop.set()
+            self._thread.join()
 
     # helpers
     def limits(self, values: dict, infinite: bool) -> Limits:
@@ -385,7 +428,7 @@ class UciSession:
         for line in info_lines(state, algorithm, info, multipv, self.show_wdl):
             self.send(line)
 
-    def _search(self, state, algorithm, limits, options) -> None:
+    def _search(self, state, algorithm, limits, options, ponder: bool = False) -> None:
         try:
             try:
                 result = search(state, algorithm, limits, **options)
@@ -397,12 +440,22 @@ class UciSession:
                            f"searching with {default} MB")
                 result = search(state, algorithm, limits, **dict(options, hash=default))
         except (CrossridorError, ValueError, TypeError, MemoryError) as exc:
+            if ponder:
+                self._ponder_done.wait()
+                if self._ponder_end == "hit":
+                    return
             self.error(f"go: {exc}")
             self.send("bestmove (none)")
             return
         if "on_iteration" not in options or not result.pv:
             self.send_info(state, algorithm, result, options.get("multipv", 1))
-        self.send(f"bestmove {_move_token(result.move)}")
+        if ponder:
+            self._ponder_done.wait()    # a search that ended by itself (a proof) waits too
+            if self._ponder_end == "hit":
+                return
+        expected = result.pv[1] if len(result.pv) > 1 and result.pv[0] == result.move else None
+        self.send(f"bestmove {_move_token(result.move)}"
+                  + (f" ponder {_move_token(expected)}" if expected is not None else ""))
 
 
 def info_lines(state, algorithm: str, info, multipv: int, show_wdl: bool = False) -> list[str]:
@@ -463,14 +516,17 @@ def _int(text: str, name: str, low: int, high: int, why: str = "") -> int:
     return value
 
 
-def _parse_go(args) -> tuple[dict, bool]:
+def _parse_go(args) -> tuple[dict, bool, bool]:
     values: dict = {}
-    infinite = False
+    infinite = ponder = False
     i = 0
     while i < len(args):
         word = args[i]
         if word == "infinite":
             infinite = True
+            i += 1
+        elif word == "ponder":
+            ponder = True
             i += 1
         elif word in GO_INTS:
             if i + 1 >= len(args):
@@ -486,7 +542,7 @@ def _parse_go(args) -> tuple[dict, bool]:
             break
         else:
             raise UciError(f"unknown go parameter {word!r}")
-    return values, infinite
+    return values, infinite, ponder
 
 
 def _move_token(move) -> str:
