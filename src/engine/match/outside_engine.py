@@ -349,15 +349,16 @@ class UciPlayer:
         me = self._me
         position = state.clone()
         try:
-            position.play(position.parse_move(guess))
+            reply = position.parse_move(guess)
         except ValueError:
             return          # a ponder move that is not legal: nothing to ponder on
+        position.play(reply)
         if position.is_terminal() or position.current_player != me:
             return
         deadline = time.monotonic() + STARTUP_TIMEOUT
-        self._send(_position(moves + [guess]), deadline)
+        self._send(_position(moves + [str(reply)]), deadline)
         self._send(" ".join(["go", "ponder"] + self._go_words(position, clocks)[1:]), deadline)
-        self._pondering = guess
+        self._pondering = str(reply)        # as the game's moves are written
         self.ponder_tries += 1
 
     def close(self) -> None:

@@ -333,9 +333,6 @@ class UciSession:
         limits = self.limits(values, infinite)      # checked now: ponderhit starts a search of them
         if ponder:
             limits, infinite = INFINITE, True
-            self._ponder_go = [a for a in args if a != "ponder"]
-            self._ponder_end = None
-            self._ponder_done.clear()
         algorithm = self.algorithm
         declared = self.declared()
         options = {k: v for k, v in self.options.items() if k in declared}
@@ -361,6 +358,10 @@ class UciSession:
         multipv = options.get("multipv", 1)
         if "on_iteration" in declared:
             options["on_iteration"] = lambda info: self.send_info(state, algorithm, info, multipv)
+        if ponder:
+            self._ponder_go = [a for a in args if a != "ponder"]
+            self._ponder_end = None
+            self._ponder_done.clear()
         with self._stop_lock:
             self._stop = options["stop"] = Stop()      # every search polls its Stop
             self._infinite = infinite
