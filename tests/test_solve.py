@@ -172,6 +172,7 @@ def test_the_docs_tables_are_read():
     assert rows[8, 3, 3][0] == "draw"
     assert all(rows[4, 7, w][:2] == ("player 1", 31) for w in (7, 8, 9, 10))
     assert rows[3, 9, 9][:2] == rows[3, 9, 10][:2] == ("player 1", 35)
+    assert rows[7, 7, 3][:2] == ("player 2", 30)
     run = set(documented_entries())
     assert {(3, 3, w) for w in range(11)} | {(2, 3, w) for w in range(11)} | {(2, 7, 2), (2, 4, 0)} <= run
 
