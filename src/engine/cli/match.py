@@ -312,6 +312,6 @@ def add_parsers(sub) -> None:
     p.add_argument("--as", dest="as_player", type=int, default=1, metavar="N",
                    help="your seat: 1 moves first (default 1)")
     p.add_argument("--no-ponder", action="store_true",
-                   help="the engine does not think while you do (by default it does, in a two-player game, "
-                        "on the move it expects)")
+                   help="the engine does not think while you do (by default it does, in a two-player game "
+                        "with alpha-beta, on the move it expects)")
     p.set_defaults(func=cmd_play)

@@ -6,9 +6,10 @@ a move in notation, `undo` (take back your last move and the engine's
 replies), `hint` (the engine's move for you), `moves` (the legal moves),
 `board`, `help`, `quit`. End of input quits.
 
-In a two-player game the engine thinks while the person does (pondering,
-crossridor.engine.ponder): on the move it expects, from the table it keeps
-from move to move; `--no-ponder` leaves the CPU idle instead.
+In a two-player game whose search keeps a table from move to move
+(alpha-beta) the engine thinks while the person does (pondering,
+crossridor.engine.ponder), on the move it expects; `--no-ponder` leaves the
+CPU idle instead.
 """
 
 from __future__ import annotations
