@@ -172,6 +172,7 @@ def test_uci_option_lines_come_from_the_declarations():
         "option name MultiPV type spin default 1 min 1 max 256",
         "option name Algorithm type combo default alphabeta var alphabeta var greedy var ismcts var mcts var random",
         "option name UCI_ShowWDL type check default false",
+        "option name Ponder type check default false",
     ]
     mcts = [line for line in uci_lines("setoption name Algorithm value mcts", "uci") if line.startswith("option")]
     assert mcts[:4] == ["option name rollout type combo default eval var eval var random",
