@@ -119,12 +119,13 @@ def test_go_ponder_waits_for_ponderhit_then_searches_its_limits():
     session.handle("position startpos")                    # refused while pondering
     assert "readyok" in lines_of(out)
     assert any("position: an infinite search is running" in line for line in lines_of(out))
-    pondered = len(lines_of(out))
     session.handle("ponderhit")
     session.wait()
     (line,) = bestmoves(out)
-    after = [x for x in lines_of(out)[pondered:] if x.startswith("info depth")]
-    assert after and max(int(x.split()[2]) for x in after) <= 3      # the go's own depth
+    # the search after ponderhit starts again from depth 1 (its lines come after the ponder's last)
+    depths = [int(x.split()[2]) for x in lines_of(out) if x.startswith("info depth")]
+    restart = len(depths) - 1 - depths[::-1].index(1)
+    assert max(depths[:restart]) >= 5 and max(depths[restart:]) == 3, depths
     state = quoridor(moves="e2 e8 e3 e7")
     assert state.parse_move(line.split()[1]) in state.legal_moves()
     session.finish()
