@@ -213,7 +213,7 @@ def serving(*flags: str):
             yield {"url": f"http://127.0.0.1:{port}", "ws": f"ws://127.0.0.1:{port}/ws", "port": port, "log": log}
         finally:
             proc.terminate()
-            proc.wait(10)
+            proc.wait(HANG)     # a guard: it exits within a second
         with open(log, encoding="utf-8", errors="replace") as f:
             assert "Traceback" not in f.read()
 

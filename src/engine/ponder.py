@@ -20,12 +20,9 @@ import threading
 from typing import Any
 
 from crossridor.engine.errors import CrossridorError
-from crossridor.engine.protocol import CHANCE, Limits, SearchResult, State
-from crossridor.engine.search_api import search
+from crossridor.engine.protocol import CHANCE, SearchResult, State
+from crossridor.engine.search_api import UNTIL_STOPPED, search
 from crossridor.engine.stop import Stop
-
-# A ponder search runs until its owner's turn comes (or it proves the result)
-UNTIL_STOPPED = Limits(time=1e6)
 
 
 def predicted_reply(state: State, result: SearchResult) -> tuple | None:
@@ -62,28 +59,25 @@ class Ponder:
                  options: dict | None = None, seed: int | None = None):
         self.guess = tuple(str(m) for m in guess)
         self._stop = Stop()
-        self.result: SearchResult | None = None
-        self.error: CrossridorError | None = None
         kwargs = dict(options or {}, memory=memory)
         self._thread = threading.Thread(target=self._run, args=(position, algorithm, seed, kwargs),
                                         name="crossridor-ponder", daemon=True)
         self._thread.start()
 
     def _run(self, position: State, algorithm: str, seed: int | None, kwargs: dict) -> None:
-        try:
-            self.result = search(position, algorithm, UNTIL_STOPPED, seed=seed, stop=self._stop, **kwargs)
-        except CrossridorError as exc:
-            self.error = exc        # its owner searches as if it had not pondered
+        try:      # until its owner's turn comes (or it proves the result)
+            search(position, algorithm, UNTIL_STOPPED, seed=seed, stop=self._stop, **kwargs)
+        except CrossridorError:
+            pass    # its owner searches as if it had not pondered
 
     def expects(self, moves_since: list) -> bool:
         return tuple(str(m) for m in moves_since) == self.guess
 
-    def finish(self) -> SearchResult | None:
+    def finish(self) -> None:
         """Stop the search and wait for it (milliseconds): its memory is free
-        for the real search. The ponder search's result, if it got one."""
+        for the real search."""
         self._stop.set()
         self._thread.join()
-        return self.result
 
 
 def start_ponder(state_after: State, guess: tuple | None, algorithm: str, memory: Any,

@@ -18,9 +18,12 @@ from crossridor.engine.protocol import Limits, SearchMemory, SearchResult, State
 from crossridor.engine.registry import algorithm_entry, algorithm_options
 from crossridor.engine.registry import algorithm_names as algorithm_names  # re-exported for the doors
 
-__all__ = ["TimePlan", "algorithm_names", "clock_as_time", "clock_plan",
+__all__ = ["TimePlan", "UNTIL_STOPPED", "algorithm_names", "clock_as_time", "clock_plan",
            "default_algorithm", "manages_clock", "module_options", "root_moves", "search", "search_memory",
            "search_options", "time_for_move"]
+
+
+UNTIL_STOPPED = Limits(time=1e6)    # a search that runs until its Stop is set (UCI `go infinite`, pondering)
 
 
 def module_options(algorithm: str) -> tuple[Param, ...]:

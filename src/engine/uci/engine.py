@@ -79,6 +79,7 @@ from crossridor.engine.options import Param, refuse_file_options
 from crossridor.engine.outlook import outlook, score_text
 from crossridor.engine.protocol import Clock, Limits
 from crossridor.engine.search_api import (
+    UNTIL_STOPPED,
     algorithm_names,
     root_moves,
     search,
@@ -89,7 +90,7 @@ from crossridor.engine.stop import Stop
 
 ENGINE_NAME = "crossridor"
 DEFAULT_TIME = 1.0          # seconds, for a bare `go`
-INFINITE = Limits(time=1e6)  # `go infinite`: until `stop`
+INFINITE = UNTIL_STOPPED     # `go infinite`: until `stop`
 UCI_NAMES = {"hash": "Hash", "threads": "Threads", "multipv": "MultiPV"}   # the protocol's own names
 
 
