@@ -251,6 +251,51 @@ def test_selfplay_train_and_play_on_a_rectangular_board(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("bestmove ")
 
 
+def test_selfplay_results_from_a_solved_table(tmp_path, capsys):
+    # 3x3 with 1 wall each: the table is solved in a moment; every result is
+    # then the position's perfect value, checked against solving it afresh
+    from crossridor.games.quoridor.solve import solve
+    table, data, records = tmp_path / "t", tmp_path / "p.npz", tmp_path / "p.jsonl"
+    board = ["--size", "3", "--walls", "1"]
+    assert main(["solve", "quoridor", *board, "--write-table", str(table)]) == 0
+    assert main(["selfplay", "quoridor", *board, "--games", "6", "--out", str(data), "--records", str(records),
+                 "--engine", "random", "--random-openings", "0", "--seed", "4", "--concurrency", "1",
+                 "--perfect-table", str(table)]) == 0
+    assert "results: perfect play from" in capsys.readouterr().out
+    arrays = np.load(data)
+    assert str(arrays["results"]) == "perfect play"
+    game = load_game("quoridor", size=3, walls=1)
+    lines = [json.loads(line) for line in records.read_text().splitlines()]
+    moves = {line["index"]: line["moves"] for line in lines}
+    checked = differ = 0
+    for g, ply, result in zip(arrays["game"], arrays["ply"], arrays["result"]):
+        state = game.new_state()
+        for move in moves[int(g)][:int(ply)]:
+            state.play(move)
+        winner = solve(state).winner
+        assert result == (1.0 if winner == state.current_player + 1 else 0.0)
+        checked += 1
+    # a random player's game result is not its positions' perfect values
+    for g in set(arrays["game"].tolist()):
+        rows = arrays["game"] == g
+        differ += len(set(np.where(arrays["ply"][rows] % 2 == 0, arrays["result"][rows],
+                                   1 - arrays["result"][rows]).tolist())) > 1
+    assert checked > 20 and differ > 0
+
+
+def test_perfect_table_errors_are_one_line(tmp_path, capsys):
+    table = tmp_path / "t"
+    assert main(["solve", "quoridor", "--size", "3", "--walls", "1", "--write-table", str(table)]) == 0
+    capsys.readouterr()
+    common = ["--games", "1", "--out", str(tmp_path / "x.npz"), "--perfect-table"]
+    for argv, message in [(["--size", "5", *common, str(table)], "does not hold this game's start"),
+                          (["--size", "3", "--walls", "2", *common, str(table)], "does not hold this game's start"),
+                          (["--size", "3", *common, str(tmp_path / "none")], str(tmp_path / "none"))]:
+        assert main(["selfplay", "quoridor", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("crossridor: error:") and message in err and err.count("\n") == 1
+
+
 def test_training_beats_the_constant_and_writes_weights(selfplay_file, tmp_path, capsys):
     data = load_data([selfplay_file, selfplay_file])
     assert len(np.unique(data["game"])) == 12          # games of two files kept apart

@@ -35,6 +35,20 @@ def _progress(total: int, desc: str, unit: str, initial: int = 0):
     return tqdm(total=total, initial=initial, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)
 
 
+def _perfect_table(path: str, game):
+    """The solved table of --perfect-table, checked to hold the game's start
+    (and so every position after it)."""
+    from crossridor.games.quoridor.solve import Solver
+
+    if game.players != 2:
+        raise UsageError("--perfect-table needs a two-player game (solved tables are of two players)")
+    solver = Solver.read(path)
+    if str(solver.size) != str(game.size) or solver.held_value(game.new_state().core) is None:
+        raise UsageError(f"--perfect-table {path!r} is a table of the board {solver.size} that does not hold "
+                         f"this game's start ({game.size}, {game.walls} walls each)")
+    return solver
+
+
 def cmd_selfplay(args) -> int:
     import numpy as np
 
@@ -55,6 +69,7 @@ def cmd_selfplay(args) -> int:
     scheduler = scheduler_from_args(args)
     match = selfplay_match(EngineSpec.parse(args.engine), args.games, game_params(args), args.concurrency,
                            args.seed, args.random_openings, args.max_plies, args.records, args.resume)
+    perfect = _perfect_table(args.perfect_table, match.game) if args.perfect_table else None
     executor = None
     if scheduler is not None:
         from crossridor.engine.cluster import ClusterExecutor
@@ -75,13 +90,14 @@ def cmd_selfplay(args) -> int:
             executor.shutdown(wait=False, cancel_futures=True)
         if bar is not None:
             bar.close()
-    arrays = selfplay_arrays(match.game, str(match.engine), result.records)
+    arrays = selfplay_arrays(match.game, str(match.engine), result.records, perfect)
     with open_for_writing(args.out, "--out", binary=True) as out:
         np.savez_compressed(out, **arrays)
     results = arrays["result"]
     cut = sum(r.reason == "max_plies" for r in result.records)
     print(f"{len(result.records)} games ({cut} cut at the ply cap), {len(results)} positions -> {args.out}")
-    print(f"engine {arrays['engine']}, seed {match.seed}")
+    print(f"engine {arrays['engine']}, seed {match.seed}"
+          + (f", results: perfect play from {args.perfect_table}" if perfect is not None else ""))
     if interrupted:
         more = (f"; --records {args.records} --resume continues the run" if args.records
                 else "; add --records FILE to make a run resumable")
@@ -195,6 +211,9 @@ def add_parsers(sub) -> None:
                    help="plies of seeded random moves opening each game (default 4)")
     p.add_argument("--max-plies", type=int, default=None, metavar="N",
                    help="a game still running after N plies is a draw (0: no cap; default 200 per player)")
+    p.add_argument("--perfect-table", metavar="DIR",
+                   help="a solved table of the board (crossridor solve --write-table DIR): each position's "
+                        "result is its value with perfect play, not the game's")
     p.set_defaults(func=cmd_selfplay, cmd="selfplay")
 
     p = sub.add_parser(

@@ -12,7 +12,9 @@ one row:
                                centi-steps (an MCTS value v becomes 400 atanh v,
                                the same scale: tanh(x / 400) = v)
     result    float32 (N,)     the game's result for the side to move: 1 win,
-                               0 loss, 0.5 a draw by the ply cap
+                               0 loss, 0.5 a draw by the ply cap; with a solved
+                               table (selfplay --perfect-table), the position's
+                               value with perfect play instead (0.5 a draw)
     game      int32 (N,)       the game's index in the run
     ply       int32 (N,)       the position's ply from the start
     feature_names  str (21,)
@@ -20,6 +22,7 @@ one row:
                                rectangular boards hold `size`, N for N x N)
     walls          int         walls per player
     engine         str         the engine spec that played
+    results        str         "games" or "perfect play" (where `result` came from)
 
 `train` fits the logit of the side to move winning, z = w . features, by
 plain gradient descent (Adam) on the cross-entropy against the target
@@ -67,9 +70,20 @@ def score_in_centi_steps(algorithm: str, score) -> float:
     return float(score)
 
 
-def positions(game, record) -> dict:
+def perfect_result(solver, core) -> float:
+    """A position's result for its side to move with perfect play (1 win,
+    0 loss, 0.5 draw), from a solved table (solve.Solver.read)."""
+    value = solver.held_value(core)
+    if value is None:
+        raise CrossridorError("a self-play position is not in the solved table "
+                              "(a table of fewer walls than the game's?)")
+    return 1.0 if value > 0 else 0.0 if value < 0 else 0.5
+
+
+def positions(game, record, perfect=None) -> dict:
     """The rows of one finished self-play game (see the module docstring):
-    the arrays of DATA_ARRAYS but `game`."""
+    the arrays of DATA_ARRAYS but `game`; `perfect`, a solved table whose
+    values replace the game's result."""
     algorithm = record.engines[0].partition(":")[0]
     searched = [k for k, score in enumerate(record.scores) if score is not None]
     n = len(searched)
@@ -82,17 +96,20 @@ def positions(game, record) -> dict:
     for i, move in enumerate(record.moves):
         if row < n and i == ply[row]:
             q_fill_features(state.core, features[row])
-            if record.reason != "max_plies":
+            if perfect is not None:
+                result[row] = perfect_result(perfect, state.core)
+            elif record.reason != "max_plies":
                 result[row] = (record.returns[state.current_player] + 1.0) / 2.0
             row += 1
         state.play(move)
     return {"features": features, "score": score, "result": result, "ply": ply}
 
 
-def selfplay_arrays(game, engine: str, records: list) -> dict:
+def selfplay_arrays(game, engine: str, records: list, perfect=None) -> dict:
     """The .npz arrays of a finished self-play run of `engine` (its spec) on
-    `game` (its records, in index order)."""
-    rows = [positions(game, record) for record in records]
+    `game` (its records, in index order); `perfect`, a solved table whose
+    values are the results."""
+    rows = [positions(game, record, perfect) for record in records]
     out = {name: np.concatenate([r[name] for r in rows]) if rows else np.zeros(0, np.float32)
            for name in ("features", "score", "result", "ply")}
     return {
@@ -105,6 +122,7 @@ def selfplay_arrays(game, engine: str, records: list) -> dict:
         "feature_names": np.array(FEATURE_NAMES),
         "width": np.int32(game.width), "height": np.int32(game.height), "walls": np.int32(game.walls),
         "engine": np.array(engine),
+        "results": np.array("games" if perfect is None else "perfect play"),
     }
 
 
