@@ -604,18 +604,18 @@ def test_default_evaluation(weights_file, monkeypatch):
     # eval_file alone means eval=learned
     assert same(search(state, "alphabeta", limits, eval_file=weights_file),
                 search(state, "alphabeta", limits, eval="learned", eval_file=weights_file))
-    # an algorithm made learned by default: on the 2-player 9x9 and 7x7 boards with 10 walls
-    # only, and not when an option tunes the classic evaluation (a weight off its default)
+    # an algorithm made learned by default: on the 2-player 9x9, 7x7 and 5x5 boards with 10
+    # walls only, and not when an option tunes the classic evaluation (a weight off its default)
     monkeypatch.setattr(quoridor, "LEARNED_BY_DEFAULT", ("alphabeta",))
     assert same(search(state, "alphabeta", limits), learned)
     assert same(search(state, "alphabeta", limits, tempo=60), search(state, "alphabeta", limits, tempo=60,
                                                                      eval="classic"))
     assert same(search(state, "alphabeta", limits, tempo=40), learned)     # the default: no tuning
-    seven = load_game("quoridor", size=7).new_state("d2 d6")
-    assert same(search(seven, "alphabeta", limits), search(seven, "alphabeta", limits, eval="learned"))
-    assert not same(search(seven, "alphabeta", limits), search(seven, "alphabeta", limits, eval="classic"))
-    for params in (dict(size=7, walls=8), dict(walls=8), dict(players=4), dict(size=5), dict(size="9x7"),
-                   dict(size="4x7")):
+    for board in (load_game("quoridor", size=7).new_state("d2 d6"), load_game("quoridor", size=5).new_state()):
+        assert same(search(board, "alphabeta", limits), search(board, "alphabeta", limits, eval="learned"))
+        assert not same(search(board, "alphabeta", limits), search(board, "alphabeta", limits, eval="classic"))
+    for params in (dict(size=7, walls=8), dict(walls=8), dict(players=4), dict(size=5, walls=9), dict(size=6),
+                   dict(size="9x7"), dict(size="4x7")):
         other = load_game("quoridor", **params).new_state()
         assert same(search(other, "alphabeta", limits), search(other, "alphabeta", limits, eval="classic"))
 
@@ -644,7 +644,7 @@ def test_shipped_weights_load_and_play():
 
 
 def test_each_board_plays_its_own_shipped_weights():
-    # eval=learned reads the weights made for the board: 7x7 its own, 5x5 the 9x9 ones
+    # eval=learned reads the weights made for the board: 7x7 and 5x5 their own, 6x6 the 9x9 ones
     from importlib import resources
     data = resources.files("crossridor.games.quoridor") / "data"
     for size, name in quoridor_weights.SHIPPED_BY_SIZE.items():
@@ -654,7 +654,8 @@ def test_each_board_plays_its_own_shipped_weights():
     def key(r):
         return (r.move, r.score, r.nodes)
     for size, name, other in ((7, "quoridor_eval_7x7.bin", quoridor_weights.SHIPPED),
-                              (5, quoridor_weights.SHIPPED, "quoridor_eval_7x7.bin")):
+                              (5, "quoridor_eval_5x5.bin", quoridor_weights.SHIPPED),
+                              (6, quoridor_weights.SHIPPED, "quoridor_eval_7x7.bin")):
         state = load_game("quoridor", size=size).new_state()
         learned = key(search(state, "alphabeta", limits, eval="learned"))
         assert learned == key(search(state, "alphabeta", limits, eval_file=str(data / name)))

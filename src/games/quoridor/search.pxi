@@ -314,6 +314,21 @@ cdef inline int q_layer_of(const u128* within, int layers, int sq, int low) noex
     return Q_NO_PATH
 
 
+cdef inline int q_first_selective_ply(const QGeom* g) noexcept nogil:
+    """The first ply whose walls are selective (prune_walls), measured per
+    board with 2 players: on 7x7 and 9x9 the reply to a root move sees every
+    wall (a wall that blocks no path yet may start a trap the horizon hides);
+    on boards of at most 16 wall points (5x5 and smaller) every ply does
+    (the selective walls lose won positions there, and the tree is small)."""
+    if g.nplayers != 2:
+        return 1
+    if (g.w - 1) * (g.h - 1) <= 16:
+        return S_MAX_PLY
+    if g.w == g.h and (g.w == 7 or g.w == 9):
+        return 2
+    return 1
+
+
 cdef int q_order_moves(QSearch* s, int* moves, int k, int ply, int tt_move, int selective,
                        QOrder* lazy) noexcept nogil:
     """Score moves for ordering (in place: moves[i] | score << 10), drop the
@@ -861,9 +876,7 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
         nine_by_two = core.pos.g.w == 9 and core.pos.g.h == 9 and core.pos.g.nplayers == 2
         s.lmp = 1 if nine_by_two and not greedy else 0
         s.rfp = 1 if nine_by_two and not greedy else 0
-        # the reply to a root move sees every wall on 9x9 with 2 players: a
-        # wall that blocks no path yet may start a trap the horizon hides
-        s.select_ply = 2 if nine_by_two else 1
+        s.select_ply = q_first_selective_ply(core.pos.g)
         s.null_move = 1
         s.wall_gain = 1
         s.w_wall = options["wall_value"]

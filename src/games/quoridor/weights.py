@@ -41,9 +41,10 @@ VERSION = 2
 READS = (1, 2)
 _HEADER = struct.Struct("<8sIIII")
 # The weights shipped in the package, per board size (docs/learning.md):
-# each trained on self-play of its board with 10 walls each.
+# each trained on self-play of its board with 10 walls each (5x5's results
+# are the positions' perfect values, from its solved table).
 SHIPPED = "quoridor_eval.bin"
-SHIPPED_BY_SIZE: dict[int | str, str] = {9: SHIPPED, 7: "quoridor_eval_7x7.bin"}
+SHIPPED_BY_SIZE: dict[int | str, str] = {9: SHIPPED, 7: "quoridor_eval_7x7.bin", 5: "quoridor_eval_5x5.bin"}
 # Every weight is within +-MAX_WEIGHT, so that no evaluation reaches the win
 # band. A feature of quoridor/features.pxi is at most 20000 in size (the
 # largest, f13 = (d_op - d_me)(w_me + w_op) / 10, with a distance at the
