@@ -16,6 +16,7 @@ import sys
 from collections import Counter
 
 from crossridor import load_game
+from crossridor.engine.errors import CrossridorError
 from crossridor.games.quoridor.solve import Solver
 
 
@@ -23,24 +24,60 @@ def lost_wins(path: str, table: str) -> dict[int, tuple[int, int, int]]:
     """engine (from 1) -> (moves, moves in won positions, wins thrown away)."""
     solver = Solver.read(table)
     moves, won, thrown = Counter(), Counter(), Counter()
+
+    def value(state, where: str) -> int:
+        v = solver.held_value(state.core)
+        if v is None:
+            raise CrossridorError(f"{where}: a position the table does not hold (another board, or more walls?)")
+        return v
+
     with open(path, encoding="utf-8") as f:
-        for line in filter(str.strip, f):
-            record = json.loads(line)
-            state = load_game(record["game"], **record["params"]).new_state()
-            for ply, move in enumerate(record["moves"]):
-                if ply >= record["opening_plies"]:
-                    engine = record["seats"][state.current_player] + 1
-                    moves[engine] += 1
-                    if solver.held_value(state.core) > 0:
-                        won[engine] += 1
-                        after = state.clone()
-                        after.play(move)
-                        thrown[engine] += solver.held_value(after.core) > 0   # the opponent now wins
-                state.play(move)
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            where = f"{path}, line {number}"
+            try:
+                record = json.loads(line)
+                if record["game"] != "quoridor":            # data never names code: no other game is loaded
+                    raise CrossridorError(f"{where}: a game of {record['game']!r}, not of quoridor")
+                game = load_game("quoridor", **record["params"])
+                if str(game.size) != str(solver.size):
+                    raise CrossridorError(f"{where}: a game on the board {game.size}, a table of {solver.size}")
+                state = game.new_state()
+                for ply, move in enumerate(record["moves"]):
+                    if ply >= record["opening_plies"]:
+                        engine = record["seats"][state.current_player] + 1
+                        moves[engine] += 1
+                        if value(state, where) > 0:
+                            won[engine] += 1
+                            after = state.clone()
+                            after.play(move)
+                            thrown[engine] += value(after, where) > 0      # the opponent now wins
+                    state.play(move)
+            except CrossridorError:
+                raise
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+                raise CrossridorError(f"{where}: not a Quoridor match record ({type(e).__name__}: {e})") from None
     return {e: (moves[e], won[e], thrown[e]) for e in sorted(moves)}
 
 
-if __name__ == "__main__":
-    for engine, (n, w, t) in lost_wins(sys.argv[1], sys.argv[2]).items():
+def main(argv) -> int:
+    if len(argv) != 2:
+        sys.stderr.write("usage: records_blunders.py RECORDS.jsonl TABLE_DIR\n")
+        return 2
+    try:
+        counts = lost_wins(*argv)
+    except OSError as e:
+        sys.stderr.write(f"records_blunders.py: error: cannot read {e.filename!r}: {e.strerror}\n")
+        return 2
+    except CrossridorError as e:
+        sys.stderr.write(f"records_blunders.py: error: {e}\n")
+        return 2
+    for engine, (n, w, t) in counts.items():
         print(f"engine {engine}: {n} moves, {w} in won positions, {t} threw the win away "
               f"({100 * t / max(w, 1):.1f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -92,6 +92,47 @@ def test_records_score_names_a_missing_file(tmp_path):
     assert out.stderr.count("\n") == 1 and "none.jsonl" in out.stderr and "Traceback" not in out.stderr
 
 
+def test_records_blunders_counts_wins_thrown_away_by_the_table(tmp_path):
+    # 3x3 with 1 wall each: a random player against a searching one; the
+    # counts are checked against solving each position afresh
+    from crossridor import load_game
+    from crossridor.games.quoridor.solve import solve
+    table, rec = tmp_path / "t", tmp_path / "r.jsonl"
+    board = ["--size", "3", "--walls", "1"]
+    assert cli_main(["solve", "quoridor", *board, "--write-table", str(table)]) == 0
+    assert cli_main(["match", "quoridor", *board, "--engine", "alphabeta:depth=6", "--engine", "random",
+                     "--games", "10", "--seed", "2", "--random-openings", "1", "--concurrency", "1",
+                     "--records", str(rec)]) == 0
+    out = subprocess.run([sys.executable, str(BENCH / "records_blunders.py"), str(rec), str(table)],
+                         capture_output=True, text=True, timeout=HANG)
+    assert out.returncode == 0, out.stderr
+    counts = {}
+    for line in out.stdout.splitlines():
+        m = re.fullmatch(r"engine (\d): (\d+) moves, (\d+) in won positions, (\d+) threw the win away \(.*\)", line)
+        assert m, line
+        counts[int(m.group(1))] = tuple(map(int, m.group(2, 3, 4)))
+    expected = {1: [0, 0, 0], 2: [0, 0, 0]}
+    game = load_game("quoridor", size=3, walls=1)
+    for record in map(json.loads, rec.read_text().splitlines()):
+        state = game.new_state()
+        for ply, move in enumerate(record["moves"]):
+            if ply >= record["opening_plies"]:
+                tally = expected[record["seats"][state.current_player] + 1]
+                tally[0] += 1
+                mover = state.current_player + 1
+                if solve(state).winner == mover:
+                    tally[1] += 1
+                    after = state.clone()
+                    after.play(move)
+                    tally[2] += solve(after).winner != mover
+            state.play(move)
+    assert counts == {k: tuple(v) for k, v in expected.items()}
+    assert counts[2][2] > 0 and counts[1][1] > 0          # the random player threw wins away
+    missing = subprocess.run([sys.executable, str(BENCH / "records_blunders.py"), str(tmp_path / "none.jsonl"),
+                              str(table)], capture_output=True, text=True, timeout=HANG)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "none.jsonl" in missing.stderr
+
+
 def test_bench_crosswise_times_a_search_every_sixth_ply():
     import importlib.util
 
