@@ -25,8 +25,8 @@ from crossridor.engine.bench import POSITIONS, bench_alphabeta, bench_mcts
 # middlegame, 7x7, 4-players; and the total at the bench's own depths.
 # The 9x9 and 7x7 two-player positions search with the default learned
 # evaluation (their boards' shipped weights; 4 players keep the classic one).
-SIGNATURE_DEPTH3 = [573, 489, 398, 306, 735]
-SIGNATURE_FULL = 487039
+SIGNATURE_DEPTH3 = [573, 489, 399, 306, 735]
+SIGNATURE_FULL = 811528
 # Quoridor MCTS, 300 sims, seed 1: playout plies (random rollouts), visits
 # of the chosen move (eval leaves)
 SIGNATURE_MCTS_300 = [104358, 43]

@@ -316,15 +316,18 @@ cdef inline int q_layer_of(const u128* within, int layers, int sq, int low) noex
 
 cdef inline int q_first_selective_ply(const QGeom* g) noexcept nogil:
     """The first ply whose walls are selective (prune_walls), measured per
-    board with 2 players: on 7x7 and 9x9 the reply to a root move sees every
-    wall (a wall that blocks no path yet may start a trap the horizon hides);
-    on boards of at most 16 wall points (5x5 and smaller) every ply does
-    (the selective walls lose won positions there, and the tree is small)."""
+    board with 2 players: on 7x7 the reply to a root move sees every wall (a
+    wall that blocks no path yet may start a trap the horizon hides), on 9x9
+    the reply to that reply too; on boards of at most 16 wall points (5x5 and
+    smaller) every ply does (the selective walls lose won positions there,
+    and the tree is small)."""
     if g.nplayers != 2:
         return 1
     if (g.w - 1) * (g.h - 1) <= 16:
         return S_MAX_PLY
-    if g.w == g.h and (g.w == 7 or g.w == 9):
+    if g.w == g.h and g.w == 9:
+        return 3
+    if g.w == g.h and g.w == 7:
         return 2
     return 1
 

@@ -48,9 +48,9 @@ ALPHABETA = (
     Param("hash", (int, 0, MAX_HASH_MB), 16, "transposition table size in MB (0: no table)", budget=True),
     Param("threads", (int, 1, MAX_THREADS), 1, "Lazy SMP threads (1: one thread, deterministic)", budget=True),
     Param("prune_walls", bool, True,
-          "below the root (with 2 players: from the second ply on 7x7 and 9x9, never on 5x5 and smaller), try only the "
-          "walls that block an opponent's shortest path; false tries every wall (slower, but finds defences by "
-          "walls that block no path yet)"),
+          "below the root (with 2 players: from the second ply on 7x7, the third on 9x9, never on 5x5 and "
+          "smaller), try only the walls that block an opponent's shortest path; false tries every wall (slower, "
+          "but finds defences by walls that block no path yet)"),
     EVAL, EVAL_FILE, *CLASSIC_WEIGHT_OPTIONS, TABLE,
     Param("on_iteration", CALLABLE_OR_NONE, None, "f(SearchResult) after every finished depth",
           python_only=True),
