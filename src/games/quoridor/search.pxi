@@ -1005,7 +1005,7 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
                                       tuple(q_code_to_move(state, c) for c in lines[0][3]),
                                       lines=q_lines_result(state, lines)))
             if all(abs(line[1]) > S_WIN_BOUND and depth >= S_WIN - abs(line[1]) for line in lines):
-                break   # a forced win or loss found within the full width, for every line
+                break   # a forced win or loss for every line (of the selective tree: a wall it never tries may undo it)
             if hard > 0 and n_root == 1:
                 break   # one legal move: nothing to think about on the clock
             # the instability of the best move: more time while it changes
