@@ -18,19 +18,13 @@ from collections import Counter
 from crossridor import load_game
 from crossridor.engine.errors import CrossridorError
 from crossridor.games.quoridor.solve import Solver
+from crossridor.games.quoridor.training import perfect_result
 
 
 def lost_wins(path: str, table: str) -> dict[int, tuple[int, int, int]]:
     """engine (from 1) -> (moves, moves in won positions, wins thrown away)."""
     solver = Solver.read(table)
     moves, won, thrown = Counter(), Counter(), Counter()
-
-    def value(state, where: str) -> int:
-        v = solver.held_value(state.core)
-        if v is None:
-            raise CrossridorError(f"{where}: a position the table does not hold (another board, or more walls?)")
-        return v
-
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             if not line.strip():
@@ -39,23 +33,23 @@ def lost_wins(path: str, table: str) -> dict[int, tuple[int, int, int]]:
             try:
                 record = json.loads(line)
                 if record["game"] != "quoridor":            # data never names code: no other game is loaded
-                    raise CrossridorError(f"{where}: a game of {record['game']!r}, not of quoridor")
-                game = load_game("quoridor", **record["params"])
-                if str(game.size) != str(solver.size):
-                    raise CrossridorError(f"{where}: a game on the board {game.size}, a table of {solver.size}")
-                state = game.new_state()
+                    raise CrossridorError(f"a game of {record['game']!r}, not of quoridor")
+                state = load_game("quoridor", **record["params"]).new_state()
+                if not solver.knows(state):
+                    raise CrossridorError(f"a game on the board {state.game.size} with {state.game.walls} walls "
+                                          f"each, a table of {solver.size} that does not hold its start")
                 for ply, move in enumerate(record["moves"]):
                     if ply >= record["opening_plies"]:
                         engine = record["seats"][state.current_player] + 1
                         moves[engine] += 1
-                        if value(state, where) > 0:
+                        if perfect_result(solver, state.core) == 1.0:
                             won[engine] += 1
                             after = state.clone()
                             after.play(move)
-                            thrown[engine] += value(after, where) > 0      # the opponent now wins
+                            thrown[engine] += perfect_result(solver, after.core) == 1.0   # the opponent now wins
                     state.play(move)
-            except CrossridorError:
-                raise
+            except CrossridorError as e:
+                raise CrossridorError(f"{where}: {e}") from None
             except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
                 raise CrossridorError(f"{where}: not a Quoridor match record ({type(e).__name__}: {e})") from None
     return {e: (moves[e], won[e], thrown[e]) for e in sorted(moves)}

@@ -40,10 +40,8 @@ def _perfect_table(path: str, game):
     (and so every position after it)."""
     from crossridor.games.quoridor.solve import Solver
 
-    if game.players != 2:
-        raise UsageError("--perfect-table needs a two-player game (solved tables are of two players)")
     solver = Solver.read(path)
-    if str(solver.size) != str(game.size) or solver.held_value(game.new_state().core) is None:
+    if not solver.knows(game.new_state()):
         raise UsageError(f"--perfect-table {path!r} is a table of the board {solver.size} that does not hold "
                          f"this game's start ({game.size}, {game.walls} walls each)")
     return solver

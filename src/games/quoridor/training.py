@@ -75,8 +75,7 @@ def perfect_result(solver, core) -> float:
     0 loss, 0.5 draw), from a solved table (solve.Solver.read)."""
     value = solver.held_value(core)
     if value is None:
-        raise CrossridorError("a self-play position is not in the solved table "
-                              "(a table of fewer walls than the game's?)")
+        raise CrossridorError("a position is not in the solved table (a table of fewer walls than the game's?)")
     return 1.0 if value > 0 else 0.0 if value < 0 else 0.5
 
 
