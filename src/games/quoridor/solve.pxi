@@ -506,6 +506,7 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key, const
     cdef int nbr[81][4]
     cdef int nnbr[81]
     cdef int mover, other
+    cdef bint adjacent
     cdef int nidx[4]
     cdef const unsigned char* dd
     cdef const unsigned char* pred = s.pred
@@ -611,11 +612,11 @@ cdef int qs_solve_one(const QSolver* s, QSScratch* w, const uint64_t* key, const
                 p.to_move = tm
                 mover = a if tm == 0 else b
                 other = b if tm == 0 else a
-                k = 0
+                adjacent = False
                 for j in range(nnbr[mover]):
                     if nbr[mover][j] == other:
-                        k = -1
-                if k == 0:          # no jump: the steps
+                        adjacent = True
+                if not adjacent:    # no jump: the steps
                     for j in range(nnbr[mover]):
                         c = nbr[mover][j]
                         child[node * QS_MAX_CHILDREN + j] = ((c * nsq + b) if tm == 0 else (a * nsq + c)) * 2 + 1 - tm
