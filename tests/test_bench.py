@@ -26,7 +26,7 @@ from crossridor.engine.bench import POSITIONS, bench_alphabeta, bench_mcts
 # The 9x9 and 7x7 two-player positions search with the default learned
 # evaluation (their boards' shipped weights; 4 players keep the classic one).
 SIGNATURE_DEPTH3 = [573, 489, 399, 306, 735]
-SIGNATURE_FULL = 811528
+SIGNATURE_FULL = 965635
 # Quoridor MCTS, 300 sims, seed 1: playout plies (random rollouts), visits
 # of the chosen move (eval leaves)
 SIGNATURE_MCTS_300 = [104358, 43]

@@ -318,7 +318,7 @@ cdef inline int q_first_selective_ply(const QGeom* g) noexcept nogil:
     """The first ply whose walls are selective (prune_walls), measured per
     board with 2 players: on 7x7 the reply to a root move sees every wall (a
     wall that blocks no path yet may start a trap the horizon hides), on 9x9
-    the reply to that reply too; on boards of at most 16 wall points (5x5 and
+    the next two plies too; on boards of at most 16 wall points (5x5 and
     smaller) every ply does (the selective walls lose won positions there,
     and the tree is small)."""
     if g.nplayers != 2:
@@ -326,7 +326,7 @@ cdef inline int q_first_selective_ply(const QGeom* g) noexcept nogil:
     if (g.w - 1) * (g.h - 1) <= 16:
         return S_MAX_PLY
     if g.w == g.h and g.w == 9:
-        return 3
+        return 4
     if g.w == g.h and g.w == 7:
         return 2
     return 1

@@ -48,7 +48,7 @@ ALPHABETA = (
     Param("hash", (int, 0, MAX_HASH_MB), 16, "transposition table size in MB (0: no table)", budget=True),
     Param("threads", (int, 1, MAX_THREADS), 1, "Lazy SMP threads (1: one thread, deterministic)", budget=True),
     Param("prune_walls", bool, True,
-          "below the root (with 2 players: from the second ply on 7x7, the third on 9x9, never on 5x5 and "
+          "below the root (with 2 players: from the second ply on 7x7, the fourth on 9x9, never on 5x5 and "
           "smaller), try only the walls that block an opponent's shortest path; false tries every wall (slower, "
           "but finds defences by walls that block no path yet)"),
     EVAL, EVAL_FILE, *CLASSIC_WEIGHT_OPTIONS, TABLE,
