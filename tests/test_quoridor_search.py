@@ -204,6 +204,16 @@ def test_time_limit_loosely(algorithm):
     assert r.nodes > 0 and r.move in quoridor().new_state("e2 e8").legal_moves()
 
 
+def test_a_search_out_of_time_at_once_still_plays_a_searched_move():
+    # a process starved past its whole budget before the first node (a busy
+    # machine): alpha-beta still finishes depth 1, MCTS one simulation
+    st = quoridor().new_state("e2 e8")
+    late = crossridor.search(st, "alphabeta", Limits(time=1e-6))
+    one = crossridor.search(st, "alphabeta", Limits(depth=1))
+    assert (late.depth, late.move, late.nodes) == (1, one.move, one.nodes)
+    assert crossridor.search(st, "mcts", Limits(time=1e-6), seed=1).nodes >= 1
+
+
 # ------------------------------------------------------------ determinism
 
 @pytest.mark.parametrize("moves", ["", "e2 e8 e3 e7 e4h", "e2 e8 c3h f6v e3 e7"])

@@ -253,7 +253,7 @@ cdef int q_mcts_run(QSearch* s, MTree* t, Rng* rng, long long max_sims, int max_
     cdef MNode* n
     cdef QUndo u
     while sims < max_sims:
-        if stop_check(&s.check):    # the clock every 16 simulations
+        if sims > 0 and stop_check(&s.check):    # the clock every 16 simulations; one always runs
             break
         s.pos = root
         node = 0

@@ -848,7 +848,7 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
             q_group_release(group)
             raise MemoryError()
     cdef uint64_t entries = 1
-    cdef double start = now_seconds(), soft, hard, now, iter_start, iter_time = 0, last_iter_time = 0
+    cdef double start = now_seconds(), soft, hard, deadline, now, iter_start, iter_time = 0, last_iter_time = 0
     cdef double changes = 0, ebf, elapsed
     cdef int depth, max_depth, score = 0, window, center, line_window, i, k, n_root, n_searched, wanted
     cdef int best_code = -1, previous_best = -1, static_restricted = 0
@@ -897,7 +897,10 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
             s.tt_mask = entries - 1
         if limits.nodes is not None:
             s.node_limit = limits.nodes
-        stop_check_init(&s.check, current_stop_flag(), start + hard if hard > 0 else 0.0, 512)
+        # depth 1 finishes whatever the clock says (a process starved past its
+        # time still plays a searched move, not the first one generated)
+        deadline = start + hard if hard > 0 else 0.0
+        stop_check_init(&s.check, current_stop_flag(), 0.0, 512)
         max_depth = S_MAX_PLY - 2
         if limits.depth is not None:
             max_depth = min(limits.depth, S_MAX_PLY - 2)
@@ -995,6 +998,7 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
             lines = sorted(found, key=q_line_rank)
             best_code = lines[0][0]
             done_depth = depth
+            s.check.deadline = deadline
             now = now_seconds()
             elapsed = now - start
             last_iter_time, iter_time = iter_time, now - iter_start
