@@ -132,6 +132,17 @@ def test_pimc_time_limit():
     assert 0.15 < elapsed < 0.2 + TIME_SLACK and r.nodes > 0
 
 
+def test_a_pimc_search_out_of_time_at_once_still_scores_every_root_move():
+    # a process starved past its whole budget still plays a searched move: the clock only counts
+    # from the second round of deals
+    st = crossridor.load_game("crosswise").new_state(seed=3)
+    r = crossridor.search(st, "ismcts", Limits(time=1e-6), seed=1, root_k=0)    # every move a candidate
+    assert r.extra["evals"] == len(st.legal_moves()) == r.nodes
+    assert all(n == 1 for _, n, _ in r.extra["top"])
+    # a limit on evaluations still holds exactly
+    assert crossridor.search(st, "ismcts", Limits(sims=1), seed=1).extra["evals"] == 1
+
+
 @pytest.mark.parametrize("opts", PIMC_VARIANTS)
 def test_pimc_takes_the_win_and_blocks_a_six(opts):
     st = load({f"c{r}": 6 for r in range(1, 6)}, turn="2", hands=("1234", "1236"))

@@ -222,7 +222,8 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
     cdef double t0 = now_seconds(), frac, mi, mj
     cdef long long leaves = 0
     cdef StopCheck sc
-    stop_check_init(&sc, stop, t0 + seconds if seconds > 0 else 0.0, 256)
+    # the clock is armed after the first round: every root move is scored once
+    stop_check_init(&sc, stop, 0.0, 256)
     memcpy(&d, root, sizeof(cw_State))
     cdef int forcing[CW_MAXMOVES]
     if 0 < root_k < multipv:
@@ -270,6 +271,8 @@ cdef int cw_pimc(const cw_State* root, int sims, double seconds, uint64_t seed,
             break
         if sc.stopped:
             break
+        if seconds > 0:
+            sc.deadline = t0 + seconds
         if phase < nphase - 1 and nalive > min_alive:
             frac = 0.0
             if sims > 0:
