@@ -144,6 +144,9 @@ def test_openings_file_and_a_bad_opening(tmp_path):
 def test_four_players_two_engines_alternate():
     result = run_match(config(params={"players": 4, "target": 9}, games=8))
     assert result.records[0].seats == [0, 1, 0, 1] and result.records[1].seats == [1, 0, 1, 0]
+    # A B A B has two seatings: a round is two games, the third game is the next round's
+    assert result.records[2].seats == [0, 1, 0, 1] and result.records[2].deal_seed != result.records[0].deal_seed
+    assert result.records[3].deal_seed == result.records[2].deal_seed
     t = result.tally
     assert t.games == 8 and t.draws == 0
     assert t.wins == sum(r.winner_engine == 0 for r in result.records)

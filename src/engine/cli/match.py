@@ -259,8 +259,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--engine", action="append", default=[], metavar="SPEC",
                    help="an engine (2, or one per seat; repeat the option)")
     p.add_argument("--games", type=int, default=None,
-                   help=f"number of games (default {DEFAULT_GAMES}; a multiple of the number of players "
-                        "keeps seats balanced; with --first-to X the cap, default 10 X)")
+                   help=f"number of games (default {DEFAULT_GAMES}; a multiple of a round (2 for two engines, "
+                        "4 for four) keeps seats balanced; with --first-to X the cap, default 10 X)")
     m = p.add_mutually_exclusive_group()
     m.add_argument("--first-to", type=int, default=None, metavar="X",
                    help="two engines play until one has X wins (draws count for nobody; counted in game "

@@ -23,6 +23,13 @@ def seating(base: tuple, rotation: int) -> tuple:
     return base[rotation:] + base[:rotation]
 
 
+def distinct_seatings(base: tuple) -> int:
+    """How many rotations of `base` differ: a round's games. Two engines at
+    four seats (A B A B) have two; a third and fourth rotation would replay the
+    first two games."""
+    return next(r for r in range(1, len(base) + 1) if seating(base, r) == base)
+
+
 def parse_openings(text: str, source: str = "openings") -> list:
     """One move list per line; blank lines and `#` comments are skipped."""
     openings = []

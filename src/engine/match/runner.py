@@ -10,8 +10,9 @@ and the result comes with its statistics (`crossridor.engine.match.stats`).
     >>> result.summary()["score"]        # doctest: +SKIP
 
 Fairness. Games come in *rounds*: round k plays opening k once from every
-seat (2 players: twice, seats swapped; n players: n times, seating rotated).
-With two engines and four seats the engines sit alternately (A B A B).
+seating (2 players: twice, seats swapped; n engines at n seats: n times,
+seating rotated). With two engines and four seats the engines sit
+alternately, A B A B then B A B A: a round of two games.
 Chance games deal from the same seed for every game of a round.
 
 Determinism. Game i is seeded from (match seed, i) and depends on nothing
@@ -67,7 +68,7 @@ from crossridor.engine.match.game_loop import (
     resolve_game,
     seat_points,
 )
-from crossridor.engine.match.openings import _brief, base_seating, random_opening, seating
+from crossridor.engine.match.openings import _brief, base_seating, distinct_seatings, random_opening, seating
 from crossridor.engine.match.pgn import PgnFile
 from crossridor.engine.match.pool import make_executor, stop_executor
 from crossridor.engine.match.records import RecordsFile
@@ -237,7 +238,6 @@ class Match:
         self.config = config
         self.game = resolve_game(config.game, config.params)
         self.num_players = self.game.traits.num_players
-        self.round_size = self.num_players
         assert config.games is not None        # MatchConfig.__post_init__ chose it
         self.pairs: list[tuple[int, int]] | None
         if config.tournament is not None:
@@ -248,6 +248,7 @@ class Match:
         else:
             self.pairs = None
             self.pair_bases = [base_seating(self.num_players, len(config.engines))]
+        self.round_size = distinct_seatings(self.pair_bases[0])     # the same for every pairing
         # the game indices to play, in counting order (see game_index)
         self.order = sorted(self.game_index(pair, local) for pair in range(len(self.pair_bases))
                             for local in range(config.games))
