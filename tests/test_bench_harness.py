@@ -133,6 +133,45 @@ def test_records_blunders_counts_wins_thrown_away_by_the_table(tmp_path):
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "none.jsonl" in missing.stderr
 
 
+def test_records_proofs_checks_each_first_early_stop_against_the_game(tmp_path):
+    # 3x3 with 1 wall each (never selective: every proof is exact), a random player against a
+    # searching one: a proven win the random player then lost is contradicted by the game (so is
+    # the search's proven loss against a random player); the expected counts come from solving
+    # each position afresh
+    from crossridor import load_game
+    from crossridor.games.quoridor.solve import solve
+    rec = tmp_path / "r.jsonl"
+    board = ["--size", "3", "--walls", "1"]
+    assert cli_main(["match", "quoridor", *board, "--engine", "alphabeta:depth=6", "--engine", "random",
+                     "--games", "10", "--seed", "2", "--random-openings", "1", "--concurrency", "1",
+                     "--records", str(rec)]) == 0
+    game, results = load_game("quoridor", size=3, walls=1), {}
+    for engine in (1, 2):
+        found, wrong = 0, []
+        for record in map(json.loads, rec.read_text().splitlines()):
+            state = game.new_state()
+            for ply, move in enumerate(record["moves"]):
+                if ply >= record["opening_plies"] and record["seats"][state.current_player] + 1 == engine:
+                    found += 1
+                    claim = solve(state).winner == state.current_player + 1
+                    if claim != (record["winner"] == state.current_player + 1):
+                        wrong.append(f"game {record['index']}, ply {ply}: a proven {'win' if claim else 'loss'} "
+                                     "the game's end contradicts")
+                    break
+                state.play(move)
+        # a 2 s move time: every move of the match took far less, and the proof comes in milliseconds
+        out = subprocess.run([sys.executable, str(BENCH / "records_proofs.py"), str(rec), str(engine), "2"],
+                             capture_output=True, text=True, timeout=HANG)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.splitlines() == wrong + [f"engine {engine}: {found} proofs at a first early stop, "
+                                                   f"{len(wrong)} contradicted"]
+        results[engine] = len(wrong)
+    assert results[2] > 0                             # the random player threw proven wins away
+    bad = subprocess.run([sys.executable, str(BENCH / "records_proofs.py"), str(rec), "3"],
+                         capture_output=True, text=True, timeout=HANG)
+    assert bad.returncode == 2 and bad.stderr.startswith("usage:")
+
+
 def test_bench_crosswise_times_a_search_every_sixth_ply():
     import importlib.util
 
