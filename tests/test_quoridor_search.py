@@ -255,7 +255,25 @@ def test_four_player_search():
     # player 2 to move, nobody has walls; player 1 (on e8) reaches e9 at ply 4
     threat = pos("9x4:e8,a4,d4,i4:0,0,0,0:-:2")
     assert abs(ab(threat, 3).score) < WIN
-    assert ab(threat, 4).score == -(S_WIN - 4)
+    scores = {}
+    r = ab(threat, 4, on_iteration=lambda it: scores.setdefault(it.depth, it.score))
+    assert scores[4] == -(S_WIN - 4)
+    # a proven loss is not played: the move of the last depth that proved none is
+    assert r.depth == 3 and r.score == scores[3] > -WIN
+
+
+def test_four_players_play_the_last_depth_without_a_proven_loss():
+    # The paranoid tree proves a loss at depth 6 (the three others together) and
+    # would delay it with a wall; the depth-5 move, chosen by the evaluation, is played.
+    # (Player 2 went on to win this game of a match.)
+    state = pos("9x4:d1,f1,a3,f3:0,1,1,0:f1v,a2v,b2h,c2v,d2h,e2v,g2h,g3h,e4v,f4v,e5h,a6v,b6h,e6v,h6h,"
+                "a8v,e8v,g8h:2")
+    found = []
+    r = ab(state, 7, on_iteration=found.append)
+    assert [it.depth for it in found] == list(range(1, 7))      # every line lost: deeper would not change it
+    assert all(it.score > -WIN for it in found[:5]) and all(it.score < -WIN for it in found[5:])
+    assert str(found[5].move) != str(found[4].move)
+    assert (r.move, r.score, r.depth, r.pv) == (found[4].move, found[4].score, 5, found[4].pv)
 
 
 def test_greedy_is_one_ply_best():

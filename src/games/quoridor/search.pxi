@@ -946,6 +946,7 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
                 raise
             helpers.append(thread)
         lines = []          # the last complete depth's: (code, score, depth, pv codes), best first
+        open_lines = None   # the lines of the last depth whose best is not a proven loss
         centers = [0]       # the score of each pv index at the last complete depth
         done_depth = 0
         for depth in range(1, max_depth + 1):
@@ -998,6 +999,8 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
             lines = sorted(found, key=q_line_rank)
             best_code = lines[0][0]
             done_depth = depth
+            if lines[0][1] >= -S_WIN_BOUND:
+                open_lines = lines
             s.check.deadline = deadline
             now = now_seconds()
             elapsed = now - start
@@ -1023,6 +1026,13 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
                 if elapsed + ebf * iter_time > hard:
                     break   # the next depth would not finish by the hard limit
         elapsed = now_seconds() - start
+        if s.pos.g.nplayers > 2 and lines and lines[0][1] < -S_WIN_BOUND and open_lines:
+            # The tree is paranoid: a proven loss is every other player playing
+            # against the root player together, which they do not do. The last
+            # depth that proved no loss chose its move by the evaluation, and
+            # keeps the chances the others leave.
+            lines = open_lines
+            done_depth = lines[0][2]
         if not lines:
             lines = [(best_code, 0, 0, [best_code])]
         elif not lines[0][3]:
