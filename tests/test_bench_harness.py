@@ -159,8 +159,9 @@ def test_records_proofs_checks_each_first_early_stop_against_the_game(tmp_path):
                                      "the game's end contradicts")
                     break
                 state.play(move)
-        # a 2 s move time: every move of the match took far less, and the proof comes in milliseconds
-        out = subprocess.run([sys.executable, str(BENCH / "records_proofs.py"), str(rec), str(engine), "2"],
+        # a 60 s move time: every move of the match took far less, and the proof on this board comes
+        # in microseconds (the search stops at it), so no machine is slow enough to miss it
+        out = subprocess.run([sys.executable, str(BENCH / "records_proofs.py"), str(rec), str(engine), "60"],
                              capture_output=True, text=True, timeout=HANG)
         assert out.returncode == 0, out.stderr
         assert out.stdout.splitlines() == wrong + [f"engine {engine}: {found} proofs at a first early stop, "
