@@ -13,11 +13,11 @@ contradicts (a claimed win lost, a claimed loss won)."""
 
 from __future__ import annotations
 
-import json
 import sys
 
 from crossridor import Limits, load_game, search
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.records import read_records
 
 PROVEN = 99000      # scores beyond this are a proven win or loss (S_WIN_BOUND)
 
@@ -25,32 +25,23 @@ PROVEN = 99000      # scores beyond this are a proven win or loss (S_WIN_BOUND)
 def proofs(path: str, engine: int, seconds: float) -> tuple[int, list]:
     """(games with a proof at the first early stop, [(game index, ply, claim) contradicted])."""
     found, wrong = 0, []
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                if record["game"] != "quoridor":            # data never names code: no other game is loaded
-                    raise CrossridorError(f"a game of {record['game']!r}, not of quoridor")
-                state = load_game("quoridor", **record["params"]).new_state()
-                for ply, move in enumerate(record["moves"]):
-                    mine = record["seats"][state.current_player] + 1 == engine
-                    if ply >= record["opening_plies"] and mine \
-                            and record["think"][ply - record["opening_plies"]][1] < 0.8 * seconds:
-                        score = search(state, "alphabeta", Limits(time=seconds), seed=1).score
-                        if abs(score) > PROVEN:
-                            found += 1
-                            won = record["winner"] == state.current_player + 1
-                            if (score > 0) != won:
-                                wrong.append((record["index"], ply, "win" if score > 0 else "loss"))
-                        break
-                    state.play(move)
-            except CrossridorError as e:
-                raise CrossridorError(f"{path}, line {number}: {e}") from None
-            except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
-                raise CrossridorError(f"{path}, line {number}: not a Quoridor match record "
-                                      f"({type(e).__name__}: {e})") from None
+    for record in read_records(path):        # whole lines only, each a valid game record
+        if record.game != "quoridor":           # data never names code: no other game is loaded
+            raise CrossridorError(f"{path}: game {record.index} is of {record.game!r}, not of quoridor")
+        if record.think is None:
+            raise CrossridorError(f"{path}: game {record.index} has no think times")
+        state = load_game("quoridor", **record.params).new_state()
+        for ply, move in enumerate(record.moves):
+            mine = record.seats[state.current_player] + 1 == engine
+            if ply >= record.opening_plies and mine and record.think[ply - record.opening_plies][1] < 0.8 * seconds:
+                score = search(state, "alphabeta", Limits(time=seconds), seed=1).score
+                if abs(score) > PROVEN:
+                    found += 1
+                    won = record.winner == state.current_player + 1
+                    if (score > 0) != won:
+                        wrong.append((record.index, ply, "win" if score > 0 else "loss"))
+                break
+            state.play(move)
     return found, wrong
 
 
@@ -60,9 +51,6 @@ def main(argv) -> int:
         return 2
     try:
         found, wrong = proofs(argv[0], int(argv[1]), float(argv[2]) if len(argv) == 3 else 0.5)
-    except OSError as e:
-        sys.stderr.write(f"records_proofs.py: error: cannot read {e.filename!r}: {e.strerror}\n")
-        return 2
     except (CrossridorError, ValueError) as e:
         sys.stderr.write(f"records_proofs.py: error: {e}\n")
         return 2
