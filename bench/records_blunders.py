@@ -11,12 +11,12 @@ played in a won position, and how many of those threw the win away."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 
 from crossridor import load_game
 from crossridor.engine.errors import CrossridorError
+from crossridor.engine.match.records import read_records
 from crossridor.games.quoridor.solve import Solver
 from crossridor.games.quoridor.training import perfect_result
 
@@ -25,33 +25,26 @@ def lost_wins(path: str, table: str) -> dict[int, tuple[int, int, int]]:
     """engine (from 1) -> (moves, moves in won positions, wins thrown away)."""
     solver = Solver.read(table)
     moves, won, thrown = Counter(), Counter(), Counter()
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            where = f"{path}, line {number}"
-            try:
-                record = json.loads(line)
-                if record["game"] != "quoridor":            # data never names code: no other game is loaded
-                    raise CrossridorError(f"a game of {record['game']!r}, not of quoridor")
-                state = load_game("quoridor", **record["params"]).new_state()
-                if not solver.knows(state):
-                    raise CrossridorError(f"a game on the board {state.game.size} with {state.game.walls} walls "
-                                          f"each, a table of {solver.size} that does not hold its start")
-                for ply, move in enumerate(record["moves"]):
-                    if ply >= record["opening_plies"]:
-                        engine = record["seats"][state.current_player] + 1
-                        moves[engine] += 1
-                        if perfect_result(solver, state.core) == 1.0:
-                            won[engine] += 1
-                            after = state.clone()
-                            after.play(move)
-                            thrown[engine] += perfect_result(solver, after.core) == 1.0   # the opponent now wins
-                    state.play(move)
-            except CrossridorError as e:
-                raise CrossridorError(f"{where}: {e}") from None
-            except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
-                raise CrossridorError(f"{where}: not a Quoridor match record ({type(e).__name__}: {e})") from None
+    for record in read_records(path):        # whole lines only, each a valid game record
+        if record.game != "quoridor":           # data never names code: no other game is loaded
+            raise CrossridorError(f"{path}: game {record.index} is of {record.game!r}, not of quoridor")
+        try:
+            state = load_game("quoridor", **record.params).new_state()
+            if not solver.knows(state):
+                raise CrossridorError(f"on the board {state.game.size} with {state.game.walls} walls each, "
+                                      f"a table of {solver.size} that does not hold its start")
+            for ply, move in enumerate(record.moves):
+                if ply >= record.opening_plies:
+                    engine = record.seats[state.current_player] + 1
+                    moves[engine] += 1
+                    if perfect_result(solver, state.core) == 1.0:
+                        won[engine] += 1
+                        after = state.clone()
+                        after.play(move)
+                        thrown[engine] += perfect_result(solver, after.core) == 1.0   # the opponent now wins
+                state.play(move)
+        except CrossridorError as e:            # its parameters, board or moves
+            raise CrossridorError(f"{path}: game {record.index}: {e}") from None
     return {e: (moves[e], won[e], thrown[e]) for e in sorted(moves)}
 
 

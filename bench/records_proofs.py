@@ -30,18 +30,21 @@ def proofs(path: str, engine: int, seconds: float) -> tuple[int, list]:
             raise CrossridorError(f"{path}: game {record.index} is of {record.game!r}, not of quoridor")
         if record.think is None:
             raise CrossridorError(f"{path}: game {record.index} has no think times")
-        state = load_game("quoridor", **record.params).new_state()
-        for ply, move in enumerate(record.moves):
-            mine = record.seats[state.current_player] + 1 == engine
-            if ply >= record.opening_plies and mine and record.think[ply - record.opening_plies][1] < 0.8 * seconds:
-                score = search(state, "alphabeta", Limits(time=seconds), seed=1).score
-                if abs(score) > PROVEN:
-                    found += 1
-                    won = record.winner == state.current_player + 1
-                    if (score > 0) != won:
-                        wrong.append((record.index, ply, "win" if score > 0 else "loss"))
-                break
-            state.play(move)
+        try:
+            state = load_game("quoridor", **record.params).new_state()
+            for ply, move in enumerate(record.moves):
+                mine = record.seats[state.current_player] + 1 == engine
+                if ply >= record.opening_plies and mine and record.think[ply - record.opening_plies][1] < 0.8 * seconds:
+                    score = search(state, "alphabeta", Limits(time=seconds), seed=1).score
+                    if abs(score) > PROVEN:
+                        found += 1
+                        won = record.winner == state.current_player + 1
+                        if (score > 0) != won:
+                            wrong.append((record.index, ply, "win" if score > 0 else "loss"))
+                    break
+                state.play(move)
+        except CrossridorError as e:            # its parameters or moves
+            raise CrossridorError(f"{path}: game {record.index}: {e}") from None
     return found, wrong
 
 

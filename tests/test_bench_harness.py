@@ -131,6 +131,12 @@ def test_records_blunders_counts_wins_thrown_away_by_the_table(tmp_path):
     missing = subprocess.run([sys.executable, str(BENCH / "records_blunders.py"), str(tmp_path / "none.jsonl"),
                               str(table)], capture_output=True, text=True, timeout=HANG)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "none.jsonl" in missing.stderr
+    first = json.loads(rec.read_text().splitlines()[0])
+    first["moves"][-1] = "zz9"
+    (tmp_path / "bad.jsonl").write_text(json.dumps(first) + "\n")
+    bad = subprocess.run([sys.executable, str(BENCH / "records_blunders.py"), str(tmp_path / "bad.jsonl"),
+                          str(table)], capture_output=True, text=True, timeout=HANG)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "game 0: invalid move 'zz9'" in bad.stderr
 
 
 def test_records_proofs_checks_each_first_early_stop_against_the_game(tmp_path):
