@@ -495,9 +495,11 @@ def test_quoridor_first_to():
 def test_abort_ends_the_worker_processes():
     """stop_executor(abort=True) ends busy workers at once (no private
     attribute of ProcessPoolExecutor: the pool's context tracks them)."""
+    import threading
     import time as _time
 
     from crossridor.engine.match.pool import make_executor, stop_executor
+    threads = set(threading.enumerate())
     executor = make_executor(2)
     futures = [executor.submit(_time.sleep, 2 * HANG) for _ in range(2)]    # past every wait below
     deadline = _time.monotonic() + HANG
@@ -506,6 +508,8 @@ def test_abort_ends_the_worker_processes():
     processes = list(executor.worker_context.processes)
     assert len(processes) == 2 and all(p.is_alive() for p in processes)
     stop_executor(executor, abort=True)
+    # no pool thread left to race Python's exit hook (a traceback after SIGTERM)
+    assert set(threading.enumerate()) <= threads
     # the pool's own thread reaps them too, so poll the exit codes (not join)
     deadline = _time.monotonic() + HANG
     while any(p.exitcode is None for p in processes) and _time.monotonic() < deadline:

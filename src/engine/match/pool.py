@@ -120,6 +120,7 @@ def stop_executor(executor: concurrent.futures.Executor, abort: bool) -> None:
         terminate = getattr(executor, "terminate_workers", None)
         if terminate is not None:
             terminate()
-        executor.shutdown(wait=False, cancel_futures=True)
-    else:
-        executor.shutdown(wait=True, cancel_futures=True)
+    # Wait even after an abort (the workers are gone, so it is quick): a pool
+    # thread left running races Python's exit hook for its wakeup pipe, and
+    # the loser prints "OSError: Bad file descriptor" (CPython 3.11).
+    executor.shutdown(wait=True, cancel_futures=True)
