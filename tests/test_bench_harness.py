@@ -220,3 +220,37 @@ def test_kreuzundquer_analyses_replay_match_records(tmp_path):
     assert out.returncode == 0, out.stderr
     m = re.match(r"(\d+) stage starts; current mapping: .* log-likelihood (-[\d.]+)", out.stdout)
     assert m and int(m.group(1)) >= 2 and float(m.group(2)) < 0
+
+
+def test_book_bound_searches_the_positions_a_match_deals(tmp_path):
+    """bench/book_bound.py: its openings are those `match --random-openings 2`
+    plays; a gain is the slow search's expected score minus the fast move's;
+    the run writes each position once and is resumable."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import book_bound
+    finally:
+        sys.path.remove(str(BENCH))
+    import crossridor
+    from crossridor.engine.match.runner import MatchConfig, run_match
+    from crossridor.engine.match.specs import EngineSpec
+
+    game = crossridor.load_game("quoridor", size=9, players=2)
+    result = run_match(MatchConfig("quoridor", {"size": 9}, [EngineSpec.parse("random")] * 2, games=6,
+                                   concurrency=1, seed=4101, random_openings=2, max_plies=4))
+    for record in result.records:
+        assert tuple(record.moves[:2]) == book_bound.opening(game, record.index // 2, 4101)
+    same = {"fast": "e2", "slow": "e2", "moves": "a7v a1h"}
+    assert book_bound.gain(game, same) == 0.0
+    better = {"fast": "d1", "slow": "e2", "moves": "a7v a1h", "slow_score": 40, "fast_at_slow": -40}
+    assert 0 < book_bound.gain(game, better) == -book_bound.gain(game, {**better, "slow_score": -40,
+                                                                          "fast_at_slow": 40})
+    out = tmp_path / "bound.jsonl"
+    argv = [str(BENCH / "book_bound.py"), "--rounds", "2", "--fast", "0.01", "--slow", "0.02", "--out", str(out)]
+    assert "one such move per game" in run(*argv)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["round"], r["kind"]) for r in rows] == [(0, "first"), (0, "second"), (1, "first"), (1, "second")]
+    assert rows[0]["moves"] == " ".join(book_bound.opening(game, 0, 4101))
+    assert rows[1]["moves"].startswith(rows[0]["moves"] + " ")
+    run(*argv[:2], "3", *argv[3:])                  # one more round, the first two not searched again
+    assert [json.loads(line)["round"] for line in out.read_text().splitlines()] == [0, 0, 1, 1, 2, 2]
