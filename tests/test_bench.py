@@ -24,9 +24,10 @@ from crossridor.engine.bench import POSITIONS, bench_alphabeta, bench_mcts
 # Quoridor alpha-beta, per position at depth 3: opening, opening-walls,
 # middlegame, 7x7, 4-players; and the total at the bench's own depths.
 # The 9x9 and 7x7 two-player positions search with the default learned
-# evaluation (their boards' shipped weights; 4 players keep the classic one).
+# evaluation (their boards' shipped weights; 4 players the classic one, with
+# their own weights).
 SIGNATURE_DEPTH3 = [573, 489, 399, 306, 735]
-SIGNATURE_FULL = 965635
+SIGNATURE_FULL = 963083
 # Quoridor MCTS, 300 sims, seed 1: playout plies (random rollouts), visits
 # of the chosen move (eval leaves)
 SIGNATURE_MCTS_300 = [104358, 43]

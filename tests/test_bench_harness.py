@@ -254,3 +254,39 @@ def test_book_bound_searches_the_positions_a_match_deals(tmp_path):
     assert rows[1]["moves"].startswith(rows[0]["moves"] + " ")
     run(*argv[:2], "3", *argv[3:])                  # one more round, the first two not searched again
     assert [json.loads(line)["round"] for line in out.read_text().splitlines()] == [0, 0, 1, 1, 2, 2]
+
+
+def test_four_player_weights_fits_the_classic_terms(tmp_path):
+    """bench/four_player_weights.py: the regression recovers known
+    coefficients; each position gives one row per player, one of them the
+    winner's; a 2-player records file is refused."""
+    import numpy as np
+
+    sys.path.insert(0, str(BENCH))
+    try:
+        import four_player_weights as fpw
+    finally:
+        sys.path.remove(str(BENCH))
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(20_000, 3))
+    truth = np.array([-1.0, 0.5, 0.6, 0.1])
+    y = (rng.random(20_000) < 1 / (1 + np.exp(-(truth[0] + x @ truth[1:])))).astype(float)
+    assert np.allclose(fpw.fit(x, y), truth, atol=0.06)
+
+    rec = tmp_path / "r4.jsonl"
+    assert cli_main(["match", "quoridor", "--players", "4", "--engine", "alphabeta:depth=1", "--engine",
+                     "alphabeta:depth=1", "--games", "2", "--random-openings", "4", "--seed", "1",
+                     "--records", str(rec), "--json"]) == 0
+    terms, labels, games = fpw.rows(str(rec))
+    records = [json.loads(line) for line in rec.read_text().splitlines()]
+    assert len(labels) == 4 * sum(r["plies"] - r["opening_plies"] for r in records)
+    assert (labels.reshape(-1, 4).sum(axis=1) == 1).all()           # both games have a winner
+    assert set(terms[:, 2]) == {-1.0, 1.0} and (terms[:, 2].reshape(-1, 4).sum(axis=1) == -2).all()
+    assert "wall_value" in run(str(BENCH / "four_player_weights.py"), str(rec))
+
+    two = tmp_path / "r2.jsonl"
+    assert cli_main(["match", "quoridor", "--size", "5", "--engine", "random", "--engine", "random",
+                     "--games", "2", "--seed", "1", "--records", str(two), "--json"]) == 0
+    from crossridor.engine.errors import CrossridorError
+    with pytest.raises(CrossridorError, match="not 4-player"):
+        fpw.rows(str(two))

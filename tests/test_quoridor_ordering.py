@@ -40,7 +40,7 @@ CASES = [
      {"eval": "classic"}, (2644, "a7h", -240)),
     ({}, MIDGAME + " h3h h5h e5 b4v", 7, FIXED, (6487, "b3h", 325)),
     ({}, MIDGAME + " h3h h5h e5 b4v", 5, {"eval": "classic"}, (1553, "b3h", 560)),
-    ({"players": 4}, "e2 b5 e8 h5 e3 c5 e7 g5 d3h c4v", 5, {}, (3280, "e6", -74)),
+    ({"players": 4}, "e2 b5 e8 h5 e3 c5 e7 g5 d3h c4v", 5, {}, (4292, "e6", -29)),
     ({"size": 7}, "d2 d6 d3 d5 c3h d4h", 7, {"eval": "classic"}, (9391, "c5v", 160)),
 ]
 

@@ -108,6 +108,35 @@ def test_the_classic_weights_are_declared_with_the_cores_values():
     assert Q_CLASSIC_EVAL_WEIGHTS == {p.name: p.default for p in quoridor_options.CLASSIC_WEIGHT_OPTIONS}
 
 
+def test_four_players_search_with_their_own_classic_weights():
+    """4-player 9x9 Quoridor's declared defaults are its own weights (2
+    players' and other boards' unchanged): a search without options is the search with them set, and
+    the UCI engine of 4 players announces them."""
+    two = crossridor.load_game("quoridor").new_state()
+    four = crossridor.load_game("quoridor", players=4).new_state("e2 a4 e8 i6")
+    weights = ("wall_value", "tempo")
+    assert {k: defaults_of(two, "alphabeta")[k] for k in weights} == {"wall_value": 100, "tempo": 40}
+    assert {k: defaults_of(four, "alphabeta")[k] for k in weights} == quoridor_options.FOUR_PLAYER_CLASSIC_WEIGHTS
+    assert "wall_value" not in defaults_of(four, "mcts")
+    for other in ({"players": 4, "size": 7}, {"players": 4, "walls": 10}):     # not measured there
+        state = crossridor.load_game("quoridor", **other).new_state()
+        assert {k: defaults_of(state, "alphabeta")[k] for k in weights} == {"wall_value": 100, "tempo": 40}
+
+    def found(**options):
+        r = crossridor.search(four, "alphabeta", Limits(depth=5), **options)
+        return str(r.move), r.score, r.nodes
+    assert found() == found(**quoridor_options.FOUR_PLAYER_CLASSIC_WEIGHTS)
+    assert found() != found(wall_value=100, tempo=40)
+    lines = uci_lines("uci", game=crossridor.load_game("quoridor", players=4))
+    assert "option name wall_value type spin default 112 min 0 max 400" in lines
+    assert "option name tempo type spin default 15 min 0 max 400" in lines
+
+
+def defaults_of(state, algorithm):
+    from crossridor.engine.search_api import search_options
+    return {p.name: p.default for p in search_options(state, algorithm)}
+
+
 def test_crosswise_searches_with_the_declared_defaults():
     state = crossridor.load_game("crosswise").new_state(seed=2)
     given = {p.name: p.default for p in crosswise_options.ISMCTS}

@@ -334,7 +334,11 @@ class NativeSearch(Protocol):
 
     `default_algorithm()`: the algorithm `best` and `play` use here when
     none is named (e.g. Qwatrobat's exact solver once an open game is in
-    play); without it, alphabeta, or ismcts for hidden information."""
+    play); without it, alphabeta, or ismcts for hidden information.
+
+    `option_defaults()`: {option name: value}, the variant's own defaults of
+    options its game declares (4-player Quoridor's evaluation weights);
+    `search_options(state, algorithm)` shows them, so every door does."""
 
     native_clock_algorithms: tuple[str, ...]
 
@@ -347,4 +351,6 @@ class NativeSearch(Protocol):
                      hash_mb: int) -> int | list[tuple[Any, int]] | NotImplementedType: ...
 
     def default_algorithm(self) -> str: ...
+
+    def option_defaults(self) -> dict[str, Any]: ...
 

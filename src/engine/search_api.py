@@ -35,13 +35,20 @@ def module_options(algorithm: str) -> tuple[Param, ...]:
 def search_options(state: State, algorithm: str) -> tuple[Param, ...]:
     """The options `algorithm` takes on `state`: for a state with a fast path
     (`native_search`) of a registered game, the game's declaration
-    (`registry.algorithm_options`); for any other state (a game's variant
-    without one, a plug-in, a test's toy game) the module's `OPTIONS`."""
+    (`registry.algorithm_options`), with the defaults the variant sets itself
+    (`state.option_defaults()`, if it has one: 4-player Quoridor's
+    evaluation weights); for any other state (a game's variant without one,
+    a plug-in, a test's toy game) the module's `OPTIONS`."""
     if callable(getattr(state, "native_search", None)):
         try:
-            return algorithm_options(state.game.traits.name, algorithm)
+            declared = algorithm_options(state.game.traits.name, algorithm)
         except UnknownGameError:
             pass
+        else:
+            own = getattr(state, "option_defaults", None)
+            defaults = own() if callable(own) else {}
+            return tuple(dataclasses.replace(p, default=p.check(defaults[p.name], "option_defaults"))
+                         if p.name in defaults else p for p in declared)
     return module_options(algorithm)
 
 

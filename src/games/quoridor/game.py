@@ -310,6 +310,14 @@ class QuoridorState(LearningState):
         """A memory for one game's alpha-beta searches (search_api.search_memory)."""
         return QuoridorSearchMemory() if algorithm == "alphabeta" else None
 
+    def option_defaults(self) -> dict:
+        """The variant's own defaults of declared options: 4 players' classic
+        evaluation weights, on the boards they were measured on."""
+        game = self.game
+        if game.players == 4 and (game.size, game.walls) in search_options.FOUR_PLAYER_BOARDS:
+            return dict(search_options.FOUR_PLAYER_CLASSIC_WEIGHTS)
+        return {}
+
     def native_search(self, algorithm, limits, seed, options, plan):
         """alphabeta, greedy and mcts in C, with the options of
         search_options.OPTIONS (complete and checked); a solved `table`

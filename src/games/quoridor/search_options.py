@@ -29,12 +29,19 @@ LEARNED_BOARDS = ((9, 10), (7, 10), (5, 10))
 # them equal)
 CLASSIC_WEIGHT_OPTIONS = (
     Param("wall_value", (int, 0, MAX_WEIGHT), 100,
-          "classic evaluation: centi-steps per wall in hand (a change from the default selects eval=classic "
-          "under eval=auto)"),
-    Param("tempo", (int, 0, MAX_WEIGHT), 40, "classic evaluation: centi-steps for having the move"),
+          "classic evaluation: centi-steps per wall in hand (112 with 4 players on 9x9 with 5 walls each; a "
+          "change from the default selects eval=classic under eval=auto)"),
+    Param("tempo", (int, 0, MAX_WEIGHT), 40,
+          "classic evaluation: centi-steps for having the move (15 with 4 players on 9x9 with 5 walls each)"),
     Param("lone_wall_value", (int, 0, MAX_WEIGHT), 100,
           "classic evaluation: extra centi-steps per wall in hand against a player with none"),
 )
+# 4 players' own defaults of those weights on the boards ((size, walls per
+# player)) where they were fitted to 4-player results and measured stronger
+# than the 2-player ones (docs/measurements.md); handed to the doors by
+# QuoridorState.option_defaults
+FOUR_PLAYER_CLASSIC_WEIGHTS = {"wall_value": 112, "tempo": 15}
+FOUR_PLAYER_BOARDS = ((9, 5),)
 EVAL = Param("eval", ("auto", "classic", "learned"), "auto",
              "the evaluation: classic (paths, walls, tempo) or learned (crossridor train's weights); auto: "
              "learned with eval_file, or for alphabeta on 2-player 9x9 and 7x7 boards with 10 walls each "
