@@ -19,13 +19,13 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import json
-import math
 import os
 import random
 
 import crossridor
 from crossridor.engine.match.game_loop import derive_seed
 from crossridor.engine.match.openings import random_opening
+from crossridor.engine.match.stats import elo_from_score
 from crossridor.engine.outlook import outlook
 
 KINDS = ("first", "second")
@@ -66,8 +66,9 @@ def gain(game, row: dict) -> float:
             - outlook(state, "alphabeta", row["fast_at_slow"]).expected)
 
 
-def elo(score: float) -> float:
-    return 0.0 - 400 * math.log10(1 / score - 1)     # 0.0 -: no "-0.0" for an even score
+def elo(gain: float) -> float:
+    """The Elo of scoring 0.5 + gain (0.0 +: no "-0.0" for no gain)."""
+    return 0.0 + elo_from_score(0.5 + gain)
 
 
 def report(rows: list[dict], seed: int) -> None:
@@ -88,7 +89,7 @@ def report(rows: list[dict], seed: int) -> None:
     depths = sorted(row["fast_depth"] for row in rows), sorted(row["slow_depth"] for row in rows)
     print(f"median depth: fast {depths[0][len(rows) // 2]}, slow {depths[1][len(rows) // 2]}")
     print(f"mean gain per position {mean:.4f} (bootstrap 95%: {low:.4f} to {high:.4f}); "
-          f"one such move per game: {elo(0.5 + mean):+.1f} Elo ({elo(0.5 + low):+.1f} to {elo(0.5 + high):+.1f})")
+          f"one such move per game: {elo(mean):+.1f} Elo ({elo(low):+.1f} to {elo(high):+.1f})")
 
 
 def main() -> None:

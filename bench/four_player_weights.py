@@ -21,6 +21,7 @@ import numpy as np
 import crossridor
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.match.records import read_records
+from crossridor.games.quoridor.training import cross_entropy
 
 FOLDS = 10
 GRID = [(w, t) for w in (50, 75, 100, 125, 150, 200) for t in (0, 20, 40)]
@@ -58,16 +59,12 @@ def fit(x: np.ndarray, y: np.ndarray, iterations: int = 30) -> np.ndarray:
     return beta
 
 
-def cross_entropy(beta: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
-    p = np.clip(1 / (1 + np.exp(-(beta[0] + x @ beta[1:]))), 1e-12, 1 - 1e-12)
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
-
-
 def cross_validated(x: np.ndarray, y: np.ndarray, games: np.ndarray) -> float:
     total = 0.0
     for k in range(FOLDS):
         held = games % FOLDS == k
-        total += cross_entropy(fit(x[~held], y[~held]), x[held], y[held]) * held.sum()
+        beta = fit(x[~held], y[~held])
+        total += cross_entropy(beta[0] + x[held] @ beta[1:], y[held]) * held.sum()
     return total / len(y)
 
 
