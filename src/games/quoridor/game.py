@@ -370,10 +370,10 @@ class QuoridorState(LearningState):
             return "learned"
         return "classic"
 
-    @staticmethod
-    def _tuned_weights(options) -> list[str]:
-        """The classic evaluation's weights set to other than their defaults."""
-        return [name for name, default in CLASSIC_WEIGHT_DEFAULTS.items()
+    def _tuned_weights(self, options) -> list[str]:
+        """The classic evaluation's weights set to other than this variant's defaults."""
+        defaults = {**CLASSIC_WEIGHT_DEFAULTS, **self.option_defaults()}
+        return [name for name, default in defaults.items()
                 if name in options and options[name] != default]
 
     def move_for_code(self, code: int) -> Move:
