@@ -27,7 +27,7 @@ from crossridor.engine.bench import POSITIONS, bench_alphabeta, bench_mcts
 # evaluation (their boards' shipped weights; 4 players the classic one, with
 # their own weights).
 SIGNATURE_DEPTH3 = [573, 489, 399, 306, 735]
-SIGNATURE_FULL = 963083
+SIGNATURE_FULL = 656402
 # Quoridor MCTS, 300 sims, seed 1: playout plies (random rollouts), visits
 # of the chosen move (eval leaves)
 SIGNATURE_MCTS_300 = [104358, 43]

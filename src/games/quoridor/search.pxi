@@ -21,6 +21,8 @@ cdef enum:
     LMP_DEPTH = 3           # late-move pruning: at depth <= 3 ...
     LMP_BASE = 4            # ... a wall after the first 4 + 2 depth^2 moves
     LMP_PER_DEPTH2 = 2      # is not tried (measured: 4 + depth^2 from depth 4 is weaker)
+    LMR_LATE = 16           # late-move reduction (lmr_late): a wall ordered 16th or later ...
+    LMR_LATE_DEPTH = 4      # ... at depth >= 4 is reduced a ply more
     TT_EXACT = 0
     TT_LOWER = 1
     TT_UPPER = 2
@@ -80,6 +82,7 @@ ctypedef struct QSearch:
     int prune_walls             # selective walls below the root ...
     int select_ply              # ... from this ply on
     int lmr                     # late-move reductions
+    int lmr_late                # ... a ply deeper for late walls (9x9, 2 players)
     int lmp                     # late-move pruning (9x9, 2 players: measured stronger there only)
     int rfp                     # reverse futility pruning (9x9, 2 players)
     int null_move               # null-move pruning (2 players)
@@ -534,10 +537,12 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
             v = -q_alphabeta(s, depth - 1, ply + 1, -beta, -alpha) if flip \
                 else q_alphabeta(s, depth - 1, ply + 1, alpha, beta)
         else:
-            # late-move reduction: a late wall is first searched one ply shallower
+            # late-move reduction: a late wall is first searched shallower
             r = 1 if (s.lmr and depth >= 3 and i >= 4 and (mv & Q_KIND) != Q_STEP) else 0
             if r and quiet and depth >= 5:
                 r = 2
+            if r and s.lmr_late and i >= LMR_LATE and depth >= LMR_LATE_DEPTH:
+                r += 1      # so late a wall seldom refutes, and one that does is searched again
             v = -q_alphabeta(s, depth - 1 - r, ply + 1, -alpha - 1, -alpha) if flip \
                 else q_alphabeta(s, depth - 1 - r, ply + 1, alpha, alpha + 1)
             if r and v > alpha and not s.check.stopped:
@@ -875,10 +880,12 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
         s.root_player = core.pos.to_move
         s.prune_walls = 1 if prune else 0
         s.lmr = 0 if greedy else 1
-        # both prunings measured stronger on 9x9 with 2 players only (7x7: weaker)
+        # both prunings measured stronger on 9x9 with 2 players only (7x7: weaker);
+        # the late walls' deeper reduction measured there only
         nine_by_two = core.pos.g.w == 9 and core.pos.g.h == 9 and core.pos.g.nplayers == 2
         s.lmp = 1 if nine_by_two and not greedy else 0
         s.rfp = 1 if nine_by_two and not greedy else 0
+        s.lmr_late = 1 if nine_by_two and not greedy else 0
         s.select_ply = q_first_selective_ply(core.pos.g)
         s.null_move = 1
         s.wall_gain = 1
