@@ -21,7 +21,7 @@ cdef enum:
     LMP_DEPTH = 3           # late-move pruning: at depth <= 3 ...
     LMP_BASE = 4            # ... a wall after the first 4 + 2 depth^2 moves
     LMP_PER_DEPTH2 = 2      # is not tried (measured: 4 + depth^2 from depth 4 is weaker)
-    LMR_LATE = 16           # late-move reduction (lmr_late): a wall at move index 16 (the 17th) or later ...
+    LMR_LATE = 16           # late-move reduction (9x9, 2 players): a wall at move index 16 (the 17th) or later ...
     LMR_LATE_DEPTH = 4      # ... at depth >= 4 is reduced a ply more
     TT_EXACT = 0
     TT_LOWER = 1
@@ -82,9 +82,8 @@ ctypedef struct QSearch:
     int prune_walls             # selective walls below the root ...
     int select_ply              # ... from this ply on
     int lmr                     # late-move reductions
-    int lmr_late                # ... a ply deeper for late walls (9x9, 2 players)
-    int lmp                     # late-move pruning (9x9, 2 players: measured stronger there only)
-    int rfp                     # reverse futility pruning (9x9, 2 players)
+    int nine_by_two             # late-move pruning, reverse futility pruning and late walls
+                                # reduced a ply more: measured stronger on 9x9 with 2 players only
     int null_move               # null-move pruning (2 players)
     int wall_gain               # order walls by the steps they add; prune quiet ones late
     int w_wall                  # evaluation: one wall in hand
@@ -487,7 +486,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
                 if tt_fl == TT_EXACT or (tt_fl == TT_LOWER and tt_sc >= beta) \
                         or (tt_fl == TT_UPPER and tt_sc <= alpha):
                     return tt_sc
-    if s.rfp and ply > 0 and depth <= RFP_DEPTH and beta - alpha == 1 and abs(beta) < S_WIN_BOUND:
+    if s.nine_by_two and ply > 0 and depth <= RFP_DEPTH and beta - alpha == 1 and abs(beta) < S_WIN_BOUND:
         # reverse futility (static null move): so far above beta near the
         # horizon that one move by each side is not expected to bring it back
         v = q_eval(s, beta + RFP_MARGIN * depth)
@@ -521,7 +520,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     for i in range(k):
         mv = q_pick_lazy(s, moves, i, k, &order)
         quiet = s.wall_gain and (mv & Q_KIND) != Q_STEP and (moves[i] >> 10) < ORDER_QUIET_END
-        if s.lmp and ply > 0 and depth <= LMP_DEPTH and beta - alpha == 1 and (mv & Q_KIND) != Q_STEP \
+        if s.nine_by_two and ply > 0 and depth <= LMP_DEPTH and beta - alpha == 1 and (mv & Q_KIND) != Q_STEP \
                 and i >= LMP_BASE + LMP_PER_DEPTH2 * depth * depth and best > -S_WIN_BOUND:
             # late-move pruning: near the horizon, in a null window, the walls
             # ordered late are not tried once a move that does not lose is
@@ -541,7 +540,7 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
             r = 1 if (s.lmr and depth >= 3 and i >= 4 and (mv & Q_KIND) != Q_STEP) else 0
             if r and quiet and depth >= 5:
                 r = 2
-            if r and s.lmr_late and i >= LMR_LATE and depth >= LMR_LATE_DEPTH:
+            if r and s.nine_by_two and i >= LMR_LATE and depth >= LMR_LATE_DEPTH:
                 r += 1      # so late a wall seldom refutes, and one that does is searched again
             v = -q_alphabeta(s, depth - 1 - r, ply + 1, -alpha - 1, -alpha) if flip \
                 else q_alphabeta(s, depth - 1 - r, ply + 1, alpha, alpha + 1)
@@ -880,12 +879,9 @@ cdef object q_alphabeta_search(state, limits, plan, dict options, learned, bint 
         s.root_player = core.pos.to_move
         s.prune_walls = 1 if prune else 0
         s.lmr = 0 if greedy else 1
-        # both prunings measured stronger on 9x9 with 2 players only (7x7: weaker);
-        # the late walls' deeper reduction measured there only
-        nine_by_two = core.pos.g.w == 9 and core.pos.g.h == 9 and core.pos.g.nplayers == 2
-        s.lmp = 1 if nine_by_two and not greedy else 0
-        s.rfp = 1 if nine_by_two and not greedy else 0
-        s.lmr_late = 1 if nine_by_two and not greedy else 0
+        # (7x7 measured weaker with the prunings, level with the late walls' extra ply)
+        s.nine_by_two = 1 if core.pos.g.w == 9 and core.pos.g.h == 9 and core.pos.g.nplayers == 2 \
+            and not greedy else 0
         s.select_ply = q_first_selective_ply(core.pos.g)
         s.null_move = 1
         s.wall_gain = 1
