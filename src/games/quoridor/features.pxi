@@ -58,7 +58,6 @@ cdef enum:
     Q_LEARNED_SCALE = 200    # centi-steps per unit of logit
     Q_LEARNED_CLAMP = 90000  # |score| stays below the win scores (S_WIN_BOUND)
     Q_MAX_HIDDEN = 64        # hidden units at most
-    Q_SPARSE = 324           # one-hot inputs of the experiment's network
 
 ctypedef struct QLearned:
     float w[Q_NF]                    # the linear part
@@ -67,10 +66,6 @@ ctypedef struct QLearned:
                                      # way round the units accumulate side by side)
     float w2[Q_MAX_HIDDEN]           # unit j's output weight
     bint threats                     # some weight of features 19-20 is not 0
-    bint sparse                      # s1 in use (9x9, 2 players)
-    float s1[Q_SPARSE][Q_MAX_HIDDEN] # one-hot inputs in the mover's frame: pawn me
-                                     # (sq), pawn op (81 + sq), h / v anchors (162 /
-                                     # 243 + row * 9 + col)
 
 
 ctypedef struct QPathSlot:
@@ -387,45 +382,10 @@ cdef double q_learned_logit(QPos* p, const QLearned* L, QPathSlot* cache, double
         x = f[i]
         for j in range(nh):
             h[j] += L.w1[i][j] * x
-    if L.sparse:
-        q_sparse_add(p, L, h)
     for j in range(nh):
         if h[j] > 0.0:
             z += L.w2[j] * h[j]
     return z
-
-
-cdef inline void q_sparse_row(const QLearned* L, int k, float* h) noexcept nogil:
-    cdef int j
-    cdef const float* row = L.s1[k]
-    for j in range(L.hidden):
-        h[j] += row[j]
-
-
-cdef void q_sparse_add(const QPos* p, const QLearned* L, float* h) noexcept nogil:
-    """Add the one-hot rows of the position, turned half a turn for player 2."""
-    cdef int me = p.to_move
-    cdef int a, sq_me = p.pawn[me], sq_op = p.pawn[1 - me]
-    cdef uint64_t b
-    if me == 1:
-        sq_me = 80 - sq_me
-        sq_op = 80 - sq_op
-    q_sparse_row(L, sq_me, h)
-    q_sparse_row(L, 81 + sq_op, h)
-    b = p.hw
-    while b:
-        a = u64_lsb(b)
-        b &= b - 1
-        if me == 1:
-            a = 63 - a
-        q_sparse_row(L, 162 + (a >> 3) * 9 + (a & 7), h)
-    b = p.vw
-    while b:
-        a = u64_lsb(b)
-        b &= b - 1
-        if me == 1:
-            a = 63 - a
-        q_sparse_row(L, 243 + (a >> 3) * 9 + (a & 7), h)
 
 
 cdef int q_learned_score(QPos* p, const QLearned* L, QPathSlot* cache, int cut=Q_LEARNED_CLAMP + 1,
@@ -453,7 +413,7 @@ cdef class QuoridorWeights:
 
     cdef QLearned learned
 
-    def __cinit__(self, weights, hidden=(), output=(), sparse=()):
+    def __cinit__(self, weights, hidden=(), output=()):
         """weights: Q_NF linear weights; hidden: H rows of Q_NF input
         weights; output: H output weights (H <= Q_MAX_HIDDEN)."""
         rows = [_finite_floats(row, Q_NF, f"hidden unit {j}") for j, row in enumerate(hidden)]
@@ -467,13 +427,6 @@ cdef class QuoridorWeights:
             self.learned.w2[j] = out[j]
             for i, x in enumerate(row):
                 self.learned.w1[i][j] = x
-        srows = [_finite_floats(row, len(rows), f"sparse input {k}") for k, row in enumerate(sparse)]
-        if srows and len(srows) != Q_SPARSE:
-            raise ValueError(f"{Q_SPARSE} sparse rows expected, got {len(srows)}")
-        self.learned.sparse = bool(srows)
-        for k, row in enumerate(srows):
-            for j, x in enumerate(row):
-                self.learned.s1[k][j] = x
         self.learned.threats = any(x != 0 for row in [self.weights, *self.hidden] for x in row[Q_FIRST_THREAT:])
 
     @property

@@ -31,8 +31,6 @@ import tempfile
 import zlib
 from importlib import resources
 
-import numpy as np
-
 from crossridor.engine._core import Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, QuoridorWeights
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import read_regular_file
@@ -207,10 +205,4 @@ def weights_for_search(path: str | None, size: int | str = 9) -> QuoridorWeights
         model, _ = loads(ref.read_bytes(), f"shipped weights {name}")
     else:
         model, _ = load(path)
-    net = os.environ.get("CROSSRIDOR_EXP_NET")
-    if net and size == 9:
-        n = np.load(net)
-        A, b, S, v, mu, sd = n["A"], n["b"], n["S"], n["v"], n["mu"], n["sd"]
-        dense = np.vstack([b - (A * (mu / sd)[:, None]).sum(0), A / sd[:, None]])
-        return QuoridorWeights(list(n["w"]), dense.T.tolist(), list(v), S[:324].tolist())
     return QuoridorWeights(model.linear, model.hidden, model.output)
