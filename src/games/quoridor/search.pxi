@@ -84,6 +84,7 @@ ctypedef struct QSearch:
     int lmr                     # late-move reductions
     int nine_by_two             # late-move pruning, reverse futility pruning and late walls
                                 # reduced a ply more: measured stronger on 9x9 with 2 players only
+                                # (off in greedy, as are the reductions)
     int null_move               # null-move pruning (2 players)
     int wall_gain               # order walls by the steps they add; prune quiet ones late
     int w_wall                  # evaluation: one wall in hand
