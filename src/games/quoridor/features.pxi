@@ -48,7 +48,6 @@
 # alpha-beta uses round(200 z) centi-steps (tanh(x/400) = 2 sigmoid(x/200) - 1,
 # so the scale matches the classic score's), MCTS the value tanh(z / 2).
 
-from libc.math cimport floor
 from libc.stdint cimport int16_t
 
 cdef enum:
@@ -59,7 +58,6 @@ cdef enum:
     Q_LEARNED_SCALE = 200    # centi-steps per unit of logit
     Q_LEARNED_CLAMP = 90000  # |score| stays below the win scores (S_WIN_BOUND)
     Q_MAX_HIDDEN = 64        # hidden units at most
-    Q_SPARSE = 324           # one-hot inputs of the experiment's network
 
 ctypedef struct QLearned:
     float w[Q_NF]                    # the linear part
@@ -68,13 +66,6 @@ ctypedef struct QLearned:
                                      # way round the units accumulate side by side)
     float w2[Q_MAX_HIDDEN]           # unit j's output weight
     bint threats                     # some weight of features 19-20 is not 0
-    bint sparse                      # s1 in use (9x9, 2 players)
-    bint hidden_threats              # some hidden unit reads features 19-20
-    int grain                        # experiment: scores rounded to this many centi-steps
-    double hgrain                    # experiment: the units' sum rounded to this much logit
-    float s1[Q_SPARSE][Q_MAX_HIDDEN] # one-hot inputs in the mover's frame: pawn me
-                                     # (sq), pawn op (81 + sq), h / v anchors (162 /
-                                     # 243 + row * 9 + col)
 
 
 ctypedef struct QPathSlot:
@@ -363,23 +354,11 @@ cdef double q_learned_logit(QPos* p, const QLearned* L, QPathSlot* cache, double
     cdef float x
     cdef int i, j, nh = L.hidden, threat
     cdef QChokes chokes
-    if exact != NULL and not L.hidden_threats and L.threats and p.walls_left[p.to_move] > 0:
+    if exact != NULL and nh == 0 and L.threats and p.walls_left[p.to_move] > 0:
         exact[0] = 1
         q_features(p, f, cache, False, &chokes)
         for i in range(Q_FIRST_THREAT):
             z += L.w[i] * f[i]
-        if nh > 0:
-            for j in range(nh):
-                h[j] = 0.0
-            for i in range(Q_FIRST_THREAT):
-                x = f[i]
-                for j in range(nh):
-                    h[j] += L.w1[i][j] * x
-            if L.sparse:
-                q_sparse_add(p, L, h)
-            for j in range(nh):
-                if h[j] > 0.0:
-                    z += L.w2[j] * h[j]
         if z >= cut and L.w[19] + L.w[20] * f[16] >= 0.0:
             exact[0] = 0
             return z
@@ -403,57 +382,17 @@ cdef double q_learned_logit(QPos* p, const QLearned* L, QPathSlot* cache, double
         x = f[i]
         for j in range(nh):
             h[j] += L.w1[i][j] * x
-    if L.sparse:
-        q_sparse_add(p, L, h)
-    cdef double zh = 0.0
     for j in range(nh):
         if h[j] > 0.0:
-            zh += L.w2[j] * h[j]
-    if L.hgrain > 0.0:
-        zh = L.hgrain * floor(zh / L.hgrain + 0.5)
-    return z + zh
-
-
-cdef inline void q_sparse_row(const QLearned* L, int k, float* h) noexcept nogil:
-    cdef int j
-    cdef const float* row = L.s1[k]
-    for j in range(L.hidden):
-        h[j] += row[j]
-
-
-cdef void q_sparse_add(const QPos* p, const QLearned* L, float* h) noexcept nogil:
-    """Add the one-hot rows of the position, turned half a turn for player 2."""
-    cdef int me = p.to_move
-    cdef int a, sq_me = p.pawn[me], sq_op = p.pawn[1 - me]
-    cdef uint64_t b
-    if me == 1:
-        sq_me = 80 - sq_me
-        sq_op = 80 - sq_op
-    q_sparse_row(L, sq_me, h)
-    q_sparse_row(L, 81 + sq_op, h)
-    b = p.hw
-    while b:
-        a = u64_lsb(b)
-        b &= b - 1
-        if me == 1:
-            a = 63 - a
-        q_sparse_row(L, 162 + (a >> 3) * 9 + (a & 7), h)
-    b = p.vw
-    while b:
-        a = u64_lsb(b)
-        b &= b - 1
-        if me == 1:
-            a = 63 - a
-        q_sparse_row(L, 243 + (a >> 3) * 9 + (a & 7), h)
+            z += L.w2[j] * h[j]
+    return z
 
 
 cdef int q_learned_score(QPos* p, const QLearned* L, QPathSlot* cache, int cut=Q_LEARNED_CLAMP + 1,
                          bint* exact=NULL) noexcept nogil:
     """The learned score in centi-steps, from the side to move's point of
     view; with `exact`, a score >= cut may be a lower bound (q_learned_logit)."""
-    cdef double x = Q_LEARNED_SCALE * q_learned_logit(p, L, cache, (cut + L.grain / 2.0) / Q_LEARNED_SCALE, exact)
-    if L.grain > 1:
-        x = L.grain * floor(x / L.grain + 0.5)
+    cdef double x = Q_LEARNED_SCALE * q_learned_logit(p, L, cache, cut / <double>Q_LEARNED_SCALE, exact)
     if x > Q_LEARNED_CLAMP:
         return Q_LEARNED_CLAMP
     if x < -Q_LEARNED_CLAMP:
@@ -474,7 +413,7 @@ cdef class QuoridorWeights:
 
     cdef QLearned learned
 
-    def __cinit__(self, weights, hidden=(), output=(), sparse=(), grain=0):
+    def __cinit__(self, weights, hidden=(), output=()):
         """weights: Q_NF linear weights; hidden: H rows of Q_NF input
         weights; output: H output weights (H <= Q_MAX_HIDDEN)."""
         rows = [_finite_floats(row, Q_NF, f"hidden unit {j}") for j, row in enumerate(hidden)]
@@ -488,22 +427,7 @@ cdef class QuoridorWeights:
             self.learned.w2[j] = out[j]
             for i, x in enumerate(row):
                 self.learned.w1[i][j] = x
-        srows = [_finite_floats(row, len(rows), f"sparse input {k}") for k, row in enumerate(sparse)]
-        if srows and len(srows) != Q_SPARSE:
-            raise ValueError(f"{Q_SPARSE} sparse rows expected, got {len(srows)}")
-        self.learned.sparse = bool(srows)
-        for k, row in enumerate(srows):
-            for j, x in enumerate(row):
-                self.learned.s1[k][j] = x
         self.learned.threats = any(x != 0 for row in [self.weights, *self.hidden] for x in row[Q_FIRST_THREAT:])
-        self.learned.hidden_threats = any(x != 0 for row in self.hidden for x in row[Q_FIRST_THREAT:])
-        self.learned.grain = grain
-
-    def set_hgrain(self, double g):
-        self.learned.hgrain = g
-
-    def no_lazy(self):
-        self.learned.hidden_threats = True
 
     @property
     def weights(self):

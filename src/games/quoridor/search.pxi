@@ -455,21 +455,6 @@ cdef int q_drop_skipped(QSearch* s, int* moves, int k) noexcept nogil:
     return n
 
 
-cdef long long QCNT[8]
-cdef int Q_RFP_MARGIN = 100
-
-def q_set_rfp_margin(int m):
-    global Q_RFP_MARGIN
-    Q_RFP_MARGIN = m
-
-def q_counters(reset=False):
-    out = [QCNT[i] for i in range(8)]
-    if reset:
-        for i in range(8):
-            QCNT[i] = 0
-    return out
-
-
 cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexcept nogil:
     """Score of the position for the side to move, within (alpha, beta)."""
     cdef QPos* p = &s.pos
@@ -505,10 +490,8 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
     if s.nine_by_two and ply > 0 and depth <= RFP_DEPTH and beta - alpha == 1 and abs(beta) < S_WIN_BOUND:
         # reverse futility (static null move): so far above beta near the
         # horizon that one move by each side is not expected to bring it back
-        v = q_eval(s, beta + Q_RFP_MARGIN * depth)
-        QCNT[0] += 1
-        if v - Q_RFP_MARGIN * depth >= beta:
-            QCNT[1] += 1
+        v = q_eval(s, beta + RFP_MARGIN * depth)
+        if v - RFP_MARGIN * depth >= beta:
             return v
     # Null move: if passing still holds beta at reduced depth, so will a move.
     # Zugzwang is real in Quoridor when a pawn must move (no walls left) and
@@ -519,13 +502,11 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
             and p.g.w >= 7 and p.g.h >= 7 and p.walls_left[p.to_move] > 0 and abs(beta) < S_WIN_BOUND \
             and q_eval(s, beta) >= beta:
         q_make(p, Q_PASS, &nu)
-        QCNT[2] += 1
         v = -q_alphabeta(s, depth - 3, ply + 1, -beta, -beta + 1)
         q_unmake(p, &nu)
         if s.check.stopped:
             return 0
         if v >= beta:
-            QCNT[3] += 1
             return beta
     cdef int moves[Q_MAX_MOVES]
     cdef int k = q_gen_moves(p, moves)
@@ -565,11 +546,9 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
             v = -q_alphabeta(s, depth - 1 - r, ply + 1, -alpha - 1, -alpha) if flip \
                 else q_alphabeta(s, depth - 1 - r, ply + 1, alpha, alpha + 1)
             if r and v > alpha and not s.check.stopped:
-                QCNT[4] += 1
                 v = -q_alphabeta(s, depth - 1, ply + 1, -alpha - 1, -alpha) if flip \
                     else q_alphabeta(s, depth - 1, ply + 1, alpha, alpha + 1)
             if v > alpha and v < beta and not s.check.stopped:
-                QCNT[5] += 1
                 v = -q_alphabeta(s, depth - 1, ply + 1, -beta, -alpha) if flip \
                     else q_alphabeta(s, depth - 1, ply + 1, alpha, beta)
         q_unmake(p, &s.undo[ply])
@@ -587,9 +566,6 @@ cdef int q_alphabeta(QSearch* s, int depth, int ply, int alpha, int beta) noexce
                     s.pv[ply][j + 1] = s.pv[ply + 1][j]
                 s.pv_len[ply] = s.pv_len[ply + 1] + 1
                 if v >= beta:
-                    QCNT[6] += 1
-                    if i == 0:
-                        QCNT[7] += 1
                     if (mv & Q_KIND) != Q_STEP and mv != s.killers[ply][0]:
                         s.killers[ply][1] = s.killers[ply][0]
                         s.killers[ply][0] = mv

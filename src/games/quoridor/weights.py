@@ -31,8 +31,6 @@ import tempfile
 import zlib
 from importlib import resources
 
-import numpy as np
-
 from crossridor.engine._core import Q_MAX_HIDDEN_UNITS, Q_NUM_FEATURES, QuoridorWeights
 from crossridor.engine.errors import CrossridorError
 from crossridor.engine.files import read_regular_file
@@ -207,23 +205,4 @@ def weights_for_search(path: str | None, size: int | str = 9) -> QuoridorWeights
         model, _ = loads(ref.read_bytes(), f"shipped weights {name}")
     else:
         model, _ = load(path)
-    if os.environ.get("CROSSRIDOR_EXP_RFP"):
-        from crossridor.engine._core import q_set_rfp_margin
-        q_set_rfp_margin(int(os.environ["CROSSRIDOR_EXP_RFP"]))
-    net = os.environ.get("CROSSRIDOR_EXP_NET")
-    if net and size == 9:
-        n = np.load(net)
-        A, b, S, v, mu, sd = n["A"], n["b"], n["S"], n["v"], n["mu"], n["sd"]
-        dense = np.vstack([b - (A * (mu / sd)[:, None]).sum(0), A / sd[:, None]])
-        if os.environ.get("CROSSRIDOR_EXP_NOTHREAT"):
-            dense[19:] = 0.0
-        w = n["w"].copy()
-        w[0] += float(os.environ.get("CROSSRIDOR_EXP_TEMPO", "0")) / 200.0
-        q = QuoridorWeights(list(w), dense.T.tolist(), list(v), S[:324].tolist(),
-                            int(os.environ.get("CROSSRIDOR_EXP_GRAIN", "0")))
-        q.set_hgrain(float(os.environ.get("CROSSRIDOR_EXP_HGRAIN", "0")) / 200.0)
-        if os.environ.get("CROSSRIDOR_EXP_NOLAZY"):
-            q.no_lazy()
-        return q
-    return QuoridorWeights(model.linear, model.hidden, model.output, (),
-                           int(os.environ.get("CROSSRIDOR_EXP_GRAIN", "0")))
+    return QuoridorWeights(model.linear, model.hidden, model.output)
