@@ -88,6 +88,12 @@ def without_times(record: dict) -> dict:
 # yet far below the minutes the work would run without the stop.
 STOP_BOUND = 5.0
 
+# Seconds past its move time that a test's outside engine gets (its `margin`): the test engines
+# answer at once (a random legal move, milliseconds), so a busy machine never comes near it;
+# it is also how long a hang test waits for the hang, so it is not made larger than needed.
+ANSWER_MARGIN = 5.0
+IN_TIME = f"time=0.05,margin={ANSWER_MARGIN:g}"     # a test's outside engine's keys
+
 # Seconds a search given a time limit may run past it in a test: its stop lands within
 # milliseconds on an idle machine; the slack is for a busy one, not a measurement.
 TIME_SLACK = 3.0

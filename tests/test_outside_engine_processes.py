@@ -15,14 +15,14 @@ import time
 
 import pytest
 
-from helpers import HANG
+from helpers import HANG, IN_TIME
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = sys.executable
 HOSTILE = os.path.join(HERE, "hostile_engine.py")
 
 
-def engine(mode: str, piddir, keys: str = "time=0.05,margin=0.5") -> str:
+def engine(mode: str, piddir, keys: str = IN_TIME) -> str:
     return f"uci:{PY} {HOSTILE} {mode} {piddir};{keys}"
 
 
@@ -76,13 +76,13 @@ def test_an_engine_under_a_wrapper_script_without_exec_leaves_nothing(tmp_path):
     piddir = tmp_path / "pids"
     piddir.mkdir()
     wrapper.write_text(f'touch "{piddir}/$$"\n"{PY}" "{HOSTILE}" hang "{piddir}"\n')
-    result = match(f"uci:sh {wrapper};time=0.05,margin=0.5", "random")
+    result = match(f"uci:sh {wrapper};{IN_TIME}", "random")
     assert result["engine_failures"] == {"timeout": 2}
     assert_none_left(piddir, at_least=6)       # the shell and the engine, three times
 
 
 def test_a_byte_that_is_not_utf8_does_not_kill_the_reader(tmp_path):
-    result = match(engine("badbyte", tmp_path, "time=1"), "random")
+    result = match(engine("badbyte", tmp_path), "random")
     assert "engine_failures" not in result, result
     assert result["games"] == 2
     assert_none_left(tmp_path, at_least=3)
